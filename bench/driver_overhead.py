@@ -1,0 +1,112 @@
+"""Driver overhead: each bundled game under playtester vs the same game's loop run directly.
+
+For every bundled game, side by side in one run:
+  raw        the game's own main(fps=0, max_frames=F) in a headless subprocess, no playtester at all;
+  driven     the same game in a playtester Worker, no-op inputs, 10 frames per step, an 84x84 frame
+             captured at the end of each step (what GameEnv does by default);
+  driven/nc  the same without frame capture.
+Then steps/s with 2 workers vs 1, and memory per worker (RSS and USS of the host + episode process).
+Prints figures; asserts nothing.  Usage: python bench/driver_overhead.py [--frames 6000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import psutil
+
+from playtester.drive import InputFrame, Worker, bundled_games, resolve
+
+RAW = """
+import os, sys, time
+os.environ.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+import importlib
+mod = importlib.import_module("playtester.games." + sys.argv[1])
+args = eval(sys.argv[3])
+t = time.perf_counter()
+mod.main(fps=0, max_frames=int(sys.argv[2]), **args)
+print(time.perf_counter() - t)
+"""
+
+
+def raw_fps(game: str, frames: int, args: dict) -> float:
+    out = subprocess.run([sys.executable, "-c", RAW, game, str(frames), repr(args)], capture_output=True,
+                         text=True, timeout=600, check=True)
+    return frames / float(out.stdout.strip().splitlines()[-1])
+
+
+def driven_fps(game: str, frames: int, capture, k: int = 10) -> float:
+    spec = resolve(game).with_config(max_episode_steps=10**9)
+    with Worker(spec, capture=capture) as w:
+        w.reset(seed=0)
+        noop = InputFrame()
+        for _ in range(5):  # warm up
+            w.step(noop, frames=k)
+        n = frames // k
+        t = time.perf_counter()
+        for _ in range(n):
+            obs = w.step(noop, frames=k)
+            if obs.done:
+                raise SystemExit(f"{game} ended during the benchmark: {obs.info.get('exit')}")
+        return n * k / (time.perf_counter() - t)
+
+
+def parallel_steps(game: str, workers: int, steps: int, k: int = 10) -> float:
+    spec = resolve(game).with_config(max_episode_steps=10**9)
+    ws = [Worker(spec, capture=(84, 84)) for _ in range(workers)]
+    try:
+        for i, w in enumerate(ws):
+            w.reset(seed=i)
+        noop = InputFrame()
+        t = time.perf_counter()
+        for _ in range(steps):
+            for w in ws:
+                w.step_async(noop, frames=k)
+            for w in ws:
+                w.step_wait()
+        return steps * workers / (time.perf_counter() - t)
+    finally:
+        for w in ws:
+            w.close()
+
+
+def memory(game: str) -> tuple[float, float]:
+    spec = resolve(game)
+    with Worker(spec, capture=(84, 84)) as w:
+        w.reset(seed=0)
+        for _ in range(20):
+            w.step(InputFrame(), frames=10)
+        host = psutil.Process(w._proc.pid)
+        procs = [host, *host.children()]
+        rss = sum(p.memory_info().rss for p in procs) / 2**20
+        uss = sum(p.memory_full_info().uss for p in procs) / 2**20
+        return rss, uss
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--frames", type=int, default=6000)
+    ap.add_argument("--steps", type=int, default=300, help="steps per worker for the 1 vs 2 worker figure")
+    a = ap.parse_args()
+    print(f"# driver overhead, {a.frames} frames per measurement, {os.cpu_count()} CPUs, Python "
+          f"{sys.version.split()[0]}")
+    print(f"{'game':<12} {'raw fps':>9} {'driven fps':>11} {'ratio':>6} {'no-capture fps':>15} {'ratio':>6} "
+          f"{'1 worker st/s':>14} {'2 workers st/s':>15} {'x':>5} {'RSS MiB':>8} {'USS MiB':>8}")
+    for game in bundled_games():
+        args = resolve(game).config.game_args
+        raw = raw_fps(game, a.frames, args)
+        drv = driven_fps(game, a.frames, (84, 84))
+        drv_nc = driven_fps(game, a.frames, None)
+        one = parallel_steps(game, 1, a.steps)
+        two = parallel_steps(game, 2, a.steps)
+        rss, uss = memory(game)
+        print(f"{game:<12} {raw:>9,.0f} {drv:>11,.0f} {drv / raw:>6.2f} {drv_nc:>15,.0f} {drv_nc / raw:>6.2f} "
+              f"{one:>14,.0f} {two:>15,.0f} {two / one:>5.2f} {rss:>8.0f} {uss:>8.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Discrete action spaces: N actions, each turning into held inputs, each with a validity test.
+
+An `ActionSpace` travels to the worker process with every episode, because validity tests and the
+inputs an action performs may depend on the live game (analyzed spaces read game objects). In the
+worker, `ActionSpace.mask(ctx)` says which actions are valid now and `ActionSpace.perform(i, ctx)` says
+what to hold for the next step.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from playtester.drive.inputs import InputFrame
+
+ActionMode = Literal["hold", "press", "release", "move", "native"]
+
+
+@dataclass
+class ActionContext:
+    """What an action space may look at in the worker when masking or performing.
+
+    Attributes:
+        held: the inputs held during the previous step.
+        features: the latest probe features.
+        screen_size: (width, height) of the game window, (0, 0) before it opened.
+        rng: a random generator seeded per episode, separate from the game's own ``random``.
+        game: a handle on the live game (used by analyzed spaces); None in the parent.
+    """
+
+    held: InputFrame = field(default_factory=InputFrame)
+    features: dict[str, float] = field(default_factory=dict)
+    screen_size: tuple[int, int] = (0, 0)
+    rng: random.Random = field(default_factory=random.Random)
+    game: Any = None
+
+
+@dataclass
+class Action:
+    """One discrete action.
+
+    Attributes:
+        name: readable name, unique in its space (``press LEFT``, ``jump``).
+        inputs: the inputs this action holds, presses, or releases.
+        mode: ``hold`` replaces what is held with ``inputs``; ``press`` adds ``inputs`` to what is held;
+            ``release`` lets ``inputs`` go; ``move`` moves the mouse to grid cell ``cell``;
+            ``native`` passes ``inputs.native`` to an environment with its own discrete actions.
+        hold_frames: hold the inputs only for the first N frames of the step, then let them go (a tap).
+        when: validity expression over probe features (manual spaces); None means always valid.
+        cell: (column, row, grid size) for ``move`` actions.
+        description: what the action does, for people and for text matching.
+    """
+
+    name: str
+    inputs: InputFrame = field(default_factory=InputFrame)
+    mode: ActionMode = "hold"
+    hold_frames: int | None = None
+    when: str | None = None
+    cell: tuple[int, int, int] | None = None
+    description: str = ""
+
+    def perform(self, ctx: ActionContext) -> InputFrame:
+        """The inputs to hold for the next step, given what is held now."""
+        prev = ctx.held
+        if self.mode == "hold":
+            pos = self.inputs.mouse_pos if self.inputs.mouse_pos is not None else prev.mouse_pos
+            return replace(self.inputs, mouse_pos=pos)
+        if self.mode == "press":
+            return replace(prev.merged(self.inputs), wheel=self.inputs.wheel)
+        if self.mode == "release":
+            return replace(prev, keys=prev.keys - self.inputs.keys,
+                           mouse_buttons=prev.mouse_buttons - self.inputs.mouse_buttons,
+                           joy_buttons=prev.joy_buttons - self.inputs.joy_buttons, wheel=(0, 0))
+        if self.mode == "move":
+            assert self.cell is not None
+            col, row, n = self.cell
+            w, h = ctx.screen_size
+            return replace(prev, mouse_pos=(int((col + 0.5) * w / n), int((row + 0.5) * h / n)), wheel=(0, 0))
+        return self.inputs
+
+    def describe(self) -> str:
+        if self.mode == "move" and self.cell:
+            return f"move mouse to cell ({self.cell[0]},{self.cell[1]}) of {self.cell[2]}x{self.cell[2]}"
+        return f"{self.mode} {self.inputs.describe()}"
+
+
+@dataclass
+class ActionSpace:
+    """N discrete actions of one kind (``blind``, ``manual``, ``native``, ``analyzed``)."""
+
+    kind: str
+    actions: list[Action]
+    warnings: list[str] = field(default_factory=list)
+    source: str | None = None
+    _compiled: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    @property
+    def names(self) -> list[str]:
+        return [a.name for a in self.actions]
+
+    def mask(self, ctx: ActionContext) -> np.ndarray:
+        """Validity of each action in the current state, as ``np.int8`` of shape (N,)."""
+        mask = np.ones(len(self.actions), dtype=np.int8)
+        for i, action in enumerate(self.actions):
+            if action.when is not None:
+                pred = self._compiled.get(i)
+                if pred is None:
+                    from playtester.expr import compile_expr
+
+                    pred = self._compiled[i] = compile_expr(action.when, f"action {action.name!r} when")
+                mask[i] = pred(ctx.features)
+        return mask
+
+    def perform(self, index: int, ctx: ActionContext) -> tuple[InputFrame, int | None]:
+        """The inputs to hold for action ``index`` and for how many frames (None: the whole step)."""
+        action = self.actions[index]
+        return action.perform(ctx), action.hold_frames
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_compiled"] = {}
+        return state
+
+
+def filter_blacklist(actions: list[Action], blacklist: frozenset[int], describe: str) -> tuple[list[Action], list[str]]:
+    """Drop actions that would press a blacklisted key; say which were dropped."""
+    kept, warnings = [], []
+    for a in actions:
+        if a.inputs.keys & blacklist and a.mode != "release":
+            warnings.append(f"{describe}: action {a.name!r} presses a blacklisted key and was left out")
+        elif a.mode == "release" and a.inputs.keys and a.inputs.keys <= blacklist:
+            continue
+        else:
+            kept.append(a)
+    return kept, warnings
+
+
+def native_space(n: int, names: list[str] | None = None) -> ActionSpace:
+    """The action space of an environment with its own ``Discrete(n)`` actions."""
+    names = names or [f"action {i}" for i in range(n)]
+    return ActionSpace("native", [Action(names[i], InputFrame(native=i), mode="native") for i in range(n)])

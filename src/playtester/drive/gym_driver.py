@@ -1,0 +1,149 @@
+"""Inside a worker: run a Gymnasium environment with a discrete action space as a playtester game.
+
+The environment gets the same treatment as a pygame game: its own process, crashes and hangs turned
+into findings, frames as RGB arrays (``render_mode="rgb_array"``), and the agent position reported as
+an entity and as ``x``/``y`` features when the environment has an ``agent_pos`` (MiniGrid does).
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import Any
+
+import numpy as np
+
+from playtester.actions.space import ActionSpace
+from playtester.drive.observation import GameExit, Observation, TraceFrame
+from playtester.drive.spec import GameSpec
+
+
+def describe_actions(gym_id: str) -> tuple[int, list[str]]:
+    """Number and names of the environment's discrete actions (read in the parent, no rendering)."""
+    import gymnasium as gym
+
+    from playtester.errors import GameSpecError
+
+    _register_plugins()
+    try:
+        env = gym.make(gym_id)
+    except Exception as e:  # noqa: BLE001 - any failure here means the id does not resolve
+        raise GameSpecError(f"gym:{gym_id} cannot be made: {type(e).__name__}: {e}") from None
+    try:
+        space = env.action_space
+        if not isinstance(space, gym.spaces.Discrete):
+            raise GameSpecError(f"gym:{gym_id} has action space {space}; playtester drives Discrete spaces only")
+        n = int(space.n)
+        enum = getattr(env.unwrapped, "actions", None)
+        names = [f"action {i}" for i in range(n)]
+        if enum is not None:
+            try:
+                names = [enum(i).name for i in range(n)]
+            except Exception:  # noqa: BLE001
+                pass
+        return n, names
+    finally:
+        env.close()
+
+
+def _register_plugins() -> None:
+    try:
+        import minigrid  # noqa: F401  (registers MiniGrid-* ids)
+    except ImportError:
+        pass
+
+
+class GymRunner:
+    """Steps one Gymnasium environment on commands from the parent."""
+
+    def __init__(self, conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None, capture: Any) -> None:
+        import gymnasium as gym
+
+        _register_plugins()
+        self.conn, self.spec, self.space, self.capture = conn, spec, space, capture
+        self.env = gym.make(spec.target, render_mode="rgb_array")
+        self.seed = seed
+        self.frame_no = 0
+        self.total_reward = 0.0
+        self.done = False
+
+    def observe(self, reward: float, done: bool, exit: GameExit | None = None,
+                info: dict[str, Any] | None = None) -> Observation:
+        frame = None
+        if self.capture is not None:
+            frame = np.asarray(self.env.render(), dtype=np.uint8)
+            if isinstance(self.capture, tuple) and frame.shape[1::-1] != tuple(self.capture):
+                frame = _resize(frame, self.capture)
+        features = {"reward_total": self.total_reward}
+        entities = {}
+        pos = getattr(self.env.unwrapped, "agent_pos", None)
+        if pos is not None:
+            from playtester.drive.observation import Entity
+
+            features.update(x=float(pos[0]), y=float(pos[1]))
+            entities["agent"] = Entity("agent", "agent", (float(pos[0]), float(pos[1])), {})
+        mask = np.ones(len(self.space), dtype=np.int8) if self.space is not None else None
+        out_info: dict[str, Any] = {"inputs_read": 1, "env_info": {k: v for k, v in (info or {}).items()
+                                                                     if isinstance(v, (int, float, str, bool))}}
+        if exit:
+            out_info["exit"] = exit
+        return Observation(frame=frame, features=features, entities=entities, done=done, frame_no=self.frame_no,
+                           time_ms=self.frame_no, reward=reward, action_mask=mask, info=out_info)
+
+    def run(self) -> None:
+        _, info = self.env.reset(seed=self.seed)
+        self.conn.send(("obs", self.observe(0.0, False, info=info)))
+        while True:
+            msg = self.conn.recv()
+            if msg[0] == "end":
+                return
+            if self.done:
+                self.conn.send(("obs", self.observe(0.0, True)))
+                continue
+            if msg[0] == "step":
+                _, inputs, frames, _hold, self.capture = msg
+                action = inputs.native
+            else:
+                _, index, frames, self.capture = msg
+                action = self.space.actions[index].inputs.native  # type: ignore[union-attr]
+            if action is None:
+                action = 0
+            reward = 0.0
+            for _ in range(max(1, int(frames))):
+                _, r, terminated, truncated, info = self.env.step(int(action))
+                self.frame_no += 1
+                reward += float(r)
+                if terminated or truncated:
+                    self.done = True
+                    break
+            self.total_reward += reward
+            obs = self.observe(reward, self.done, info=info)
+            if self.done:
+                obs.info["done_reason"] = "terminated" if terminated else "truncated by the environment"
+            self.conn.send(("obs", obs))
+
+
+def _resize(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    w, h = size
+    ys = (np.arange(h) * frame.shape[0] / h).astype(int)
+    xs = (np.arange(w) * frame.shape[1] / w).astype(int)
+    return frame[ys][:, xs]
+
+
+def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None, capture: Any) -> None:
+    """Body of an episode process for a Gymnasium environment."""
+    import os
+
+    conn.send(("hello", os.getpid()))
+    runner = None
+    try:
+        runner = GymRunner(conn, spec, seed, space, capture)
+        runner.run()
+    except BaseException as e:  # noqa: BLE001 - an environment failure is a finding
+        frames = [TraceFrame(f.filename, f.lineno or 0, f.name, (f.line or "").strip())
+                  for f in traceback.extract_tb(e.__traceback__)]
+        exit = GameExit("exception", exc_type=type(e).__name__, message=f"{type(e).__name__}: {e}"[:2000],
+                        traceback="".join(traceback.format_exception(e))[-20000:], frames=frames)
+        obs = Observation(frame=None, done=True, info={"exit": exit})
+        conn.send(("final", obs))
+    finally:
+        os._exit(0)

@@ -1,0 +1,126 @@
+"""What comes back from a game after a step: small picklable dataclasses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+ExitKind = Literal["finished", "exit", "exception", "signal", "hang", "killed", "worker"]
+
+
+@dataclass
+class GameEvent:
+    """A ``probe.event`` call: name, data, and the frame it happened on."""
+
+    name: str
+    data: dict[str, Any]
+    frame: int
+
+
+@dataclass
+class CheckFailure:
+    """A failed ``probe.check``: its message and where in the game's source it was called."""
+
+    message: str
+    data: dict[str, Any]
+    file: str
+    line: int
+    function: str
+    frame: int
+
+
+@dataclass
+class Entity:
+    """A ``probe.entity`` report: an actor of the game and where it is."""
+
+    id: str
+    kind: str
+    pos: tuple[float, float] | None
+    attrs: dict[str, Any]
+
+
+@dataclass
+class TraceFrame:
+    """One frame of a Python traceback (file, line, function, source line)."""
+
+    file: str
+    line: int
+    function: str
+    source: str = ""
+
+
+@dataclass
+class GameExit:
+    """How a game's episode ended when it ended by itself (or was killed by the watchdog).
+
+    Attributes:
+        kind: ``finished`` (entry returned), ``exit`` (``sys.exit``), ``exception`` (uncaught),
+            ``signal`` (the process died of a signal), ``killed`` (``os._exit`` or died without a
+            word), ``hang`` (no frame boundary within the step timeout), ``worker`` (playtester's
+            own worker failed).
+        code: exit status, when there is one.
+        signal: signal number, when the process died of one.
+        exc_type: exception class name, for ``exception``.
+        message: one line saying what happened.
+        traceback: the formatted traceback text, for ``exception``.
+        frames: the traceback's frames, innermost last.
+    """
+
+    kind: ExitKind
+    code: int | None = None
+    signal: int | None = None
+    exc_type: str | None = None
+    message: str = ""
+    traceback: str = ""
+    frames: list[TraceFrame] = field(default_factory=list)
+
+    @property
+    def is_failure(self) -> bool:
+        """True for crashes and hangs; False for a game that simply ended."""
+        if self.kind == "finished":
+            return False
+        if self.kind == "exit":
+            return self.code not in (0, None)
+        return True
+
+    def describe(self) -> str:
+        return self.message or self.kind
+
+
+@dataclass
+class Observation:
+    """The state of a game after a step.
+
+    Attributes:
+        frame: the screen as an RGB ``uint8`` array of shape (height, width, 3), downscaled when the step
+            asked for it; None when capture was off.
+        features: the latest value of every ``probe.observe`` feature.
+        events: ``probe.event`` calls during the step.
+        checks: failed ``probe.check`` calls during the step.
+        entities: ``probe.entity`` reports during the step (latest per id).
+        done: the episode is over (the game ended, crashed, hung, or met its done condition).
+        frame_no: frames since the episode started.
+        time_ms: the game's virtual clock.
+        reward: increase of the configured reward feature during the step (or the env's reward).
+        action_mask: validity of each action of the episode's action space, int8, when there is one.
+        info: everything else: ``exit`` (a `GameExit` when the game ended by itself), ``inputs_read``
+            (input API calls during the step), ``done_reason``, ``screen_size``, ...
+    """
+
+    frame: np.ndarray | None
+    features: dict[str, float] = field(default_factory=dict)
+    events: list[GameEvent] = field(default_factory=list)
+    checks: list[CheckFailure] = field(default_factory=list)
+    entities: dict[str, Entity] = field(default_factory=dict)
+    done: bool = False
+    frame_no: int = 0
+    time_ms: int = 0
+    reward: float = 0.0
+    action_mask: np.ndarray | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def exit(self) -> GameExit | None:
+        return self.info.get("exit")

@@ -1,0 +1,896 @@
+"""Inside a worker: run an unmodified pygame game frame by frame on virtual devices and a virtual clock.
+
+`install()` replaces pygame's input, event, time and display-flip functions with ones backed by a
+`Runtime` before any game code is imported. The game's own main loop then runs as usual; whenever it
+reaches a frame boundary (``Clock.tick``, ``display.flip``/``update``, a blocking ``event.wait`` with
+nothing queued, or a loop that keeps polling input without ever flipping), the runtime counts a
+frame, and at the end of a step it sends an `Observation` to the parent and waits for the next inputs.
+
+Frame boundaries: consecutive boundaries of different kinds with no input read between them are one
+boundary (``flip`` then ``tick`` ends one frame, not two). Virtual time advances with ``Clock.tick``
+(by the frame rate asked for), ``time.delay``/``wait``/``time.sleep`` (by what was asked), and by the
+configured frame rate at every frame of a game that never ticks or waits. Nothing ever sleeps.
+
+Only this module (and the rest of ``drive/``) touches pygame at run time.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time as _time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from playtester import probe
+from playtester.actions.space import ActionContext, ActionSpace
+from playtester.drive.inputs import InputFrame
+from playtester.drive.observation import CheckFailure, Entity, GameEvent, GameExit, Observation, TraceFrame
+from playtester.drive.spec import GameSpec
+
+pygame: Any = None  # imported by install()
+RT: Runtime | None = None  # the runtime of this episode process
+_ORIG: dict[str, Callable[..., Any]] = {}
+
+IDLE_READS = 500  # input reads with no frame boundary that count as one idle frame
+QUEUE_MAX = 4096  # SDL's queue is bounded too; oldest events are dropped past this
+VIRTUAL_EPOCH = 1_700_000_000.0  # time.time() of a virtual clock at 0 ms
+_MOD_OF_KEY: dict[int, int] = {}
+_REAL_PERF = _time.perf_counter
+
+
+def end_process(code: int = 0) -> None:
+    """Leave the episode process at once: the game's own cleanup code never runs (it may hang)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001
+            pass
+    os._exit(code)
+
+
+# ------------------------------------------------------------------------------------------ probe sink
+class ProbeSink:
+    """Collects probe calls for the current step.
+
+    Calls from the game only store their arguments (a game may report dozens of entities a frame);
+    conversion to picklable records happens once per step, in `snapshot`.
+    """
+
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self.events: list[GameEvent] = []
+        self.checks: list[CheckFailure] = []
+        self.features: dict[str, Any] = {}
+        self.entities: dict[Any, tuple[str, Any, dict[str, Any]]] = {}
+
+    def on_event(self, name: str, data: dict[str, Any]) -> None:
+        self.events.append(GameEvent(str(name), _plain(data), self.rt.frame_no))
+
+    def on_check(self, message: str, data: dict[str, Any], where: tuple[str, int, str]) -> None:
+        self.checks.append(CheckFailure(str(message), _plain(data), where[0], where[1], where[2], self.rt.frame_no))
+
+    def on_observe(self, features: dict[str, Any]) -> None:
+        self.features.update(features)
+
+    def on_entity(self, id: Any, kind: str, pos: Any, attrs: dict[str, Any]) -> None:
+        self.entities[id] = (kind, pos, attrs)
+
+    def numeric_features(self) -> dict[str, float]:
+        out = {}
+        for k, v in self.features.items():
+            try:
+                out[k] = float(v)
+            except (TypeError, ValueError):
+                continue
+        return out
+
+    def snapshot(self) -> tuple[list[GameEvent], list[CheckFailure], dict[str, Entity]]:
+        """The step's events, checks and entities as records; the sink starts a new step."""
+        entities = {}
+        for id, (kind, pos, attrs) in self.entities.items():
+            p = None if pos is None else (float(pos[0]), float(pos[1]))
+            entities[str(id)] = Entity(str(id), str(kind), p, _plain(attrs))
+        out = (self.events, self.checks, entities)
+        self.events, self.checks, self.entities = [], [], {}
+        return out
+
+
+def _plain(data: dict[str, Any]) -> dict[str, Any]:
+    """Keep probe data picklable and small: numbers, strings, bools, tuples of them; repr otherwise."""
+    out: dict[str, Any] = {}
+    for k, v in data.items():
+        if isinstance(v, (int, float, str, bool)) or v is None:
+            out[k] = v
+        elif isinstance(v, (tuple, list)) and all(isinstance(x, (int, float, str, bool)) for x in v):
+            out[k] = tuple(v)
+        else:
+            out[k] = repr(v)[:200]
+    return out
+
+
+# ---------------------------------------------------------------------------------------- the runtime
+class Runtime:
+    """Virtual devices, event queue, clock and frame stepping of one episode."""
+
+    def __init__(self, conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None,
+                 capture: Any) -> None:
+        self.conn = conn
+        self.spec = spec
+        self.cfg = spec.config
+        self.space = space
+        self.capture = capture
+        self.seed = seed
+        self.frame_ms = 1000.0 / self.cfg.fps
+        # clock
+        self.now = 0.0
+        self.uses_clock = False
+        self.game_advanced = False
+        self.timers: dict[int, list[Any]] = {}  # type -> [due, interval, loops_left (0 = forever), event]
+        # events
+        self.queue: list[Any] = []
+        self.blocked: set[int] = set()
+        # devices
+        self.held = InputFrame()
+        self.target = InputFrame()
+        self.just_down: frozenset[int] = frozenset()
+        self.just_up: frozenset[int] = frozenset()
+        self.mouse_just_down: frozenset[int] = frozenset()
+        self.mouse_just_up: frozenset[int] = frozenset()
+        self.mouse_pos = (0, 0)
+        self.mouse_rel = [0, 0]
+        self.mods_override: int | None = None
+        self.repeat = (0, 0)
+        self.repeat_due: dict[int, float] = {}
+        self._pressed: tuple[frozenset[int], Any] | None = None
+        self._applied: InputFrame | None = None
+        # frames
+        self.frame_no = 0
+        self.group: set[str] = set()
+        self.input_read = False
+        self.reads = 0
+        self.step_reads = 0
+        self.frames_left = 0
+        self.hold_left: int | None = None
+        self.screen_size = (0, 0)
+        self.done_reason: str | None = None
+        self.sink = ProbeSink(self)
+        self.ctx = ActionContext(rng=random.Random(seed ^ 0x5EED5EED))
+        self.reward_prev: float | None = None
+        self.game_work_ms = 0.0
+        self._work_t0 = _REAL_PERF()
+        self._done_pred = None
+        if self.cfg.done_when:
+            from playtester.expr import compile_expr
+
+            self._done_pred = compile_expr(self.cfg.done_when, "done_when")
+        self.last_frame: np.ndarray | None = None
+        for j in range(self.cfg.joysticks):
+            self._post(pygame.event.Event(pygame.JOYDEVICEADDED, device_index=j, guid=f"playtester-{j}"))
+
+    # ---- clock
+    def advance(self, ms: float) -> None:
+        """Move the virtual clock forward, firing timers that fall due on the way."""
+        if ms <= 0:
+            return
+        end = self.now + ms
+        while self.timers:
+            etype, (due, interval, loops, ev) = min(self.timers.items(), key=lambda kv: kv[1][0])
+            if due > end:
+                break
+            self.now = due
+            self._post(ev)
+            if loops == 1:
+                del self.timers[etype]
+            else:
+                self.timers[etype] = [due + interval, interval, max(0, loops - 1) if loops else 0, ev]
+        self.now = end
+
+    def ticks(self) -> int:
+        self.reads += 1
+        if self.reads > IDLE_READS:
+            self.reads = 0
+            self.boundary("idle")
+        return int(self.now)
+
+    def delay(self, ms: float) -> None:
+        self.game_advanced = True
+        self.advance(max(0.0, float(ms)))
+
+    # ---- events
+    def _post(self, ev: Any) -> bool:
+        if ev.type in self.blocked:
+            return False
+        self.queue.append(ev)
+        if len(self.queue) > QUEUE_MAX:
+            del self.queue[0]
+        return True
+
+    def note_read(self) -> None:
+        self.input_read = True
+        self.step_reads += 1
+        self.reads += 1
+        if self.reads > IDLE_READS:  # polling forever without a frame boundary: the game idles
+            self.reads = 0
+            self.boundary("idle")
+
+    @staticmethod
+    def _types(t: Any) -> set[int] | None:
+        if t is None:
+            return None
+        if isinstance(t, int):
+            return {t}
+        return {int(x) for x in t}
+
+    def take(self, eventtype: Any = None, exclude: Any = None) -> list[Any]:
+        self.note_read()
+        types, excl = self._types(eventtype), self._types(exclude)
+        if types is None and not excl:
+            out, self.queue = self.queue, []
+            return out
+        out, rest = [], []
+        for ev in self.queue:
+            match = (types is None or ev.type in types) and not (excl and ev.type in excl)
+            (out if match else rest).append(ev)
+        self.queue = rest
+        return out
+
+    def wait(self, timeout: int = 0) -> Any:
+        waited_from = self.now
+        while True:
+            self.note_read()
+            if self.queue:
+                return self.queue.pop(0)
+            if timeout and self.now - waited_from >= timeout:
+                return pygame.event.Event(pygame.NOEVENT)
+            self.boundary("wait")  # the game waits for input: this frame is over
+
+    # ---- devices
+    def pressed(self) -> Any:
+        self.note_read()
+        keys = self.held.keys
+        if self._pressed is None or self._pressed[0] != keys:
+            self._pressed = (keys, _Pressed.build(keys))
+        return self._pressed[1]
+
+    def mods(self) -> int:
+        self.note_read()
+        if self.mods_override is not None:
+            return self.mods_override
+        m = 0
+        for k in self.held.keys:
+            m |= _MOD_OF_KEY.get(k, 0)
+        return m
+
+    def joy_axis(self, joy: int, axis: int) -> float:
+        self.note_read()
+        for j, a, v in self.held.joy_axes:
+            if j == joy and a == axis:
+                return v
+        return 0.0
+
+    def joy_button(self, joy: int, button: int) -> bool:
+        self.note_read()
+        return (joy, button) in self.held.joy_buttons
+
+    def joy_hat(self, joy: int, hat: int) -> tuple[int, int]:
+        self.note_read()
+        for j, h, v in self.held.joy_hats:
+            if j == joy and h == hat:
+                return v
+        return (0, 0)
+
+    def apply_inputs(self, new: InputFrame) -> None:
+        """Start a frame with ``new`` held: emit the events a real device would, update polled state."""
+        if new is self._applied:  # the same inputs held on: only the "just" sets and key repeat change
+            if self.just_down or self.just_up or self.mouse_just_down or self.mouse_just_up:
+                self.just_down = self.just_up = self.mouse_just_down = self.mouse_just_up = frozenset()
+            if self.repeat[0] > 0:
+                self._key_repeat()
+            return
+        self._applied = new
+        old = self.held
+        pg = pygame
+        if new.mouse_pos is None:
+            new = InputFrame(new.keys, self.mouse_pos, new.mouse_buttons, new.wheel, new.joy_axes,
+                             new.joy_buttons, new.joy_hats, new.native)
+        if new == old:  # a new step holding the same inputs: nothing changes but a wheel turn
+            self.just_down = self.just_up = self.mouse_just_down = self.mouse_just_up = frozenset()
+            self._key_repeat()
+            if new.wheel != (0, 0):
+                self._post_wheel(new.wheel)
+            return
+        self.held = new
+        down, up = new.keys - old.keys, old.keys - new.keys
+        self.just_down, self.just_up = frozenset(down), frozenset(up)
+        mods = self.mods_now()
+        for k in sorted(up):
+            self._post(pg.event.Event(pg.KEYUP, key=k, mod=mods, unicode="", scancode=0, window=None))
+            self.repeat_due.pop(k, None)
+        for k in sorted(down):
+            uni = _unicode(k, mods)
+            self._post(pg.event.Event(pg.KEYDOWN, key=k, mod=mods, unicode=uni, scancode=0, window=None))
+            if uni:
+                self._post(pg.event.Event(pg.TEXTINPUT, text=uni, window=None))
+            if self.repeat[0] > 0:
+                self.repeat_due[k] = self.now + self.repeat[0]
+        self._key_repeat()
+        buttons = (1 in new.mouse_buttons, 2 in new.mouse_buttons, 3 in new.mouse_buttons)
+        if new.mouse_pos != self.mouse_pos:
+            rel = (new.mouse_pos[0] - self.mouse_pos[0], new.mouse_pos[1] - self.mouse_pos[1])
+            self.mouse_rel[0] += rel[0]
+            self.mouse_rel[1] += rel[1]
+            self.mouse_pos = new.mouse_pos
+            self._post(pg.event.Event(pg.MOUSEMOTION, pos=self.mouse_pos, rel=rel, buttons=buttons,
+                                      touch=False, window=None))
+        mdown, mup = new.mouse_buttons - old.mouse_buttons, old.mouse_buttons - new.mouse_buttons
+        self.mouse_just_down, self.mouse_just_up = frozenset(mdown), frozenset(mup)
+        for b in sorted(mup):
+            self._post(pg.event.Event(pg.MOUSEBUTTONUP, pos=self.mouse_pos, button=b, touch=False, window=None))
+        for b in sorted(mdown):
+            self._post(pg.event.Event(pg.MOUSEBUTTONDOWN, pos=self.mouse_pos, button=b, touch=False,
+                                      window=None))
+        if new.wheel != (0, 0):
+            self._post_wheel(new.wheel)
+        old_axes = {(j, a): v for j, a, v in old.joy_axes}
+        new_axes = {(j, a): v for j, a, v in new.joy_axes}
+        for (j, a) in sorted(old_axes.keys() | new_axes.keys()):
+            v = new_axes.get((j, a), 0.0)
+            if v != old_axes.get((j, a), 0.0):
+                self._post(pg.event.Event(pg.JOYAXISMOTION, joy=j, instance_id=j, axis=a, value=v))
+        for j, b in sorted(old.joy_buttons - new.joy_buttons):
+            self._post(pg.event.Event(pg.JOYBUTTONUP, joy=j, instance_id=j, button=b))
+        for j, b in sorted(new.joy_buttons - old.joy_buttons):
+            self._post(pg.event.Event(pg.JOYBUTTONDOWN, joy=j, instance_id=j, button=b))
+        old_hats = {(j, h): v for j, h, v in old.joy_hats}
+        new_hats = {(j, h): v for j, h, v in new.joy_hats}
+        for (j, h) in sorted(old_hats.keys() | new_hats.keys()):
+            v = new_hats.get((j, h), (0, 0))
+            if v != old_hats.get((j, h), (0, 0)):
+                self._post(pg.event.Event(pg.JOYHATMOTION, joy=j, instance_id=j, hat=h, value=v))
+
+    def _post_wheel(self, wheel: tuple[int, int]) -> None:
+        x, y = wheel
+        self._post(pygame.event.Event(pygame.MOUSEWHEEL, x=x, y=y, flipped=False, precise_x=float(x),
+                                      precise_y=float(y), touch=False, window=None))
+
+    def mods_now(self) -> int:
+        m = 0
+        for k in self.held.keys:
+            m |= _MOD_OF_KEY.get(k, 0)
+        return m
+
+    def _key_repeat(self) -> None:
+        delay, interval = self.repeat
+        if delay <= 0:
+            return
+        for k in sorted(self.held.keys):
+            due = self.repeat_due.get(k)
+            if due is not None and self.now >= due:
+                self._post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=self.mods_now(),
+                                              unicode=_unicode(k, self.mods_now()), scancode=0, window=None))
+                self.repeat_due[k] = self.now + max(interval, 1)
+
+    # ---- frames
+    def boundary(self, kind: str) -> None:
+        """A frame boundary in the game's loop (tick, flip, update, wait, idle)."""
+        if self.group and not self.input_read and kind not in self.group:
+            self.group.add(kind)  # merged with the boundary just before it
+            return
+        self.group = {kind}
+        self.input_read = False
+        self.reads = 0
+        self.frame_end()
+
+    def frame_end(self) -> None:
+        now = _REAL_PERF()
+        self.game_work_ms += (now - self._work_t0) * 1000.0
+        self.frame_no += 1
+        if not self.uses_clock and not self.game_advanced:
+            self.advance(self.frame_ms)
+        self.game_advanced = False
+        self._check_done()
+        self.frames_left -= 1
+        if self.hold_left is not None:
+            self.hold_left -= 1
+            if self.hold_left <= 0:
+                self.target = self.target.released()
+                self.hold_left = None
+        if self.frames_left > 0 and self.done_reason is None:
+            self.apply_inputs(self.target)
+            self._work_t0 = _REAL_PERF()
+            return
+        self.send("obs", self.observe(done=self.done_reason is not None))
+        self.next_command()
+        self._work_t0 = _REAL_PERF()
+
+    def _check_done(self) -> None:
+        if self.done_reason is not None:
+            return
+        names = self.cfg.done_events
+        if names:
+            for ev in self.sink.events:
+                if ev.name in names:
+                    self.done_reason = f"event {ev.name}"
+                    return
+        if self._done_pred is not None and self._done_pred(self.sink.numeric_features()):
+            self.done_reason = f"done_when {self.cfg.done_when}"
+
+    def next_command(self) -> None:
+        """Block until the parent says what to do next, and set up the next step."""
+        while True:
+            msg = self.conn.recv()
+            op = msg[0]
+            if op == "end":
+                end_process()
+            if self.done_reason is not None:  # the episode is over: answer with the same final state
+                self.send("obs", self.observe(done=True))
+                continue
+            if op == "step":
+                _, inputs, frames, hold, self.capture = msg
+            elif op == "act":
+                _, index, frames, self.capture = msg
+                self.ctx.held, self.ctx.features = self.held, self.sink.numeric_features()
+                self.ctx.screen_size = self.screen_size
+                inputs, hold = self.space.perform(index, self.ctx)  # type: ignore[union-attr]
+            else:
+                raise RuntimeError(f"unknown command {op!r}")
+            self.frames_left = max(1, int(frames))
+            self.hold_left = hold if hold and hold < self.frames_left else None
+            self.target = inputs
+            self.step_reads = 0
+            self.game_work_ms = 0.0
+            self.apply_inputs(inputs)
+            return
+
+    def grab_frame(self) -> np.ndarray | None:
+        surf = pygame.display.get_surface() if pygame.display.get_init() else None
+        if surf is None:
+            return self.last_frame
+        try:
+            size = surf.get_size()
+            self.screen_size = size
+            if self.capture is None:
+                return None
+            if isinstance(self.capture, tuple) and tuple(self.capture) != size:
+                surf = pygame.transform.scale(surf, self.capture)
+            w, h = surf.get_size()
+            frame = np.frombuffer(pygame.image.tobytes(surf, "RGB"), dtype=np.uint8).reshape(h, w, 3)
+        except pygame.error:
+            return self.last_frame
+        self.last_frame = frame
+        return frame
+
+    def observe(self, done: bool = False, exit: GameExit | None = None) -> Observation:
+        frame = self.grab_frame()
+        sink = self.sink
+        features = sink.numeric_features()
+        reward = 0.0
+        if self.cfg.reward_feature and self.cfg.reward_feature in features:
+            value = features[self.cfg.reward_feature]
+            reward = 0.0 if self.reward_prev is None else value - self.reward_prev
+            self.reward_prev = value
+        mask = None
+        if self.space is not None:
+            self.ctx.held, self.ctx.features, self.ctx.screen_size = self.held, features, self.screen_size
+            mask = self.space.mask(self.ctx)
+        info: dict[str, Any] = {"inputs_read": self.step_reads, "screen_size": self.screen_size,
+                                "game_work_ms": self.game_work_ms, "held": self.held}
+        if exit is not None:
+            info["exit"] = exit
+        if self.done_reason:
+            info["done_reason"] = self.done_reason
+        events, checks, entities = sink.snapshot()
+        return Observation(frame=frame, features=features, events=events, checks=checks, entities=entities,
+                           done=done or exit is not None, frame_no=self.frame_no, time_ms=int(self.now),
+                           reward=reward, action_mask=mask, info=info)
+
+    def send(self, kind: str, payload: Any) -> None:
+        self.conn.send((kind, payload))
+
+
+class _Pressed:
+    """Builds ``key.get_pressed()`` results: real ScancodeWrapper objects answering from held keys."""
+
+    cls: Any = None
+
+    @classmethod
+    def build(cls, keys: frozenset[int]) -> Any:
+        if cls.cls is None:
+            base = pygame.key.ScancodeWrapper
+
+            class VirtualPressed(base):  # type: ignore[misc, valid-type]
+                def __getitem__(self, key: Any) -> Any:
+                    if isinstance(key, slice):
+                        return tuple.__getitem__(self, key)
+                    return key in self.held
+
+            cls.cls = VirtualPressed
+        obj = cls.cls([False] * 512)
+        obj.held = keys
+        return obj
+
+
+def _unicode(key: int, mods: int) -> str:
+    if 32 <= key < 127:
+        ch = chr(key)
+        if mods & pygame.KMOD_SHIFT and ch.isalpha():
+            ch = ch.upper()
+        return ch
+    return ""
+
+
+# ------------------------------------------------------------------------------------ patched pygame
+class VirtualClock:
+    """``pygame.time.Clock`` on the virtual clock: ``tick`` never sleeps and ends a frame."""
+
+    def __init__(self) -> None:
+        self._last = RT.now if RT else 0.0
+        self._time = 0.0
+        self._fps = 0.0
+
+    def tick(self, framerate: float = 0) -> int:
+        rt = RT
+        assert rt is not None
+        rt.uses_clock = True
+        rt.game_advanced = True
+        step = 1000.0 / framerate if framerate and framerate > 0 else rt.frame_ms
+        target = self._last + step
+        if rt.now < target:
+            rt.advance(target - rt.now)
+        elapsed = rt.now - self._last
+        self._last = rt.now
+        self._time = elapsed
+        self._fps = 1000.0 / elapsed if elapsed > 0 else 0.0
+        rt.boundary("tick")
+        return int(round(elapsed))
+
+    tick_busy_loop = tick
+
+    def get_time(self) -> int:
+        return int(round(self._time))
+
+    def get_rawtime(self) -> int:
+        return 0
+
+    def get_fps(self) -> float:
+        return self._fps
+
+
+class VirtualJoystick:
+    """``pygame.joystick.Joystick(i)`` for a virtual joystick with 6 axes, 16 buttons and 1 hat."""
+
+    def __init__(self, index: int) -> None:
+        if RT is None or not 0 <= index < RT.cfg.joysticks:
+            raise pygame.error("Invalid joystick device number")
+        self._i = index
+
+    def init(self) -> None:
+        pass
+
+    def quit(self) -> None:
+        pass
+
+    def get_init(self) -> bool:
+        return True
+
+    def get_id(self) -> int:
+        return self._i
+
+    def get_instance_id(self) -> int:
+        return self._i
+
+    def get_guid(self) -> str:
+        return f"playtester-virtual-{self._i}"
+
+    def get_name(self) -> str:
+        return f"playtester virtual joystick {self._i}"
+
+    def get_power_level(self) -> str:
+        return "wired"
+
+    def get_numaxes(self) -> int:
+        return 6
+
+    def get_numbuttons(self) -> int:
+        return 16
+
+    def get_numhats(self) -> int:
+        return 1
+
+    def get_numballs(self) -> int:
+        return 0
+
+    def get_axis(self, axis: int) -> float:
+        return RT.joy_axis(self._i, axis)  # type: ignore[union-attr]
+
+    def get_button(self, button: int) -> bool:
+        return RT.joy_button(self._i, button)  # type: ignore[union-attr]
+
+    def get_hat(self, hat: int) -> tuple[int, int]:
+        return RT.joy_hat(self._i, hat)  # type: ignore[union-attr]
+
+    def get_ball(self, ball: int) -> tuple[int, int]:
+        return (0, 0)
+
+    def rumble(self, *args: Any, **kwargs: Any) -> bool:
+        return True
+
+    def stop_rumble(self) -> None:
+        pass
+
+
+def install() -> None:
+    """Import pygame and replace its device, event, time and flip functions with virtual ones.
+
+    Called once in the worker host, before any game code is imported; the patched functions act on
+    the `Runtime` of the current episode process (`RT`).
+    """
+    global pygame
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame as pg
+    import pygame.locals  # noqa: F401  (games import it; have it loaded before the fork)
+
+    pygame = pg
+    for name in ("KMOD_LSHIFT", "KMOD_RSHIFT", "KMOD_LCTRL", "KMOD_RCTRL", "KMOD_LALT", "KMOD_RALT",
+                 "KMOD_LMETA", "KMOD_RMETA", "KMOD_LGUI", "KMOD_RGUI"):
+        key = "K_" + name[5:]
+        if hasattr(pg, key) and hasattr(pg, name):
+            _MOD_OF_KEY[getattr(pg, key)] = getattr(pg, name)
+    ev, key, mouse, tm, disp, joy = pg.event, pg.key, pg.mouse, pg.time, pg.display, pg.joystick
+    _ORIG.update(flip=disp.flip, update=disp.update, set_mode=disp.set_mode)
+
+    def rt() -> Runtime:
+        assert RT is not None, "playtester's virtual devices are used outside an episode"
+        return RT
+
+    # events
+    ev.get = lambda eventtype=None, pump=True, exclude=None: rt().take(eventtype, exclude)
+
+    def poll() -> Any:
+        r = rt()
+        r.note_read()
+        return r.queue.pop(0) if r.queue else pg.event.Event(pg.NOEVENT)
+
+    def peek(eventtype: Any = None, pump: bool = True) -> bool:
+        r = rt()
+        r.note_read()
+        types = r._types(eventtype)
+        return any(types is None or e.type in types for e in r.queue)
+
+    def clear(eventtype: Any = None, pump: bool = True) -> None:
+        r = rt()
+        types = r._types(eventtype)
+        r.queue = [] if types is None else [e for e in r.queue if e.type not in types]
+
+    def set_blocked(t: Any) -> None:
+        r = rt()
+        if t is None:
+            r.blocked = set(range(pg.NUMEVENTS)) if hasattr(pg, "NUMEVENTS") else set(range(0x10000))
+        else:
+            r.blocked |= r._types(t) or set()
+
+    def set_allowed(t: Any) -> None:
+        r = rt()
+        r.blocked = set() if t is None else r.blocked - (r._types(t) or set())
+
+    ev.poll = poll
+    ev.wait = lambda timeout=0: rt().wait(timeout)
+    ev.peek = peek
+    ev.pump = lambda *a, **k: rt().note_read()
+    ev.clear = clear
+    ev.post = lambda event: rt()._post(event)
+    ev.set_blocked = set_blocked
+    ev.set_allowed = set_allowed
+    ev.get_blocked = lambda t: bool((rt()._types(t) or set()) & rt().blocked)
+
+    # keyboard
+    key.get_pressed = lambda: rt().pressed()
+    key.get_mods = lambda: rt().mods()
+
+    def set_mods(m: int) -> None:
+        rt().mods_override = m
+
+    key.set_mods = set_mods
+    key.get_focused = lambda: True
+    if hasattr(key, "get_just_pressed"):
+        key.get_just_pressed = lambda: (rt().note_read(), _Pressed.build(rt().just_down))[1]
+        key.get_just_released = lambda: (rt().note_read(), _Pressed.build(rt().just_up))[1]
+
+    def set_repeat(delay: int = 0, interval: int = 0) -> None:
+        rt().repeat = (int(delay), int(interval or delay))
+
+    key.set_repeat = set_repeat
+    key.get_repeat = lambda: rt().repeat
+
+    # mouse
+    def get_pos(*a: Any, **k: Any) -> tuple[int, int]:
+        r = rt()
+        r.note_read()
+        return r.mouse_pos
+
+    def get_pressed(num_buttons: int = 3, **k: Any) -> tuple[bool, ...]:
+        r = rt()
+        r.note_read()
+        return tuple(b in r.held.mouse_buttons for b in range(1, num_buttons + 1))
+
+    def get_rel() -> tuple[int, int]:
+        r = rt()
+        r.note_read()
+        rel = (r.mouse_rel[0], r.mouse_rel[1])
+        r.mouse_rel = [0, 0]
+        return rel
+
+    def set_pos(*pos: Any) -> None:
+        p = pos[0] if len(pos) == 1 else pos
+        r = rt()
+        r.mouse_pos = (int(p[0]), int(p[1]))
+        r.held = InputFrame(r.held.keys, r.mouse_pos, r.held.mouse_buttons, (0, 0), r.held.joy_axes,
+                            r.held.joy_buttons, r.held.joy_hats)
+
+    mouse.get_pos = get_pos
+    mouse.get_pressed = get_pressed
+    mouse.get_rel = get_rel
+    mouse.set_pos = set_pos
+    mouse.get_focused = lambda: True
+    if hasattr(mouse, "get_just_pressed"):
+        def _just(buttons: frozenset[int]) -> tuple[bool, ...]:
+            rt().note_read()
+            return tuple(b in buttons for b in range(1, 6))
+
+        mouse.get_just_pressed = lambda: _just(rt().mouse_just_down)
+        mouse.get_just_released = lambda: _just(rt().mouse_just_up)
+
+    # joystick
+    joy.get_count = lambda: (rt().note_read(), rt().cfg.joysticks)[1]
+    joy.Joystick = VirtualJoystick
+    joy.JoystickType = VirtualJoystick
+    if hasattr(pg, "Joystick"):
+        pg.Joystick = VirtualJoystick
+
+    # time
+    tm.get_ticks = lambda: rt().ticks()
+
+    def delay(ms: int) -> int:
+        rt().delay(ms)
+        return int(ms)
+
+    tm.delay = delay
+    tm.wait = delay
+
+    def set_timer(event: Any, millis: int, loops: int = 0) -> None:
+        r = rt()
+        e = event if isinstance(event, pg.event.EventType) else pg.event.Event(int(event))
+        if millis <= 0:
+            r.timers.pop(e.type, None)
+        else:
+            r.timers[e.type] = [r.now + millis, float(millis), int(loops), e]
+
+    tm.set_timer = set_timer
+    tm.Clock = VirtualClock
+    if hasattr(pg, "Clock"):
+        pg.Clock = VirtualClock
+
+    # display: a flip or update ends a frame
+    def flip() -> None:
+        _ORIG["flip"]()
+        rt().boundary("flip")
+
+    def update(*a: Any, **k: Any) -> None:
+        _ORIG["update"](*a, **k)
+        rt().boundary("update")
+
+    def set_mode(*a: Any, **k: Any) -> Any:
+        surf = _ORIG["set_mode"](*a, **k)
+        if RT is not None:
+            RT.screen_size = surf.get_size()
+        return surf
+
+    disp.flip = flip
+    disp.update = update
+    disp.set_mode = set_mode
+
+
+def _install_python_time(rt: Runtime) -> None:
+    """Inside the game, ``time.sleep`` advances the virtual clock, and wall clocks read it."""
+    import time
+
+    time.sleep = lambda s: rt.delay(float(s) * 1000.0)
+    if rt.cfg.virtual_time:
+        time.time = lambda: VIRTUAL_EPOCH + rt.now / 1000.0
+        time.time_ns = lambda: int((VIRTUAL_EPOCH + rt.now / 1000.0) * 1e9)
+        time.monotonic = lambda: rt.now / 1000.0
+        time.monotonic_ns = lambda: int(rt.now * 1e6)
+        time.perf_counter = lambda: rt.now / 1000.0
+        time.perf_counter_ns = lambda: int(rt.now * 1e6)
+
+
+# ----------------------------------------------------------------------------------------- an episode
+def _frames_of(tb: Any) -> list[TraceFrame]:
+    return [TraceFrame(f.filename, f.lineno or 0, f.name, (f.line or "").strip())
+            for f in traceback.extract_tb(tb)]
+
+
+def _load_and_run(spec: GameSpec) -> None:
+    """Import the game and run its entry point (or its import-time / ``__main__`` loop)."""
+    import importlib
+    import importlib.util
+    import runpy
+
+    args = dict(spec.config.game_args)
+    if spec.kind == "file":
+        sys.argv = [spec.target]
+        if spec.function is None:
+            runpy.run_path(spec.target, run_name="__main__")
+            return
+        mod_name = os.path.splitext(os.path.basename(spec.target))[0]
+        loader_spec = importlib.util.spec_from_file_location(mod_name, spec.target)
+        assert loader_spec and loader_spec.loader
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[mod_name] = module
+        loader_spec.loader.exec_module(module)
+    else:
+        sys.argv = [spec.target]
+        if spec.function is None:
+            runpy.run_module(spec.target, run_name="__main__", alter_sys=True)
+            return
+        module = importlib.import_module(spec.target)
+    func = getattr(module, spec.function, None)
+    if not callable(func):
+        names = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))[:15]
+        raise _SpecProblem(f"{spec.target} has no function {spec.function!r}"
+                           + (f"; callables there: {', '.join(names)}" if names else ""))
+    func(**args)
+
+
+class _SpecProblem(Exception):
+    pass
+
+
+def run_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None, capture: Any,
+                hang_dump: str | None) -> None:
+    """Body of an episode process (forked from the worker host): run the game until it ends."""
+    global RT
+    import faulthandler
+    import signal
+
+    if hang_dump:
+        faulthandler.register(signal.SIGUSR1, file=open(hang_dump, "w"), all_threads=False)  # noqa: SIM115
+    random.seed(seed)
+    np.random.seed(seed % (2**32))
+    if spec.root:
+        os.chdir(spec.root)
+        sys.path.insert(0, spec.root)
+    rt = RT = Runtime(conn, spec, seed, space, capture)
+    _install_python_time(rt)
+    probe._sink = rt.sink
+    rt.frames_left = 1  # the first frame boundary ends the reset
+    conn.send(("hello", os.getpid()))
+    exit: GameExit
+    try:
+        _load_and_run(spec)
+        exit = GameExit("finished", message="the game's entry point returned")
+    except _SpecProblem as e:
+        conn.send(("spec_error", str(e)))
+        os._exit(0)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) or e.code is None else 1
+        exit = GameExit("exit", code=code or 0, message=f"the game called sys.exit({e.code!r})")
+    except BaseException as e:  # noqa: BLE001 - any game failure is a finding, reported, not raised
+        tb = e.__traceback__
+        frames = _frames_of(tb)
+        while frames and frames[0].file == __file__:
+            frames.pop(0)
+        exit = GameExit("exception", exc_type=type(e).__name__, message=f"{type(e).__name__}: {e}"[:2000],
+                        traceback="".join(traceback.format_exception(e))[-20000:], frames=frames)
+    try:
+        rt.send("final", rt.observe(done=True, exit=exit))
+    finally:
+        end_process()
+

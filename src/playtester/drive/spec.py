@@ -1,0 +1,226 @@
+"""Game specs and per-game configuration.
+
+A *game spec* names a game:
+
+- a bundled name: ``blockmaze``
+- a module entry point: ``pygame.examples.aliens:main``, or a module that runs its loop on import
+- a file: ``path/to/game.py`` or ``path/to/game.py:main``
+- a folder with a ``playtester.toml`` naming its ``entry``
+- a Gymnasium id: ``gym:MiniGrid-Empty-5x5-v0``
+
+A game may carry a ``playtester.toml`` (or ``[tool.playtester]`` in its ``pyproject.toml``) beside it,
+validated by `GameConfig`. Bundled games keep theirs as ``games/NAME.toml``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from playtester.errors import ConfigError, GameSpecError
+
+GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
+DEFAULT_BLACKLIST = ["ESCAPE", "F11", "PAUSE"]
+
+
+class InitStep(BaseModel):
+    """One step of the init sequence that gets a game past its menus before an episode starts."""
+
+    model_config = ConfigDict(extra="forbid")
+    keys: list[str] = []
+    mouse: tuple[int, int] | None = None
+    buttons: list[int | str] = []
+    frames: int = Field(1, ge=1)
+
+
+class GameConfig(BaseModel):
+    """How to run one game. Every field has a default; a ``playtester.toml`` overrides some."""
+
+    model_config = ConfigDict(extra="forbid")
+    entry: str | None = Field(None, description="module:function or file.py[:function], relative to the config")
+    frames_per_action: int = Field(10, ge=1, description="frames each action is held (the paper's 10)")
+    fps: float = Field(60.0, gt=0, description="virtual frame rate used when the game does not pass one")
+    init: list[InitStep] = Field(default_factory=list, description="inputs applied at reset, before the agent")
+    done_events: list[str] = Field(default_factory=list, description="probe events that end an episode")
+    done_when: str | None = Field(None, description="expression over probe features that ends an episode")
+    actions: str | None = Field(None, description="manual action space (YAML) used by default, relative to "
+                                "the config file")
+    blacklist: list[str] = Field(default_factory=lambda: list(DEFAULT_BLACKLIST),
+                                 description="keys no action space may press (quit, pause, fullscreen)")
+    reward_feature: str | None = Field(None, description="probe feature whose increase is the reward")
+    features: list[str] | None = Field(None, description="probe features of the feature observation, in order")
+    game_args: dict[str, Any] = Field(default_factory=dict, description="keyword arguments of the entry function")
+    joysticks: int = Field(0, ge=0, le=8, description="virtual joysticks plugged in")
+    max_episode_steps: int = Field(1000, ge=1)
+    step_timeout_s: float = Field(10.0, gt=0, description="wall-clock seconds a step may take before it is a hang")
+    start_timeout_s: float = Field(60.0, gt=0, description="wall-clock seconds to reach the first frame")
+    virtual_time: bool = Field(True, description="also virtualize time.time/monotonic/perf_counter in the game")
+
+    @field_validator("done_when")
+    @classmethod
+    def _check_expr(cls, v: str | None) -> str | None:
+        if v is not None:
+            from playtester.expr import compile_expr
+
+            try:
+                compile_expr(v, "done_when")
+            except ConfigError as e:
+                raise ValueError(str(e)) from None
+        return v
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A resolved game: what to run, from where, and how. Picklable."""
+
+    text: str
+    kind: Literal["module", "file", "gym"]
+    target: str  # module name, file path, or Gymnasium id
+    function: str | None = None
+    root: str | None = None  # folder the game runs in (cwd and sys.path[0])
+    config: GameConfig = field(default_factory=GameConfig)
+    config_path: str | None = None
+
+    @property
+    def name(self) -> str:
+        if self.kind == "gym":
+            return self.text
+        if self.kind == "file":
+            return Path(self.target).stem
+        return self.target.rsplit(".", 1)[-1]
+
+    def with_config(self, **overrides: Any) -> GameSpec:
+        """A copy with some config fields replaced (validated)."""
+        data = self.config.model_dump() | overrides
+        try:
+            cfg = GameConfig.model_validate(data)
+        except ValidationError as e:
+            raise ConfigError(_explain(e, "config override")) from None
+        return GameSpec(self.text, self.kind, self.target, self.function, self.root, cfg, self.config_path)
+
+
+def bundled_games() -> list[str]:
+    """Names of the games shipped with playtester."""
+    return sorted(p.stem for p in GAMES_DIR.glob("*.py") if not p.stem.startswith("_"))
+
+
+def _explain(err: ValidationError, where: str) -> str:
+    lines = []
+    for e in err.errors():
+        loc = ".".join(str(p) for p in e["loc"]) or "(top level)"
+        lines.append(f"{where}: field '{loc}': {e['msg']}")
+    fields = ", ".join(GameConfig.model_fields)
+    return "\n".join(lines) + f"\n(known fields: {fields})"
+
+
+def load_config(path: Path, table: str | None = None) -> GameConfig:
+    """Read and validate a ``playtester.toml`` (or a ``[tool.playtester]`` table of a pyproject)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}; fix the file or remove it") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+    if table:
+        for part in table.split("."):
+            data = data.get(part, {})
+    try:
+        return GameConfig.model_validate(data)
+    except ValidationError as e:
+        raise ConfigError(_explain(e, str(path))) from None
+
+
+def _config_beside(folder: Path) -> tuple[GameConfig, Path | None]:
+    toml = folder / "playtester.toml"
+    if toml.is_file():
+        return load_config(toml), toml
+    pyproject = folder / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            has = "playtester" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
+        except (tomllib.TOMLDecodeError, OSError):
+            has = False
+        if has:
+            return load_config(pyproject, "tool.playtester"), pyproject
+    return GameConfig(), None
+
+
+def resolve(text: str, config: str | Path | None = None, **overrides: Any) -> GameSpec:
+    """Resolve a game spec string into a `GameSpec`, with its configuration.
+
+    Args:
+        text: the game spec (see the module docstring).
+        config: an explicit ``playtester.toml`` to use instead of the one found beside the game.
+        **overrides: config fields to replace (e.g. ``frames_per_action=4``).
+
+    Raises:
+        GameSpecError: the spec names nothing runnable; the message lists the forms accepted.
+        ConfigError: the config file is invalid; the message names the file and field.
+    """
+    spec = _resolve(text.strip())
+    if config is not None:
+        path = Path(config)
+        spec = GameSpec(spec.text, spec.kind, spec.target, spec.function, spec.root, load_config(path), str(path))
+    return spec.with_config(**overrides) if overrides else spec
+
+
+def _resolve(text: str) -> GameSpec:
+    if not text:
+        raise GameSpecError("empty game spec; " + _FORMS)
+    if text.startswith("gym:"):
+        gym_id = text[4:]
+        if not gym_id:
+            raise GameSpecError(f"game spec {text!r} names no Gymnasium id; write e.g. gym:CartPole-v1")
+        cfg = GameConfig(frames_per_action=1, blacklist=[])
+        return GameSpec(text, "gym", gym_id, config=cfg)
+
+    if text in bundled_games():
+        toml = GAMES_DIR / f"{text}.toml"
+        cfg = load_config(toml) if toml.is_file() else GameConfig()
+        return GameSpec(text, "module", f"playtester.games.{text}", "main", None, cfg, str(toml))
+
+    path_part, _, func = text.partition(":") if not _looks_like_windows_path(text) else (text, "", "")
+    path = Path(path_part).expanduser()
+    if path.suffix == ".py" or path.exists():
+        if path.is_dir():
+            cfg, cfg_path = _config_beside(path)
+            if not cfg.entry:
+                raise GameSpecError(f"folder {path} has no playtester.toml with an 'entry' "
+                                    "(e.g. entry = \"game.py:main\"); or name the file directly")
+            entry_path, _, entry_func = cfg.entry.partition(":")
+            target = path / entry_path
+            if target.suffix == ".py":
+                if not target.is_file():
+                    raise GameSpecError(f"{cfg_path}: entry {cfg.entry!r}: no file {target}")
+                return GameSpec(text, "file", str(target.resolve()), entry_func or None, str(path.resolve()),
+                                cfg, str(cfg_path))
+            return GameSpec(text, "module", entry_path, entry_func or None, str(path.resolve()), cfg, str(cfg_path))
+        if not path.is_file():
+            raise GameSpecError(f"game file {path} does not exist (from spec {text!r}); check the path")
+        cfg, cfg_path = _config_beside(path.resolve().parent)
+        return GameSpec(text, "file", str(path.resolve()), func or None, str(path.resolve().parent), cfg,
+                        str(cfg_path) if cfg_path else None)
+
+    module = path_part
+    if not all(part.isidentifier() for part in module.split(".")):
+        raise GameSpecError(f"game spec {text!r} is neither a bundled game, a file, nor a module; " + _FORMS)
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        found = None
+    if found is None:
+        raise GameSpecError(f"no bundled game, file or importable module named {module!r}; " + _FORMS)
+    return GameSpec(text, "module", module, func or None, None, GameConfig(), None)
+
+
+def _looks_like_windows_path(text: str) -> bool:
+    return len(text) > 2 and text[1] == ":" and text[2] in "\\/"
+
+
+_FORMS = ("use a bundled name (" + ", ".join(bundled_games() or ["none"]) + "), module:function, "
+          "path/to/game.py[:function], a folder with playtester.toml, or gym:ENV_ID")

@@ -1,0 +1,384 @@
+"""Worker processes: one game instance each, with a watchdog.
+
+Layout of processes::
+
+    parent (agent, env)  ──socket──  worker host  (python -m playtester.drive.worker)
+                                        └─ fork ─  episode process: runs the game until it ends
+
+The host imports pygame and installs the virtual devices once, then forks a fresh episode process for
+every ``reset``, so each episode starts from a clean interpreter state in milliseconds. The episode
+process talks to the parent directly over the inherited socket; when it ends (returns, raises, exits,
+dies of a signal) the host reports its exit status. A step that does not come back within the step
+timeout is a hang: the parent asks the episode process for a Python stack dump, kills the whole
+worker, and the next ``reset`` starts a fresh one. None of this ever raises out of `Worker.step`:
+what happened arrives as ``Observation.info["exit"]``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from playtester.drive.inputs import InputFrame
+from playtester.drive.observation import GameExit, Observation, TraceFrame
+from playtester.drive.spec import GameSpec
+from playtester.errors import GameSpecError, WorkerError
+
+if TYPE_CHECKING:
+    from playtester.actions.space import ActionSpace
+
+Capture = None | str | tuple[int, int]  # None: no frame, "full": full size, (w, h): downscaled
+
+
+# ------------------------------------------------------------------------------------ the host side
+def host_main(fd: int) -> None:
+    """Entry of the worker host process: fork one episode process per ``episode`` command."""
+    conn = Connection(fd)
+    from playtester.drive import pygame_driver
+
+    pygame_driver.install()
+    conn.send(("ready", os.getpid()))
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        if msg[0] == "quit":
+            os._exit(0)
+        if msg[0] != "episode":
+            continue
+        _, spec, seed, space, capture, hang_dump = msg
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                if spec.kind == "gym":
+                    from playtester.drive.gym_driver import run_gym_episode
+
+                    run_gym_episode(conn, spec, seed, space, capture)
+                else:
+                    pygame_driver.run_episode(conn, spec, seed, space, capture, hang_dump)
+            finally:
+                os._exit(70)
+        _, status = os.waitpid(pid, 0)
+        try:
+            conn.send(("exited", pid, status))
+        except OSError:
+            os._exit(0)
+
+
+# ---------------------------------------------------------------------------------- the parent side
+def _worker_env() -> dict[str, str]:
+    env = dict(os.environ)
+    src = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
+               PYTHONHASHSEED="0", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONUNBUFFERED="1",
+               HF_HUB_OFFLINE="1")
+    return env
+
+
+def _parse_dump(text: str) -> list[TraceFrame]:
+    """Frames of a faulthandler dump, innermost last."""
+    frames = [TraceFrame(m.group(1), int(m.group(2)), m.group(3))
+              for m in re.finditer(r'File "([^"]+)", line (\d+) in (\S+)', text)]
+    return list(reversed(frames))
+
+
+class Worker:
+    """One game instance in its own processes, stepped from the parent.
+
+    Args:
+        spec: the game to run.
+        space: the action space used by `act` (and for masks); None to drive with raw `InputFrame`s.
+        capture: frames to capture: None, ``"full"``, or a (width, height) to downscale to.
+    """
+
+    def __init__(self, spec: GameSpec, space: ActionSpace | None = None, capture: Capture = "full") -> None:
+        self.spec = spec
+        self.space = space
+        self.capture = capture
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._conn: Connection | None = None
+        self._tmp = tempfile.TemporaryDirectory(prefix="playtester-worker-")
+        self.log_path = os.path.join(self._tmp.name, "game.log")
+        self._episode_pid: int | None = None
+        self._active = False  # an episode process is alive
+        self._pending = False  # a step was sent, its answer not yet read
+        self._last: Observation | None = None
+        self.steps = 0
+        self.host_starts = 0
+
+    # ---- process management
+    def _start_host(self) -> None:
+        parent_sock, child_sock = socket.socketpair()
+        log = open(self.log_path, "ab")  # noqa: SIM115 - owned by the host process
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "playtester.drive.worker", str(child_sock.fileno())],
+                pass_fds=(child_sock.fileno(),), env=_worker_env(), start_new_session=True,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        except OSError as e:
+            raise WorkerError(f"cannot start a worker process ({sys.executable}): {e}") from e
+        finally:
+            child_sock.close()
+            log.close()
+        self._conn = Connection(parent_sock.detach())
+        self.host_starts += 1
+        msg = self._recv(timeout=60.0)
+        if msg is None or msg[0] != "ready":
+            tail = self.log_tail()
+            self._kill()
+            raise WorkerError(f"the worker process did not start (got {msg!r}); its log ends with:\n{tail}")
+
+    def _kill(self) -> None:
+        if self._proc is not None:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        if self._conn is not None:
+            self._conn.close()
+        self._proc = self._conn = None
+        self._active = self._pending = False
+        self._episode_pid = None
+
+    def _recv(self, timeout: float) -> Any:
+        assert self._conn is not None
+        try:
+            if not self._conn.poll(timeout):
+                return None
+            return self._conn.recv()
+        except (EOFError, OSError, ValueError):
+            return ("broken",)
+        except Exception as e:  # noqa: BLE001 - a half-written message from a dying process
+            return ("broken", repr(e))
+
+    def log_tail(self, n: int = 2000) -> str:
+        """The end of what the game and worker printed (stdout and stderr)."""
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - n))
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    # ---- episodes
+    def reset(self, seed: int = 0) -> Observation:
+        """Start a new episode of the game with ``seed`` and return its first frame."""
+        self.end_episode()
+        if self._proc is None or self._proc.poll() is not None:
+            self._kill()
+            self._start_host()
+        assert self._conn is not None
+        hang_dump = os.path.join(self._tmp.name, "hang.txt")
+        self._conn.send(("episode", self.spec, int(seed), self.space, self.capture, hang_dump))
+        hello = self._recv(timeout=self.spec.config.start_timeout_s)
+        if hello is None or hello[0] != "hello":
+            self._kill()
+            raise WorkerError(f"the worker did not start an episode (got {hello!r}); log:\n{self.log_tail()}")
+        self._episode_pid = hello[1]
+        self._active = True
+        self._pending = True
+        self.steps = 0
+        obs = self._answer(self.spec.config.start_timeout_s, starting=True)
+        for step in self.spec.config.init:
+            if obs.done:
+                break
+            frame = InputFrame.make(keys=step.keys, mouse=step.mouse, buttons=step.buttons)
+            obs = self.step(frame, frames=step.frames)
+        self.steps = 0
+        return obs
+
+    def step(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> Observation:
+        """Hold ``inputs`` for ``frames`` frames (the config's frames per action by default)."""
+        self.step_async(inputs, frames, hold)
+        return self.step_wait()
+
+    def act(self, action: int, frames: int | None = None) -> Observation:
+        """Perform action ``action`` of the worker's action space for one step."""
+        self.act_async(action, frames)
+        return self.step_wait()
+
+    def step_async(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> None:
+        self._send(("step", inputs, frames or self.spec.config.frames_per_action, hold, self.capture))
+
+    def act_async(self, action: int, frames: int | None = None) -> None:
+        if self.space is None:
+            raise WorkerError("act() needs a worker created with an action space")
+        if not 0 <= action < len(self.space):
+            raise WorkerError(f"action {action} is outside the action space of {len(self.space)} actions")
+        self._send(("act", int(action), frames or self.spec.config.frames_per_action, self.capture))
+
+    def _send(self, msg: tuple[Any, ...]) -> None:
+        if self._pending:
+            raise WorkerError("a step is already in flight; call step_wait() first")
+        if not self._active:
+            if self._last is None:
+                raise WorkerError("no episode is running; call reset() first")
+            self._pending = True  # the episode is over: step_wait answers with its final state
+            return
+        assert self._conn is not None
+        try:
+            self._conn.send(msg)
+        except OSError:
+            pass  # the episode process is gone; step_wait will find out how it ended
+        self._pending = True
+
+    def step_wait(self) -> Observation:
+        """The answer to the step sent with `step_async` / `act_async`."""
+        if not self._pending:
+            raise WorkerError("no step in flight; call step_async() first")
+        if not self._active:
+            self._pending = False
+            assert self._last is not None
+            return self._last
+        self.steps += 1
+        return self._answer(self.spec.config.step_timeout_s)
+
+    def _answer(self, timeout: float, starting: bool = False) -> Observation:
+        msg = self._recv(timeout)
+        self._pending = False
+        if msg is None:
+            return self._hang(timeout, starting)
+        kind = msg[0]
+        if kind == "obs":
+            obs: Observation = msg[1]
+        elif kind == "final":
+            obs = msg[1]
+            self._expect_exit()
+        elif kind == "exited":
+            obs = self._died(msg[2])
+        elif kind == "spec_error":
+            self._expect_exit()
+            self._active = False
+            raise GameSpecError(f"game spec {self.spec.text!r}: {msg[1]}")
+        else:
+            obs = self._broken(msg)
+        if obs.frame is None and self._last is not None and obs.done:
+            obs.frame = self._last.frame
+        self._last = obs
+        if obs.done and obs.exit is not None:
+            self._active = False
+        return obs
+
+    def _expect_exit(self) -> None:
+        msg = self._recv(10.0)
+        if msg is None or msg[0] != "exited":
+            self._kill()
+        self._active = False
+        self._episode_pid = None
+
+    def _died(self, status: int) -> Observation:
+        self._active = False
+        self._episode_pid = None
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            exit = GameExit("signal", signal=sig, message=f"the game process died of signal {name}")
+        else:
+            code = os.WEXITSTATUS(status)
+            exit = GameExit("exit", code=code, message=f"the game process exited with code {code} without "
+                            "returning (os._exit or a fatal error in native code)")
+        tail = self.log_tail(1500)
+        if tail:
+            exit.traceback = tail
+        return self._final(exit)
+
+    def _hang(self, timeout: float, starting: bool) -> Observation:
+        frames: list[TraceFrame] = []
+        dump_text = ""
+        dump = os.path.join(self._tmp.name, "hang.txt")
+        if self._episode_pid is not None and self.spec.kind != "gym":
+            try:
+                os.kill(self._episode_pid, signal.SIGUSR1)
+                deadline = time.monotonic() + 1.0
+                while time.monotonic() < deadline:
+                    time.sleep(0.02)
+                    with open(dump, encoding="utf-8", errors="replace") as f:
+                        dump_text = f.read()
+                    if dump_text.rstrip().endswith(")") or "File" in dump_text:
+                        time.sleep(0.05)
+                        with open(dump, encoding="utf-8", errors="replace") as f:
+                            dump_text = f.read()
+                        break
+            except OSError:
+                pass
+            frames = _parse_dump(dump_text)
+        self._kill()
+        where = f" in {frames[-1].function} ({os.path.basename(frames[-1].file)}:{frames[-1].line})" if frames else ""
+        what = "start" if starting else "step"
+        exit = GameExit("hang", message=f"no frame boundary within {timeout:g}s of wall-clock time during a "
+                        f"{what}{where}; the game was killed", traceback=dump_text, frames=frames)
+        return self._final(exit)
+
+    def _broken(self, msg: Any) -> Observation:
+        self._kill()
+        return self._final(GameExit("worker", message=f"the worker's connection broke ({msg!r}); "
+                                    f"log:\n{self.log_tail(800)}"))
+
+    def _final(self, exit: GameExit) -> Observation:
+        last = self._last
+        obs = Observation(frame=last.frame if last else None, features=dict(last.features) if last else {},
+                          done=True, frame_no=last.frame_no if last else 0, time_ms=last.time_ms if last else 0,
+                          action_mask=last.action_mask if last else None, info={"exit": exit})
+        self._active = False
+        return obs
+
+    def end_episode(self) -> None:
+        """Stop the running episode, if any (its process is ended; the host stays up)."""
+        if self._pending and self._active:
+            self.step_wait()
+        if self._active and self._conn is not None:
+            try:
+                self._conn.send(("end",))
+                msg = self._recv(5.0)
+                while msg is not None and msg[0] not in ("exited", "broken"):
+                    msg = self._recv(5.0)
+                if msg is None or msg[0] == "broken":
+                    self._kill()
+            except OSError:
+                self._kill()
+        self._active = self._pending = False
+        self._episode_pid = None
+        self._last = None
+
+    def close(self) -> None:
+        """End the episode and the worker processes."""
+        if self._proc is not None and self._conn is not None:
+            try:
+                self._conn.send(("quit",))
+            except OSError:
+                pass
+        self._kill()
+        self._tmp.cleanup()
+
+    def __enter__(self) -> Worker:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self._kill()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+if __name__ == "__main__":
+    host_main(int(sys.argv[1]))

@@ -1,0 +1,221 @@
+"""`GameEnv`: any game playtester can drive, as a Gymnasium environment.
+
+Each action of the action space is held for ``frames_per_action`` frames (10 by default, as in the
+action-space paper); ``info["action_mask"]`` says which actions are valid now (``np.int8``, shape
+``(n,)``). Observations are downscaled RGB pixels or the probe's feature vector. An episode ends
+(``terminated``) when the game ends, crashes, hangs or meets its done condition, and is truncated at
+the episode step limit. `VectorGameEnv` runs several games in parallel, one worker process each.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from playtester.actions import ActionSpace, make_space, native_space
+from playtester.drive.observation import Observation
+from playtester.drive.spec import GameSpec, resolve
+from playtester.drive.worker import Worker
+from playtester.errors import UsageError
+
+ObsType = Literal["pixels", "features"]
+
+
+def default_space(spec: GameSpec) -> ActionSpace:
+    """The action space a game gets when none is named: native for Gymnasium ids, the game's manual
+    space when its config names one, else blind."""
+    if spec.kind == "gym":
+        from playtester.drive.gym_driver import describe_actions
+
+        return native_space(*describe_actions(spec.target))
+    cfg_actions = spec.config.actions
+    if cfg_actions:
+        base = Path(spec.config_path).parent if spec.config_path else Path.cwd()
+        return make_space(f"manual:{base / cfg_actions}", spec.config.blacklist)
+    return make_space("blind", spec.config.blacklist)
+
+
+def resolve_space(spec: GameSpec, actions: str | ActionSpace | None) -> ActionSpace:
+    """An action space from a CLI-style name (``blind``, ``manual:FILE``, ``default``) or as given."""
+    if isinstance(actions, ActionSpace):
+        return actions
+    if actions in (None, "default"):
+        return default_space(spec)
+    if spec.kind == "gym":
+        raise UsageError(f"{spec.text} has its own discrete actions; leave --actions out for Gymnasium ids")
+    return make_space(actions, spec.config.blacklist)
+
+
+class GameEnv(gym.Env):
+    """A game as a Gymnasium environment, driven in its own worker process.
+
+    Args:
+        game: a game spec string or a resolved `GameSpec`.
+        actions: ``"blind"``, ``"manual:FILE"``, an `ActionSpace`, or None for the game's default.
+        obs_type: ``"pixels"`` (RGB, ``obs_size``) or ``"features"`` (the probe's features, float32).
+        obs_size: (width, height) of pixel observations.
+        frames_per_action: frames each action is held; the game config's value by default.
+        max_episode_steps: steps before an episode is truncated; the game config's value by default.
+        render_mode: ``"rgb_array"`` to make `render` return the latest frame.
+        capture: override what frames the worker captures: None (no frames), ``"full"``, or a size.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
+
+    def __init__(self, game: str | GameSpec, actions: str | ActionSpace | None = None,
+                 obs_type: ObsType = "pixels", obs_size: tuple[int, int] = (84, 84),
+                 frames_per_action: int | None = None, max_episode_steps: int | None = None,
+                 render_mode: str | None = None, capture: Any = "obs") -> None:
+        self.spec_ = game if isinstance(game, GameSpec) else resolve(game)
+        if obs_type not in ("pixels", "features"):
+            raise UsageError(f"obs_type must be 'pixels' or 'features', not {obs_type!r}")
+        if render_mode not in (None, "rgb_array"):
+            raise UsageError(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
+        self.space = resolve_space(self.spec_, actions)
+        self.obs_type = obs_type
+        self.obs_size = (int(obs_size[0]), int(obs_size[1]))
+        self.frames_per_action = frames_per_action or self.spec_.config.frames_per_action
+        self.max_episode_steps = max_episode_steps or self.spec_.config.max_episode_steps
+        self.render_mode = render_mode
+        if capture == "obs":
+            capture = self.obs_size if (obs_type == "pixels" or render_mode) else None
+        self.worker = Worker(self.spec_, self.space, capture=capture)
+        self.action_space = gym.spaces.Discrete(len(self.space))
+        self.feature_names: list[str] = list(self.spec_.config.features or [])
+        if obs_type == "features" and not self.feature_names:
+            first = self.worker.reset(seed=0)
+            self.feature_names = sorted(first.features)
+            if not self.feature_names:
+                raise UsageError(f"{self.spec_.text} reports no probe features; use obs_type='pixels' or "
+                                 "add probe.observe(...) calls to the game")
+        if obs_type == "pixels":
+            w, h = self.obs_size
+            self.observation_space = gym.spaces.Box(0, 255, (h, w, 3), np.uint8)
+        else:
+            self.observation_space = gym.spaces.Box(-np.inf, np.inf, (len(self.feature_names),), np.float32)
+        self.last_obs: Observation | None = None
+        self.episode_steps = 0
+
+    # ---- gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        episode_seed = int(self.np_random.integers(0, 2**31 - 1)) if seed is None else int(seed)
+        obs = self.worker.reset(seed=episode_seed)
+        self.episode_steps = 0
+        self.last_obs = obs
+        info = self._info(obs)
+        info["seed"] = episode_seed
+        return self._convert(obs), info
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        self.step_async(action)
+        return self.step_wait()
+
+    def step_async(self, action: int) -> None:
+        self.worker.act_async(int(action), self.frames_per_action)
+
+    def step_wait(self) -> tuple[np.ndarray, float, bool, bool, dict]:
+        obs = self.worker.step_wait()
+        self.episode_steps += 1
+        self.last_obs = obs
+        terminated = bool(obs.done)
+        truncated = not terminated and self.episode_steps >= self.max_episode_steps
+        return self._convert(obs), float(obs.reward), terminated, truncated, self._info(obs)
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode != "rgb_array" or self.last_obs is None:
+            return None
+        return self.last_obs.frame
+
+    def close(self) -> None:
+        self.worker.close()
+
+    # ---- conversions
+    def _convert(self, obs: Observation) -> np.ndarray:
+        if self.obs_type == "features":
+            return np.array([obs.features.get(n, 0.0) for n in self.feature_names], dtype=np.float32)
+        frame = obs.frame
+        w, h = self.obs_size
+        if frame is None or frame.shape != (h, w, 3):
+            if frame is None:
+                return np.zeros((h, w, 3), dtype=np.uint8)
+            ys = (np.arange(h) * frame.shape[0] // h)
+            xs = (np.arange(w) * frame.shape[1] // w)
+            frame = frame[ys][:, xs]
+        return np.ascontiguousarray(frame, dtype=np.uint8)
+
+    def _info(self, obs: Observation) -> dict[str, Any]:
+        mask = obs.action_mask if obs.action_mask is not None else np.ones(len(self.space), dtype=np.int8)
+        info: dict[str, Any] = {"action_mask": mask.astype(np.int8), "frame_no": obs.frame_no,
+                                "time_ms": obs.time_ms, "features": obs.features,
+                                "events": [e.name for e in obs.events],
+                                "checks": [c.message for c in obs.checks]}
+        if obs.exit is not None:
+            info["exit"] = obs.exit
+        if "done_reason" in obs.info:
+            info["done_reason"] = obs.info["done_reason"]
+        return info
+
+
+class VectorGameEnv(VectorEnv):
+    """Several `GameEnv`s stepped in parallel (each has its own worker process).
+
+    Episodes reset automatically in the same step they end (``AutoresetMode.SAME_STEP``): the last
+    observation and info of the finished episode are in ``infos["final_obs"]`` / ``infos["final_info"]``.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"]}
+
+    def __init__(self, game: str | GameSpec, num_envs: int, **kwargs: Any) -> None:
+        spec = game if isinstance(game, GameSpec) else resolve(game)
+        if num_envs < 1:
+            raise UsageError("num_envs must be at least 1")
+        self.envs = [GameEnv(spec, **kwargs)]
+        kwargs["actions"] = self.envs[0].space  # analyze / load the action space once
+        self.envs += [GameEnv(spec, **kwargs) for _ in range(num_envs - 1)]
+        self.num_envs = num_envs
+        self.single_observation_space = self.envs[0].observation_space
+        self.single_action_space = self.envs[0].action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.space = self.envs[0].space
+        self._seeds: list[int | None] = [None] * num_envs
+
+    def reset(self, *, seed: int | list[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        seeds = seed if isinstance(seed, list) else [None if seed is None else seed + i for i in range(self.num_envs)]
+        obs, infos = [], {}
+        for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
+            o, info = env.reset(seed=s)
+            obs.append(o)
+            infos = self._add_info(infos, info, i)
+        return np.stack(obs), infos
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        for env, a in zip(self.envs, actions, strict=True):
+            env.step_async(int(a))
+        obs = []
+        rewards = np.zeros(self.num_envs)
+        terms = np.zeros(self.num_envs, dtype=bool)
+        truncs = np.zeros(self.num_envs, dtype=bool)
+        infos: dict[str, Any] = {}
+        for i, env in enumerate(self.envs):
+            o, r, term, trunc, info = env.step_wait()
+            rewards[i] = r
+            terms[i], truncs[i] = term, trunc
+            if term or trunc:
+                final_obs, final_info = o, info
+                o, info = env.reset()
+                info = dict(info, final_obs=final_obs, final_info=final_info)
+            obs.append(o)
+            infos = self._add_info(infos, info, i)
+        return np.stack(obs), rewards, terms, truncs, infos
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for env in self.envs:
+            env.close()

@@ -1,0 +1,106 @@
+"""Frame stepping, virtual time, determinism, headless sound, specs that run at import time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import fixture_spec
+
+from playtester.drive.inputs import InputFrame
+from playtester.drive.spec import bundled_games, resolve
+
+
+def test_flip_then_tick_is_one_frame_and_tick_sets_virtual_time(worker_for):
+    w = worker_for(fixture_spec("echo_inputs"))
+    obs = w.reset(seed=0)
+    start_frame, start_ms = obs.features["frame"], obs.time_ms
+    obs = w.step(InputFrame(), frames=30)
+    assert obs.features["frame"] - start_frame == 30  # the game's own loop count matches our frames
+    assert obs.frame_no == 31
+    # a frame ends at its flip, before its tick: 31 frames = 30 ticks at 30 fps = 1 s of virtual time
+    assert abs(obs.time_ms - 1000) <= 1 and start_ms < 34
+
+
+def test_time_sleep_delay_and_wall_clocks_are_virtual(worker_for):
+    w = worker_for(fixture_spec("clocks"))
+    w.reset(seed=0)
+    obs = w.step(InputFrame(), frames=5)
+    # each frame sleeps 20 ms and delays 5 ms: time.time() moved exactly 25 ms, nothing else added
+    assert obs.features["dt_ms"] == pytest.approx(25.0, abs=1e-3)
+    assert obs.time_ms == 6 * 25
+
+
+def test_blocking_wait_ends_a_frame_and_waits_for_input(worker_for):
+    w = worker_for(fixture_spec("turn_based"))
+    obs = w.reset(seed=0)
+    assert "moves" not in obs.features
+    obs = w.step(InputFrame.make(keys=["RIGHT"]), frames=1)
+    assert obs.features["moves"] == 1
+    obs = w.step(InputFrame(), frames=5)  # idle frames while the game blocks in event.wait()
+    obs = w.step(InputFrame.make(keys=["LEFT"]), frames=1)
+    assert obs.features["moves"] == 2 and not obs.done
+
+
+def test_polling_loop_without_flip_still_advances(worker_for):
+    w = worker_for(fixture_spec("turn_based", game_args={"mode": "poll"}))
+    w.reset(seed=0)
+    obs = w.step(InputFrame.make(keys=["a"]), frames=2)
+    obs = w.step(InputFrame(), frames=2)
+    obs = w.step(InputFrame.make(keys=["b"]), frames=2)
+    assert obs.features["moves"] == 2 and not obs.done
+
+
+def test_loop_at_import_time_runs(worker_for):
+    w = worker_for(fixture_spec("at_import", function=None))
+    w.reset(seed=0)
+    for _ in range(3):
+        w.step(InputFrame.make(keys=["RIGHT"]), frames=1)
+        obs = w.step(InputFrame(), frames=1)
+    assert obs.features["x"] == 3
+
+
+def test_sound_loading_and_playing_work_headless(worker_for):
+    w = worker_for(fixture_spec("sound"))
+    obs = w.reset(seed=0)
+    assert not obs.done, obs.exit
+    obs = w.step(InputFrame.make(keys=["SPACE"]), frames=2)
+    assert obs.features == {"played": 1.0, "mixer": 1.0}
+
+
+@pytest.mark.parametrize("game", bundled_games())
+def test_bundled_games_are_deterministic(worker_for, game):
+    """Same seed + same inputs = identical frames; another seed may differ."""
+    spec = resolve(game)
+    rng = np.random.default_rng(7)
+    from playtester.actions.blind import COMMON_KEYS
+
+    keys = ["LEFT", "RIGHT", "UP", "DOWN", "SPACE", "f", "r", "w", "a", "s", "d"]
+    assert set(keys) <= set(COMMON_KEYS)
+    plan = [InputFrame.make(keys=list(rng.choice(keys, size=rng.integers(0, 3))),
+                            mouse=(int(rng.integers(0, 600)), int(rng.integers(0, 350))),
+                            buttons=[1] if rng.random() < 0.2 else [])
+            for _ in range(60)]
+
+    def play(seed):
+        w = worker_for(spec, capture="full")
+        frames = [w.reset(seed=seed).frame]
+        for f in plan:
+            obs = w.step(f, frames=4)
+            frames.append(obs.frame)
+            if obs.done:
+                break
+        w.close()
+        return frames
+
+    a, b = play(3), play(3)
+    assert len(a) == len(b) and len(a) > 5
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert len({x.tobytes() for x in a}) > 3  # the game really moved
+
+
+def test_capture_downscaled_and_off(worker_for):
+    w = worker_for(fixture_spec("echo_inputs"), capture=(16, 12))
+    assert w.reset(seed=0).frame.shape == (12, 16, 3)
+    w2 = worker_for(fixture_spec("echo_inputs"), capture=None)
+    obs = w2.reset(seed=0)
+    assert obs.frame is None and obs.info["screen_size"] == (160, 120)
