@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -22,21 +23,32 @@ import psutil
 from playtester.drive import InputFrame, Worker, bundled_games, resolve
 
 RAW = """
-import os, sys, time
+import os, random, sys, time
 os.environ.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
 import importlib
+import numpy as np
+import pygame
 mod = importlib.import_module("playtester.games." + sys.argv[1])
 args = eval(sys.argv[3])
+random.seed(0)  # as the driver seeds episode 0
+np.random.seed(0)
+flips = [0]
+flip = pygame.display.flip
+def counted():
+    flips[0] += 1
+    flip()
+pygame.display.flip = counted  # a counter, to know how many frames the game really drew
 t = time.perf_counter()
 mod.main(fps=0, max_frames=int(sys.argv[2]), **args)
-print(time.perf_counter() - t)
+print(time.perf_counter() - t, flips[0])
 """
 
 
 def raw_fps(game: str, frames: int, args: dict) -> float:
     out = subprocess.run([sys.executable, "-c", RAW, game, str(frames), repr(args)], capture_output=True,
                          text=True, timeout=600, check=True)
-    return frames / float(out.stdout.strip().splitlines()[-1])
+    seconds, drawn = out.stdout.strip().splitlines()[-1].split()
+    return int(drawn) / float(seconds)
 
 
 def driven_fps(game: str, frames: int, capture, k: int = 10) -> float:
@@ -91,6 +103,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--frames", type=int, default=6000)
     ap.add_argument("--steps", type=int, default=300, help="steps per worker for the 1 vs 2 worker figure")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved repetitions; medians are printed")
     a = ap.parse_args()
     print(f"# driver overhead, {a.frames} frames per measurement, {os.cpu_count()} CPUs, Python "
           f"{sys.version.split()[0]}")
@@ -98,11 +111,14 @@ def main() -> None:
           f"{'1 worker st/s':>14} {'2 workers st/s':>15} {'x':>5} {'RSS MiB':>8} {'USS MiB':>8}")
     for game in bundled_games():
         args = resolve(game).config.game_args
-        raw = raw_fps(game, a.frames, args)
-        drv = driven_fps(game, a.frames, (84, 84))
-        drv_nc = driven_fps(game, a.frames, None)
-        one = parallel_steps(game, 1, a.steps)
-        two = parallel_steps(game, 2, a.steps)
+        runs: dict[str, list[float]] = {"raw": [], "drv": [], "nc": [], "one": [], "two": []}
+        for _ in range(a.rounds):  # interleaved, so drifts of the machine hit every column alike
+            runs["raw"].append(raw_fps(game, a.frames, args))
+            runs["drv"].append(driven_fps(game, a.frames, (84, 84)))
+            runs["nc"].append(driven_fps(game, a.frames, None))
+            runs["one"].append(parallel_steps(game, 1, a.steps))
+            runs["two"].append(parallel_steps(game, 2, a.steps))
+        raw, drv, drv_nc, one, two = (statistics.median(runs[k]) for k in ("raw", "drv", "nc", "one", "two"))
         rss, uss = memory(game)
         print(f"{game:<12} {raw:>9,.0f} {drv:>11,.0f} {drv / raw:>6.2f} {drv_nc:>15,.0f} {drv_nc / raw:>6.2f} "
               f"{one:>14,.0f} {two:>15,.0f} {two / one:>5.2f} {rss:>8.0f} {uss:>8.0f}")

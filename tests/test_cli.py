@@ -1,0 +1,47 @@
+"""The command line, run as a user runs it: a real subprocess, real exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import GAMES
+
+
+def playtester(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "playtester.cli", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_run_bundled_game_prints_a_summary(tmp_path):
+    out = playtester("run", "blockmaze", "--steps", "300", "--workers", "2", "--json", str(tmp_path / "s.json"))
+    assert out.returncode == 0, out.stderr
+    assert "steps/s" in out.stdout and "game crashes" in out.stdout
+    data = json.loads((tmp_path / "s.json").read_text())
+    assert data["steps"] == 300 and data["workers"] == 2 and data["actions"] == "manual"
+
+
+def test_run_reports_crashes_with_exit_code_1(tmp_path):
+    out = playtester("run", f"{GAMES / 'raise_at.py'}:main", "--steps", "40", "--actions", "blind",
+                     "--game-arg", "n=12", "--json", str(tmp_path / "s.json"))
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "ValueError: boom at frame 12" in out.stdout and "raise_at.py" in out.stdout
+    data = json.loads((tmp_path / "s.json").read_text())
+    assert {e["outcome"] for e in data["episodes"]} == {"crash"}
+
+
+def test_bad_input_exits_2_with_a_clear_message(tmp_path):
+    out = playtester("run", "no_such_game_here")
+    assert out.returncode == 2 and "no bundled game, file or importable module" in out.stderr
+    bad = tmp_path / "a.yaml"
+    bad.write_text("version: 1\nactions:\n  - name: x\n    keys: [NOPE]\n")
+    out = playtester("run", "blockmaze", "--actions", f"manual:{bad}")
+    assert out.returncode == 2 and "a.yaml:3" in out.stderr and "unknown key name 'NOPE'" in out.stderr
+    out = playtester("run", "blockmaze", "--game-arg", "size")
+    assert out.returncode == 2 and "name=value" in out.stderr
+
+
+def test_games_lists_bundled_games():
+    out = playtester("games")
+    assert out.returncode == 0 and {"blockmaze", "platformer"} <= set(out.stdout.split())
