@@ -104,3 +104,30 @@ def test_capture_downscaled_and_off(worker_for):
     w2 = worker_for(fixture_spec("echo_inputs"), capture=None)
     obs = w2.reset(seed=0)
     assert obs.frame is None and obs.info["screen_size"] == (160, 120)
+
+
+def test_init_sequence_runs_before_the_first_observation(worker_for):
+    spec = fixture_spec("echo_inputs", init=[{"keys": ["SPACE"], "frames": 2}, {"frames": 3}])
+    w = worker_for(spec)
+    obs = w.reset(seed=0)
+    assert obs.frame_no == 6 and obs.features["space"] == 0  # pressed during init, released after
+    assert w.steps == 0
+
+
+def test_done_when_and_done_events_end_the_episode(worker_for):
+    w = worker_for(fixture_spec("echo_inputs", done_when="frame >= 7"))
+    w.reset(seed=0)
+    obs = w.step(InputFrame(), frames=10)
+    assert obs.done and obs.features["frame"] == 7 and obs.info["done_reason"] == "done_when frame >= 7"
+    assert "exit" not in obs.info  # the game did not end by itself
+    w2 = worker_for(fixture_spec("echo_inputs", done_events=["key"]))
+    w2.reset(seed=0)
+    assert not w2.step(InputFrame(), frames=3).done
+    obs = w2.step(InputFrame.make(keys=["a"]), frames=5)
+    assert obs.done and obs.info["done_reason"] == "event key" and obs.frame_no == 5
+
+
+def test_reward_is_the_increase_of_the_reward_feature(worker_for):
+    w = worker_for(fixture_spec("echo_inputs", reward_feature="frame"))
+    w.reset(seed=0)
+    assert w.step(InputFrame(), frames=4).reward == 4.0
