@@ -141,3 +141,299 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
         for env in envs:
             env.close()
     return summary
+
+
+# ------------------------------------------------------------------------------------------ explore
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from playtester.actions.space import space_from_dict, space_to_dict  # noqa: E402
+from playtester.coverage.code import CodeCoverage  # noqa: E402
+from playtester.coverage.maps import PositionMap  # noqa: E402
+from playtester.coverage.state import Abstraction, encode_key, make_abstraction  # noqa: E402
+from playtester.drive.observation import Observation  # noqa: E402
+from playtester.drive.spec import resolve  # noqa: E402
+from playtester.env import resolve_space  # noqa: E402
+from playtester.errors import UsageError  # noqa: E402
+from playtester.findings import Trace  # noqa: E402
+from playtester.oracles import make_oracles  # noqa: E402
+from playtester.store import Store  # noqa: E402
+
+CAPTURE = (48, 48)  # frames the explorer captures: enough for pixel cells and the frozen-screen oracle
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a campaign runs: wall-clock seconds or a number of steps."""
+
+    seconds: float | None = None
+    steps: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """``"10m"``, ``"90s"``, ``"1h"``, ``"1h30m"`` (time) or ``"50000"`` (steps)."""
+        text = text.strip().lower()
+        if text.isdigit():
+            return cls(steps=int(text))
+        parts = re.fullmatch(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?", text)
+        if not text or not parts or not any(parts.groups()):
+            raise UsageError(f"budget {text!r} is neither a time (10m, 90s, 1h30m) nor a step count (50000)")
+        h, m, s = (float(g) if g else 0.0 for g in parts.groups())
+        return cls(seconds=h * 3600 + m * 60 + s)
+
+    def spent(self, steps: int, seconds: float) -> bool:
+        return (self.steps is not None and steps >= self.steps) or (self.seconds is not None and seconds >= self.seconds)
+
+    def __str__(self) -> str:
+        return f"{self.steps} steps" if self.steps is not None else f"{self.seconds:g} s"
+
+
+def choose_abstraction(name: str, obs: Observation, features: list[str] | None) -> Abstraction:
+    """The state abstraction for coverage: as configured, or for ``auto`` the game's probe features when
+    it reports any, else the scene (live sprites by class and group), else pixel cells."""
+    if name == "auto":
+        name = "features" if obs.features else ("scene" if obs.info.get("scene") is not None and
+                                                obs.info.get("scene") != () else "pixels")
+    if name == "features":
+        return make_abstraction("features", features=features)
+    return make_abstraction(name)
+
+
+@dataclass
+class ExploreResult:
+    """What a campaign found, with where it is stored."""
+
+    campaign_id: int
+    store: Store
+    steps: int
+    episodes: int
+    seconds: float
+    states: int
+    code_covered: int
+    code_total: int
+    new_bugs: list[int]
+    replayed_known: int = 0
+    reproduced_known: int = 0
+
+    @property
+    def bugs(self) -> list[Any]:
+        return self.store.bugs(self.campaign_id)
+
+
+@dataclass
+class _Slot:
+    """One worker's episode in flight."""
+
+    env: GameEnv
+    agent: Any
+    seed: int = 0
+    actions: list[int] = field(default_factory=list)
+    obs: Any = None
+    info: dict[str, Any] = field(default_factory=dict)
+    states: Counter[str] = field(default_factory=Counter)
+    positions: PositionMap | None = None
+    code: dict[str, set[int]] = field(default_factory=dict)
+    suite: Any = None
+
+
+def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", budget: Budget = Budget(steps=1000),
+            workers: int = 1, seed: int = 0, actions: Any = None, resume: bool = False, code_coverage: bool = True,
+            replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None) -> ExploreResult:
+    """Run a testing campaign: ``agent`` plays the game on ``workers`` workers until ``budget`` is spent;
+    every step passes through the oracles; bugs, traces and coverage go to the store in ``out``.
+
+    With ``resume``, the latest unfinished campaign in ``out`` continues where it stopped (its game,
+    config, action space, seeds, coverage and bugs are read back from the store).
+    """
+    store = Store(out)
+    prior = store.campaign()
+    if resume:
+        if prior is None:
+            raise UsageError(f"nothing to resume in {out}: it holds no campaign")
+        if prior.status == "finished":
+            raise UsageError(f"the latest campaign in {out} (#{prior.id}) already finished; run without --resume "
+                             "to start a new one")
+        spec = resolve(prior.game, **prior.config)
+        space = space_from_dict(prior.space)
+        agent, workers = prior.agent, prior.workers
+    else:
+        if spec is None:
+            raise UsageError("explore needs a game")
+        space = resolve_space(spec, actions)
+    cfg = spec.config
+    envs = [GameEnv(spec, actions=space, capture=CAPTURE, obs_size=CAPTURE, code_coverage=code_coverage)
+            for _ in range(workers)]
+    slots = [_Slot(env, make_agent(agent, len(space), seed=seed * 1000 + i)) for i, env in enumerate(envs)]
+    space_dict = space_to_dict(space)
+    config_dump = cfg.model_dump(mode="json")
+    code = CodeCoverage()
+    if spec.kind == "module" and spec.target.startswith("playtester.games."):
+        code.track([str(Path(__file__).parent / "games" / f"{spec.target.rsplit('.', 1)[1]}.py")])
+    elif spec.kind == "file":
+        code.track(str(p) for p in Path(spec.target).parent.glob("*.py"))
+    result_new: list[int] = []
+    try:
+        # the first episode tells which abstraction fits the game
+        first_seed = prior.next_seed if resume and prior else seed
+        slots[0].obs, slots[0].info = envs[0].reset(seed=first_seed)
+        slots[0].seed = first_seed
+        abstraction = choose_abstraction(prior.abstraction if resume and prior else cfg.abstraction,
+                                         envs[0].last_obs, cfg.features)
+        if resume and prior:
+            cid = prior.id
+            steps, episodes, elapsed0, next_seed = prior.steps, prior.episodes, prior.elapsed_s, prior.next_seed + 1
+            seen = dict(store.states(cid))
+            code.add(store.code_lines(cid))
+            store.update_campaign(cid, status="running")
+        else:
+            cid = store.new_campaign(spec.text, config_dump, agent, space_dict, str(budget), workers, seed,
+                                     abstraction.name)
+            steps, episodes, elapsed0, next_seed = 0, 0, 0.0, seed + 1
+            seen = {}
+        t0 = time.perf_counter()
+
+        def now_s() -> float:
+            return elapsed0 + time.perf_counter() - t0
+
+        def trace_of(slot: _Slot, n: int) -> Trace:
+            return Trace(spec.text, config_dump, slot.seed, space_dict, slot.actions[:n])
+
+        def record(slot: _Slot, obs: Observation, step: int) -> None:
+            for f in slot.suite.check(obs, step):
+                bug_id, new = store.record_finding(cid, spec.text, f, trace_of(slot, f.step), now_s())
+                if new:
+                    result_new.append(bug_id)
+            key = abstraction.key(obs)
+            if key is not None:
+                k = encode_key(key)
+                slot.states[k] += 1
+                if k not in seen:
+                    seen[k] = 0
+                seen[k] += 1
+            slot.positions.add(obs)  # type: ignore[union-attr]
+            for f, lines in obs.info.get("code_lines", {}).items():
+                slot.code.setdefault(f, set()).update(lines)
+
+        def start(slot: _Slot, first: bool = False) -> None:
+            nonlocal next_seed
+            if not first:
+                slot.seed = next_seed
+                next_seed += 1
+                slot.obs, slot.info = slot.env.reset(seed=slot.seed)
+                late = slot.env.worker.final_code_lines  # lines the previous episode ran after its last report
+                if late:
+                    code.add(late)
+            slot.actions, slot.states = [], Counter()
+            slot.positions = PositionMap(cfg.position_cell, cfg.position)
+            slot.code = {}
+            slot.suite = make_oracles(cfg.oracles)
+            slot.suite.reset()
+            record(slot, slot.env.last_obs, 0)
+
+        def finish(slot: _Slot, outcome: str, reason: str) -> None:
+            nonlocal episodes
+            episodes += 1
+            code.add(slot.code)
+            n_bugs = store.db.execute("SELECT COUNT(*) FROM bugs WHERE campaign_id=?", (cid,)).fetchone()[0]
+            t = now_s()
+            store.record_episode(cid, worker=slots.index(slot), seed=slot.seed, steps=len(slot.actions),
+                                 outcome=outcome, reason=reason, ended_s=t, actions=slot.actions,
+                                 new_states=dict(slot.states), positions=slot.positions.counts,  # type: ignore[union-attr]
+                                 code_lines=slot.code,
+                                 totals={"t_s": t, "steps": steps, "episodes": episodes, "states": len(seen),
+                                         "code_covered": code.covered(), "code_total": code.total(),
+                                         "bugs": n_bugs, "steps_per_s": steps / max(t - elapsed0, 1e-9),
+                                         "next_seed": next_seed})
+
+        replayed = reproduced = 0
+        if replay_known and not resume:
+            replayed, reproduced = _replay_known(store, cid, spec.text, result_new)
+        start(slots[0], first=True)
+        for slot in slots[1:]:
+            start(slot)
+        while not budget.spent(steps, now_s()):
+            active = slots if budget.steps is None else slots[:max(1, min(len(slots), budget.steps - steps))]
+            for slot in active:
+                try:
+                    a = slot.agent.act(slot.obs, slot.info)
+                except NoValidActionError as e:
+                    finish(slot, "no-valid-action", str(e))
+                    start(slot)
+                    a = slot.agent.act(slot.obs, slot.info)
+                slot.actions.append(a)
+                slot.env.step_async(a)
+            for slot in active:
+                slot.obs, _r, term, trunc, slot.info = slot.env.step_wait()
+                steps += 1
+                obs = slot.env.last_obs
+                record(slot, obs, len(slot.actions))
+                if term or trunc:
+                    exit = obs.exit
+                    finish(slot, _outcome(exit, trunc, obs.info.get("done_reason")),
+                           exit.message if exit else obs.info.get("done_reason", "step limit"))
+                    start(slot)
+            if on_progress:
+                on_progress({"steps": steps, "seconds": now_s(), "episodes": episodes, "states": len(seen),
+                             "bugs": len(store.bugs(cid)) if steps % 100 == 0 else None,
+                             "budget": budget})
+        for slot in slots:  # the episodes in flight count too
+            if slot.actions:
+                finish(slot, "budget", "the campaign's budget was spent")
+        store.update_campaign(cid, status="finished", steps=steps, episodes=episodes, elapsed_s=now_s())
+        return ExploreResult(cid, store, steps, episodes, now_s(), len(seen), code.covered(), code.total(),
+                             result_new, replayed, reproduced)
+    finally:
+        for env in envs:
+            env.close()
+
+
+def _replay_known(store: Store, cid: int, game: str, new: list[int]) -> tuple[int, int]:
+    """Replay failures found by earlier campaigns on this game first (as Hypothesis does)."""
+    from playtester.replay import run_trace
+
+    replayed = reproduced = 0
+    for bug in store.known_failures(game):
+        trace = bug.min_trace or bug.trace
+        if trace is None:
+            continue
+        replayed += 1
+        run = run_trace(trace, stop_on=bug.signature)
+        for f in run.findings:
+            if f.signature == bug.signature:
+                reproduced += 1
+                bug_id, is_new = store.record_finding(cid, game, f, trace.prefix(f.step), 0.0)
+                if is_new:
+                    new.append(bug_id)
+                break
+    return replayed, reproduced
+
+
+def finalize_bugs(store: Store, campaign_id: int, bug_ids: list[int], shrink: bool = True,
+                  shrink_seconds: float = 30.0, on_bug: Callable[[int, str], None] | None = None) -> None:
+    """For each new bug: replay it twice (flaky or not), and shrink its trace with ddmin."""
+    from playtester.replay import minimize_bug, replay_bug
+
+    for bug_id in bug_ids:
+        bug = store.bug(bug_id)
+        if bug.trace is None:
+            continue
+        report = replay_bug(bug)
+        store.set_bug(bug_id, flaky=report.flaky, replay=report.describe())
+        if on_bug:
+            on_bug(bug_id, report.describe())
+        if shrink and report.reproduced and bug.kind != "hang":
+            result = minimize_bug(store.bug(bug_id), max_seconds=shrink_seconds)
+            store.set_bug(bug_id, min_trace=result.trace)
+            if on_bug:
+                on_bug(bug_id, f"shrunk {len(bug.trace.actions)} -> {len(result.trace.actions)} actions "
+                               f"({result.tests} replays, {'1-minimal' if result.one_minimal else 'budget spent'})")
+
+
+def bug_frames(bug: Any, n: int = 8) -> list[Any]:
+    """The last ``n`` full-size frames of a bug's (shrunk) trace, by replaying it."""
+    from playtester.replay import run_trace
+
+    trace = bug.min_trace or bug.trace
+    if trace is None:
+        return []
+    return run_trace(trace, stop_on=bug.signature, keep_frames=n, capture="full").frames

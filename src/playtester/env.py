@@ -63,6 +63,7 @@ class GameEnv(gym.Env):
         max_episode_steps: steps before an episode is truncated; the game config's value by default.
         render_mode: ``"rgb_array"`` to make `render` return the latest frame.
         capture: override what frames the worker captures: None (no frames), ``"full"``, or a size.
+        code_coverage: measure statement coverage of the game's source in the worker.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
@@ -70,7 +71,7 @@ class GameEnv(gym.Env):
     def __init__(self, game: str | GameSpec, actions: str | ActionSpace | None = None,
                  obs_type: ObsType = "pixels", obs_size: tuple[int, int] = (84, 84),
                  frames_per_action: int | None = None, max_episode_steps: int | None = None,
-                 render_mode: str | None = None, capture: Any = "obs") -> None:
+                 render_mode: str | None = None, capture: Any = "obs", code_coverage: bool = False) -> None:
         self.spec_ = game if isinstance(game, GameSpec) else resolve(game)
         if obs_type not in ("pixels", "features"):
             raise UsageError(f"obs_type must be 'pixels' or 'features', not {obs_type!r}")
@@ -84,7 +85,7 @@ class GameEnv(gym.Env):
         self.render_mode = render_mode
         if capture == "obs":
             capture = self.obs_size if (obs_type == "pixels" or render_mode) else None
-        self.worker = Worker(self.spec_, self.space, capture=capture)
+        self.worker = Worker(self.spec_, self.space, capture=capture, code_coverage=code_coverage)
         self.action_space = gym.spaces.Discrete(len(self.space))
         self.feature_names: list[str] = list(self.spec_.config.features or [])
         if obs_type == "features" and not self.feature_names:

@@ -145,3 +145,42 @@ def native_space(n: int, names: list[str] | None = None) -> ActionSpace:
     """The action space of an environment with its own ``Discrete(n)`` actions."""
     names = names or [f"action {i}" for i in range(n)]
     return ActionSpace("native", [Action(names[i], InputFrame(native=i), mode="native") for i in range(n)])
+
+
+SPACE_SCHEMA = 1
+
+
+def _frame_to_dict(f: InputFrame) -> dict[str, Any]:
+    return {"keys": sorted(f.keys), "mouse_pos": list(f.mouse_pos) if f.mouse_pos else None,
+            "mouse_buttons": sorted(f.mouse_buttons), "wheel": list(f.wheel),
+            "joy_axes": [list(a) for a in f.joy_axes], "joy_buttons": sorted(list(b) for b in f.joy_buttons),
+            "joy_hats": [[j, h, list(v)] for j, h, v in f.joy_hats], "native": f.native}
+
+
+def _frame_from_dict(d: dict[str, Any]) -> InputFrame:
+    return InputFrame(keys=frozenset(d["keys"]), mouse_pos=tuple(d["mouse_pos"]) if d["mouse_pos"] else None,
+                      mouse_buttons=frozenset(d["mouse_buttons"]), wheel=tuple(d["wheel"]),
+                      joy_axes=tuple((int(j), int(a), float(v)) for j, a, v in d["joy_axes"]),
+                      joy_buttons=frozenset((int(j), int(b)) for j, b in d["joy_buttons"]),
+                      joy_hats=tuple((int(j), int(h), (int(v[0]), int(v[1]))) for j, h, v in d["joy_hats"]),
+                      native=d["native"])
+
+
+def space_to_dict(space: ActionSpace) -> dict[str, Any]:
+    """A JSON-ready form of an action space, so a trace replays with exactly the same actions."""
+    return {"schema": SPACE_SCHEMA, "kind": space.kind, "source": space.source, "actions": [
+        {"name": a.name, "inputs": _frame_to_dict(a.inputs), "mode": a.mode, "hold_frames": a.hold_frames,
+         "when": a.when, "cell": list(a.cell) if a.cell else None, "description": a.description}
+        for a in space.actions]}
+
+
+def space_from_dict(data: dict[str, Any]) -> ActionSpace:
+    """The inverse of `space_to_dict`."""
+    from playtester.errors import ConfigError
+
+    if data.get("schema") != SPACE_SCHEMA:
+        raise ConfigError(f"action space schema {data.get('schema')!r} is not supported (expected {SPACE_SCHEMA})")
+    actions = [Action(a["name"], _frame_from_dict(a["inputs"]), a["mode"], a["hold_frames"], a["when"],
+                      tuple(a["cell"]) if a["cell"] else None, a.get("description", ""))
+               for a in data["actions"]]
+    return ActionSpace(data["kind"], actions, source=data.get("source"))

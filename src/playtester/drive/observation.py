@@ -42,6 +42,36 @@ class Entity:
 
 
 @dataclass
+class LogRecord:
+    """A record the game logged at ERROR level or above (Python ``logging``)."""
+
+    logger: str
+    level: str
+    message: str
+    file: str
+    line: int
+    frame: int
+
+
+@dataclass
+class EpisodeOptions:
+    """What the episode process should measure and send back, besides the game itself.
+
+    Attributes:
+        capture: frames to capture: None, ``"full"``, or a (width, height) to downscale to.
+        hang_dump: file the episode dumps its Python stack to when the watchdog asks (SIGUSR1).
+        code_include: coverage.py ``include`` patterns of the game's own source files; None: no code
+            coverage.
+        code_every: send newly covered lines every this many steps (and at the episode's end).
+    """
+
+    capture: object = "full"
+    hang_dump: str | None = None
+    code_include: list[str] | None = None
+    code_every: int = 20
+
+
+@dataclass
 class TraceFrame:
     """One frame of a Python traceback (file, line, function, source line)."""
 
@@ -99,6 +129,7 @@ class Observation:
         features: the latest value of every ``probe.observe`` feature.
         events: ``probe.event`` calls during the step.
         checks: failed ``probe.check`` calls during the step.
+        logs: records the game logged at ERROR level or above during the step.
         entities: ``probe.entity`` reports during the step (latest per id).
         done: the episode is over (the game ended, crashed, hung, or met its done condition).
         frame_no: frames since the episode started.
@@ -106,13 +137,17 @@ class Observation:
         reward: increase of the configured reward feature during the step (or the env's reward).
         action_mask: validity of each action of the episode's action space, int8, when there is one.
         info: everything else: ``exit`` (a `GameExit` when the game ended by itself), ``inputs_read``
-            (input API calls during the step), ``done_reason``, ``screen_size``, ...
+            (input API calls during the step), ``done_reason``, ``screen_size``, ``max_frame_ms`` (the
+            longest frame's in-game work, wall-clock), ``scene`` (live sprites: sorted
+            ``(group label, sprite class names)`` pairs), ``code_lines`` (newly covered lines,
+            ``{file: [line, ...]}``, when code coverage is on), ...
     """
 
     frame: np.ndarray | None
     features: dict[str, float] = field(default_factory=dict)
     events: list[GameEvent] = field(default_factory=list)
     checks: list[CheckFailure] = field(default_factory=list)
+    logs: list[LogRecord] = field(default_factory=list)
     entities: dict[str, Entity] = field(default_factory=dict)
     done: bool = False
     frame_no: int = 0

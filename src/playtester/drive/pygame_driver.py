@@ -16,11 +16,13 @@ Only this module (and the rest of ``drive/``) touches pygame at run time.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import sys
 import time as _time
 import traceback
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +31,16 @@ import numpy as np
 from playtester import probe
 from playtester.actions.space import ActionContext, ActionSpace
 from playtester.drive.inputs import InputFrame
-from playtester.drive.observation import CheckFailure, Entity, GameEvent, GameExit, Observation, TraceFrame
+from playtester.drive.observation import (
+    CheckFailure,
+    Entity,
+    EpisodeOptions,
+    GameEvent,
+    GameExit,
+    LogRecord,
+    Observation,
+    TraceFrame,
+)
 from playtester.drive.spec import GameSpec
 
 pygame: Any = None  # imported by install()
@@ -67,6 +78,7 @@ class ProbeSink:
         self.checks: list[CheckFailure] = []
         self.features: dict[str, Any] = {}
         self.entities: dict[Any, tuple[str, Any, dict[str, Any]]] = {}
+        self.logs: list[LogRecord] = []
 
     def on_event(self, name: str, data: dict[str, Any]) -> None:
         self.events.append(GameEvent(str(name), _plain(data), self.rt.frame_no))
@@ -89,15 +101,48 @@ class ProbeSink:
                 continue
         return out
 
-    def snapshot(self) -> tuple[list[GameEvent], list[CheckFailure], dict[str, Entity]]:
-        """The step's events, checks and entities as records; the sink starts a new step."""
+    def snapshot(self) -> tuple[list[GameEvent], list[CheckFailure], dict[str, Entity], list[LogRecord]]:
+        """The step's events, checks, entities and logs as records; the sink starts a new step."""
         entities = {}
         for id, (kind, pos, attrs) in self.entities.items():
             p = None if pos is None else (float(pos[0]), float(pos[1]))
             entities[str(id)] = Entity(str(id), str(kind), p, _plain(attrs))
-        out = (self.events, self.checks, entities)
-        self.events, self.checks, self.entities = [], [], {}
+        out = (self.events, self.checks, entities, self.logs)
+        self.events, self.checks, self.entities, self.logs = [], [], {}, []
         return out
+
+
+class _ErrorLogHandler(logging.Handler):
+    """Keeps the game's log records at ERROR level and above for the error-log oracle."""
+
+    def __init__(self, sink: ProbeSink) -> None:
+        super().__init__(level=logging.ERROR)
+        self.sink = sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a badly formatted record is still worth reporting
+            message = str(record.msg)
+        self.sink.logs.append(LogRecord(record.name, record.levelname, message[:1000], record.pathname,
+                                        record.lineno, self.sink.rt.frame_no))
+
+
+# Sprite groups created by the game, in creation order (labels "Group#0", "LayeredUpdates#3", ...).
+_GROUPS: list[weakref.ref[Any]] = []
+
+
+def scene() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The scene abstraction: for each live sprite group, the classes of the sprites in it."""
+    out = []
+    for i, ref in enumerate(_GROUPS):
+        group = ref()
+        if group is None:
+            continue
+        classes = tuple(sorted({type(s).__name__ for s in group.sprites()}))
+        if classes:
+            out.append((f"{type(group).__name__}#{i}", classes))
+    return tuple(sorted(out))
 
 
 def _plain(data: dict[str, Any]) -> dict[str, Any]:
@@ -118,12 +163,16 @@ class Runtime:
     """Virtual devices, event queue, clock and frame stepping of one episode."""
 
     def __init__(self, conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None,
-                 capture: Any) -> None:
+                 opts: EpisodeOptions) -> None:
         self.conn = conn
         self.spec = spec
         self.cfg = spec.config
         self.space = space
-        self.capture = capture
+        self.opts = opts
+        self.capture = opts.capture
+        self.cov: Any = None
+        self.code_sent: dict[str, set[int]] = {}
+        self.steps_done = 0
         self.seed = seed
         self.frame_ms = 1000.0 / self.cfg.fps
         # clock
@@ -162,6 +211,7 @@ class Runtime:
         self.ctx = ActionContext(rng=random.Random(seed ^ 0x5EED5EED))
         self.reward_prev: float | None = None
         self.game_work_ms = 0.0
+        self.max_frame_ms = 0.0
         self._work_t0 = _REAL_PERF()
         self._done_pred = None
         if self.cfg.done_when:
@@ -387,8 +437,10 @@ class Runtime:
         self.frame_end()
 
     def frame_end(self) -> None:
-        now = _REAL_PERF()
-        self.game_work_ms += (now - self._work_t0) * 1000.0
+        work = (_REAL_PERF() - self._work_t0) * 1000.0
+        self.game_work_ms += work
+        if work > self.max_frame_ms:
+            self.max_frame_ms = work
         self.frame_no += 1
         if not self.uses_clock and not self.game_advanced:
             self.advance(self.frame_ms)
@@ -426,6 +478,8 @@ class Runtime:
             msg = self.conn.recv()
             op = msg[0]
             if op == "end":
+                if self.cov is not None:
+                    self.send("coverage", self.new_code_lines())
                 end_process()
             if self.done_reason is not None:  # the episode is over: answer with the same final state
                 self.send("obs", self.observe(done=True))
@@ -443,7 +497,7 @@ class Runtime:
             self.hold_left = hold if hold and hold < self.frames_left else None
             self.target = inputs
             self.step_reads = 0
-            self.game_work_ms = 0.0
+            self.game_work_ms = self.max_frame_ms = 0.0
             self.apply_inputs(inputs)
             return
 
@@ -479,15 +533,35 @@ class Runtime:
             self.ctx.held, self.ctx.features, self.ctx.screen_size = self.held, features, self.screen_size
             mask = self.space.mask(self.ctx)
         info: dict[str, Any] = {"inputs_read": self.step_reads, "screen_size": self.screen_size,
-                                "game_work_ms": self.game_work_ms, "held": self.held}
+                                "game_work_ms": self.game_work_ms, "max_frame_ms": self.max_frame_ms,
+                                "held": self.held, "scene": scene()}
+        self.steps_done += 1
+        if self.cov is not None and (done or exit is not None or self.steps_done % self.opts.code_every == 0):
+            info["code_lines"] = self.new_code_lines()
         if exit is not None:
             info["exit"] = exit
         if self.done_reason:
             info["done_reason"] = self.done_reason
-        events, checks, entities = sink.snapshot()
-        return Observation(frame=frame, features=features, events=events, checks=checks, entities=entities,
+        events, checks, entities, logs = sink.snapshot()
+        return Observation(frame=frame, features=features, events=events, checks=checks, logs=logs,
+                           entities=entities,
                            done=done or exit is not None, frame_no=self.frame_no, time_ms=int(self.now),
                            reward=reward, action_mask=mask, info=info)
+
+    def new_code_lines(self) -> dict[str, list[int]]:
+        """Lines of the game's source executed since the last call (coverage.py, in this process)."""
+        try:
+            data = self.cov.get_data()
+        except Exception:  # noqa: BLE001 - coverage must never break the game run
+            return {}
+        out = {}
+        for f in data.measured_files():
+            lines = set(data.lines(f) or ())
+            new = lines - self.code_sent.get(f, set())
+            if new:
+                self.code_sent.setdefault(f, set()).update(new)
+                out[f] = sorted(new)
+        return out
 
     def send(self, kind: str, payload: Any) -> None:
         self.conn.send((kind, payload))
@@ -796,6 +870,17 @@ def install() -> None:
     disp.update = update
     disp.set_mode = set_mode
 
+    # sprite groups, for the scene abstraction
+    import pygame.sprite as sprite
+
+    group_init = sprite.AbstractGroup.__init__
+
+    def tracked_init(self: Any, *a: Any, **k: Any) -> None:
+        group_init(self, *a, **k)
+        _GROUPS.append(weakref.ref(self))
+
+    sprite.AbstractGroup.__init__ = tracked_init
+
 
 def _install_python_time(rt: Runtime) -> None:
     """Inside the game, ``time.sleep`` advances the virtual clock, and wall clocks read it."""
@@ -853,23 +938,28 @@ class _SpecProblem(Exception):
     pass
 
 
-def run_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None, capture: Any,
-                hang_dump: str | None) -> None:
+def run_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None, opts: EpisodeOptions) -> None:
     """Body of an episode process (forked from the worker host): run the game until it ends."""
     global RT
     import faulthandler
     import signal
 
-    if hang_dump:
-        faulthandler.register(signal.SIGUSR1, file=open(hang_dump, "w"), all_threads=False)  # noqa: SIM115
+    if opts.hang_dump:
+        faulthandler.register(signal.SIGUSR1, file=open(opts.hang_dump, "w"), all_threads=False)  # noqa: SIM115
     random.seed(seed)
     np.random.seed(seed % (2**32))
     if spec.root:
         os.chdir(spec.root)
         sys.path.insert(0, spec.root)
-    rt = RT = Runtime(conn, spec, seed, space, capture)
+    rt = RT = Runtime(conn, spec, seed, space, opts)
     _install_python_time(rt)
     probe._sink = rt.sink
+    logging.getLogger().addHandler(_ErrorLogHandler(rt.sink))
+    if opts.code_include:
+        import coverage
+
+        rt.cov = coverage.Coverage(data_file=None, include=opts.code_include, config_file=False)
+        rt.cov.start()
     rt.frames_left = 1  # the first frame boundary ends the reset
     conn.send(("hello", os.getpid()))
     exit: GameExit

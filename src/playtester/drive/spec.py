@@ -38,6 +38,40 @@ class InitStep(BaseModel):
     frames: int = Field(1, ge=1)
 
 
+ORACLE_KINDS = ["crash", "hang", "stuck", "assertion", "balance", "error_log", "frame_time"]
+
+
+class OracleSettings(BaseModel):
+    """The ``[oracles]`` table of a game's config: which oracles run and how sensitive they are."""
+
+    model_config = ConfigDict(extra="forbid")
+    enabled: list[str] = Field(default_factory=lambda: list(ORACLE_KINDS))
+    stuck_steps: int = Field(30, ge=2, description="n: steps in the stuck oracle's moving window")
+    stuck_threshold: float = Field(1e-6, ge=0, description="max |state - moving average| that counts as stuck")
+    stuck_min_inputs: int = Field(3, ge=1, description="distinct inputs in the window for 'inputs keep arriving'")
+    stuck_features: list[str] | None = Field(None, description="features of the stuck state (all by default)")
+    stuck_screen: bool = Field(True, description="also report a screen frozen for stuck_steps steps")
+    balance: dict[str, tuple[float, float]] = Field(default_factory=dict,
+                                                    description="designed ranges: feature or event.field")
+    frame_budget_ms: float = Field(250.0, gt=0, description="wall-clock game work one frame may take")
+
+    @field_validator("enabled")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        unknown = [k for k in v if k not in ORACLE_KINDS]
+        if unknown:
+            raise ValueError(f"unknown oracle {unknown[0]!r}; known: {', '.join(ORACLE_KINDS)}")
+        return v
+
+    @field_validator("balance")
+    @classmethod
+    def _ranges(cls, v: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+        for k, (lo, hi) in v.items():
+            if lo > hi:
+                raise ValueError(f"balance range of {k!r} has low {lo} above high {hi}")
+        return v
+
+
 class GameConfig(BaseModel):
     """How to run one game. Every field has a default; a ``playtester.toml`` overrides some."""
 
@@ -60,6 +94,11 @@ class GameConfig(BaseModel):
     step_timeout_s: float = Field(10.0, gt=0, description="wall-clock seconds a step may take before it is a hang")
     start_timeout_s: float = Field(60.0, gt=0, description="wall-clock seconds to reach the first frame")
     virtual_time: bool = Field(True, description="also virtualize time.time/monotonic/perf_counter in the game")
+    oracles: OracleSettings = Field(default_factory=OracleSettings)
+    abstraction: str = Field("auto", description="state abstraction for coverage: auto, features, scene, pixels")
+    position_cell: float = Field(1.0, gt=0, description="size of a position-map cell, in the game's units")
+    position: str = Field("auto", description="where the player's position comes from, for the map: auto, "
+                          "features, or entity:NAME")
 
     @field_validator("done_when")
     @classmethod

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from playtester.drive.inputs import InputFrame
-from playtester.drive.observation import GameExit, Observation, TraceFrame
+from playtester.drive.observation import EpisodeOptions, GameExit, Observation, TraceFrame
 from playtester.drive.spec import GameSpec
 from playtester.errors import GameSpecError, WorkerError
 
@@ -56,7 +56,7 @@ def host_main(fd: int) -> None:
             os._exit(0)
         if msg[0] != "episode":
             continue
-        _, spec, seed, space, capture, hang_dump = msg
+        _, spec, seed, space, opts = msg
         pid = os.fork()
         if pid == 0:
             try:
@@ -64,9 +64,9 @@ def host_main(fd: int) -> None:
                 if spec.kind == "gym":
                     from playtester.drive.gym_driver import run_gym_episode
 
-                    run_gym_episode(conn, spec, seed, space, capture)
+                    run_gym_episode(conn, spec, seed, space, opts.capture)
                 else:
-                    pygame_driver.run_episode(conn, spec, seed, space, capture, hang_dump)
+                    pygame_driver.run_episode(conn, spec, seed, space, opts)
             finally:
                 os._exit(70)
         _, status = os.waitpid(pid, 0)
@@ -94,6 +94,24 @@ def _parse_dump(text: str) -> list[TraceFrame]:
     return list(reversed(frames))
 
 
+def code_include_patterns(spec: GameSpec) -> list[str]:
+    """coverage.py ``include`` patterns for the game's own source: its folder, its package, or its file."""
+    import importlib.util
+
+    if spec.kind == "file":
+        return [os.path.join(os.path.dirname(spec.target), "*")]
+    try:
+        found = importlib.util.find_spec(spec.target)
+    except (ImportError, ValueError):
+        found = None
+    origin = found.origin if found else None
+    if not origin:
+        return [os.path.join(spec.root or os.getcwd(), "*")]
+    if spec.target.startswith("playtester.games."):
+        return [origin]  # a bundled game is one file; the rest of playtester is not the game
+    return [os.path.join(os.path.dirname(origin), "*")]
+
+
 class Worker:
     """One game instance in its own processes, stepped from the parent.
 
@@ -101,12 +119,18 @@ class Worker:
         spec: the game to run.
         space: the action space used by `act` (and for masks); None to drive with raw `InputFrame`s.
         capture: frames to capture: None, ``"full"``, or a (width, height) to downscale to.
+        code_coverage: measure statement coverage of the game's own source files (coverage.py in the
+            episode process); newly covered lines arrive in ``Observation.info["code_lines"]`` and, for
+            episodes ended with `end_episode`, in `final_code_lines`.
     """
 
-    def __init__(self, spec: GameSpec, space: ActionSpace | None = None, capture: Capture = "full") -> None:
+    def __init__(self, spec: GameSpec, space: ActionSpace | None = None, capture: Capture = "full",
+                 code_coverage: bool = False) -> None:
         self.spec = spec
         self.space = space
         self.capture = capture
+        self.code_include = code_include_patterns(spec) if code_coverage and spec.kind != "gym" else None
+        self.final_code_lines: dict[str, list[int]] = {}
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._tmp = tempfile.TemporaryDirectory(prefix="playtester-worker-")
@@ -185,8 +209,9 @@ class Worker:
             self._kill()
             self._start_host()
         assert self._conn is not None
-        hang_dump = os.path.join(self._tmp.name, "hang.txt")
-        self._conn.send(("episode", self.spec, int(seed), self.space, self.capture, hang_dump))
+        opts = EpisodeOptions(capture=self.capture, hang_dump=os.path.join(self._tmp.name, "hang.txt"),
+                              code_include=self.code_include)
+        self._conn.send(("episode", self.spec, int(seed), self.space, opts))
         hello = self._recv(timeout=self.spec.config.start_timeout_s)
         if hello is None or hello[0] != "hello":
             self._kill()
@@ -341,6 +366,7 @@ class Worker:
 
     def end_episode(self) -> None:
         """Stop the running episode, if any (its process is ended; the host stays up)."""
+        self.final_code_lines = {}
         if self._pending and self._active:
             self.step_wait()
         if self._active and self._conn is not None:
@@ -348,6 +374,8 @@ class Worker:
                 self._conn.send(("end",))
                 msg = self._recv(5.0)
                 while msg is not None and msg[0] not in ("exited", "broken"):
+                    if msg[0] == "coverage":
+                        self.final_code_lines = msg[1]
                     msg = self._recv(5.0)
                 if msg is None or msg[0] == "broken":
                     self._kill()

@@ -1,0 +1,130 @@
+"""What a campaign finds: oracle findings, de-duplicated bugs, and replayable traces.
+
+A `Finding` is one firing of an oracle at one step. Findings with the same *signature* are the same
+`Bug` (the same bug found a thousand times is one bug with a count). A `Trace` is everything needed to
+replay an episode: (game spec, config, seed, action space, action list).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from playtester.drive.observation import TraceFrame
+
+TRACE_SCHEMA = 1
+KINDS = ("crash", "hang", "stuck", "assertion", "balance", "error_log", "frame_time")
+# Frames from these places are the tool's or the library's, not the game's.
+_NOT_GAME = (f"{os.sep}pygame{os.sep}", f"{os.sep}playtester{os.sep}drive{os.sep}",
+             f"{os.sep}playtester{os.sep}probe.py", "<frozen ", f"{os.sep}runpy.py", f"{os.sep}importlib{os.sep}")
+
+
+def game_frames(frames: list[TraceFrame]) -> list[TraceFrame]:
+    """The frames of a traceback that belong to the game (not pygame, not playtester, not importlib)."""
+    return [f for f in frames if not any(p in f.file for p in _NOT_GAME)]
+
+
+def frames_signature(frames: list[TraceFrame], depth: int = 3) -> str:
+    """``file:function:line`` of the innermost game frames, innermost last."""
+    inner = game_frames(frames)[-depth:] or frames[-depth:]
+    return " < ".join(f"{os.path.basename(f.file)}:{f.function}:{f.line}" for f in reversed(inner))
+
+
+def location_of(frames: list[TraceFrame]) -> str:
+    inner = game_frames(frames) or frames
+    return f"{inner[-1].file}:{inner[-1].line}" if inner else ""
+
+
+@dataclass
+class Finding:
+    """One firing of an oracle.
+
+    Attributes:
+        kind: the oracle's kind (``crash``, ``hang``, ``stuck``, ``assertion``, ``balance``,
+            ``error_log``, ``frame_time``).
+        message: one line for people.
+        signature: what makes two findings the same bug.
+        step: the episode step at which it fired (0 is the reset).
+        location: ``file:line`` in the game, when known.
+        details: anything else (traceback text, feature values, ...), JSON-serializable.
+    """
+
+    kind: str
+    message: str
+    signature: str
+    step: int
+    location: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_error(self) -> bool:
+        """Crashes and hangs are errors (something broke); the rest are failures (a check did not hold)."""
+        return self.kind in ("crash", "hang")
+
+
+def short_hash(text: str, n: int = 10) -> str:
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()[:n]
+
+
+@dataclass
+class Trace:
+    """An episode as a replayable recipe. ``actions[i]`` is the action of step ``i + 1``.
+
+    Attributes:
+        game: the game spec text.
+        config: the full game configuration (``GameConfig.model_dump()``).
+        seed: the episode seed.
+        space: the action space, serialized (`actions.space.space_to_dict`).
+        actions: the action indices, in order.
+    """
+
+    game: str
+    config: dict[str, Any]
+    seed: int
+    space: dict[str, Any]
+    actions: list[int] = field(default_factory=list)
+    schema: int = TRACE_SCHEMA
+
+    def prefix(self, n: int) -> Trace:
+        """The trace cut to its first ``n`` actions."""
+        return Trace(self.game, self.config, self.seed, self.space, list(self.actions[:n]), self.schema)
+
+    def with_actions(self, actions: list[int]) -> Trace:
+        return Trace(self.game, self.config, self.seed, self.space, list(actions), self.schema)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Trace:
+        from playtester.errors import ConfigError
+
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"trace is not valid JSON: {e}") from None
+        if not isinstance(data, dict) or data.get("schema") != TRACE_SCHEMA:
+            raise ConfigError(f"trace schema {data.get('schema') if isinstance(data, dict) else '?'} is not "
+                              f"supported (this playtester reads schema {TRACE_SCHEMA})")
+        return cls(**data)
+
+
+@dataclass
+class Bug:
+    """A de-duplicated bug: every finding with its signature, counted, with its first trace."""
+
+    id: int
+    kind: str
+    signature: str
+    message: str
+    location: str
+    count: int
+    first_found_s: float  # seconds after the campaign started
+    first_step: int
+    trace: Trace | None = None
+    min_trace: Trace | None = None
+    flaky: bool | None = None
+    details: dict[str, Any] = field(default_factory=dict)

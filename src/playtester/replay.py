@@ -1,0 +1,217 @@
+"""Replay traces, check that a bug reproduces, and shrink its trace with delta debugging.
+
+- `run_trace` plays a `Trace` (game, config, seed, action space, actions) in a fresh worker with every
+  oracle watching, and returns the findings with the step each fired at (and the last frames).
+- `replay_bug` replays a bug's trace twice: reproduced when its signature fires at the same step both
+  times; *flaky* when the two runs differ.
+- `ddmin` is Zeller's delta debugging: remove chunks, then single actions, trying shorter candidates
+  first, until the trace is 1-minimal (removing any one action loses the bug) or the test budget is
+  spent. `minimize_bug` applies it to a bug's trace.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+
+from playtester.actions.space import space_from_dict
+from playtester.drive.spec import GameSpec, resolve
+from playtester.drive.worker import Worker
+from playtester.findings import Bug, Finding, Trace
+from playtester.oracles import make_oracles
+
+T = TypeVar("T")
+
+
+def trace_spec(trace: Trace) -> GameSpec:
+    """The game spec a trace was recorded with (its full config)."""
+    return resolve(trace.game, **trace.config)
+
+
+@dataclass
+class TraceRun:
+    """What happened when a trace was played."""
+
+    findings: list[Finding]
+    steps: int
+    done: bool
+    frames: list[np.ndarray] = field(default_factory=list)
+
+    def fired_at(self, signature: str) -> int | None:
+        """The step at which ``signature`` first fired, or None."""
+        return next((f.step for f in self.findings if f.signature == signature), None)
+
+
+def run_trace(trace: Trace, stop_on: str | None = None, keep_frames: int = 0, capture: Any = None,
+              worker: Worker | None = None) -> TraceRun:
+    """Play ``trace`` with every oracle watching.
+
+    Args:
+        trace: what to play.
+        stop_on: stop as soon as this signature fires.
+        keep_frames: keep the last N frames (needs ``capture``).
+        capture: frame capture for the worker (None, ``"full"``, or a size).
+        worker: a worker to reuse (its spec and space must match the trace's); a fresh one otherwise.
+    """
+    spec = trace_spec(trace)
+    suite = make_oracles(spec.config.oracles)
+    own = worker is None
+    if keep_frames and capture is None:
+        capture = "full"
+    w = worker or Worker(spec, space_from_dict(trace.space), capture=capture)
+    frames: deque[np.ndarray] = deque(maxlen=max(keep_frames, 1))
+    findings: list[Finding] = []
+    try:
+        suite.reset()
+        obs = w.reset(seed=trace.seed)
+        step = 0
+        while True:
+            if keep_frames and obs.frame is not None:
+                frames.append(obs.frame)
+            found = suite.check(obs, step)
+            findings += found
+            if obs.done or (stop_on and any(f.signature == stop_on for f in found)) or step >= len(trace.actions):
+                break
+            obs = w.act(trace.actions[step])
+            step += 1
+        return TraceRun(findings, step, obs.done, list(frames) if keep_frames else [])
+    finally:
+        if own:
+            w.close()
+        else:
+            w.end_episode()
+
+
+@dataclass
+class ReplayReport:
+    """The verdict of replaying a bug twice."""
+
+    signature: str
+    expected_step: int
+    steps: list[int | None]  # where the signature fired in each run (None: it did not)
+
+    @property
+    def reproduced(self) -> bool:
+        return all(s == self.expected_step for s in self.steps)
+
+    @property
+    def flaky(self) -> bool:
+        return len(set(self.steps)) > 1
+
+    def describe(self) -> str:
+        if self.reproduced:
+            return f"reproduced: {self.signature} fired at step {self.expected_step} in all {len(self.steps)} runs"
+        if self.flaky:
+            return (f"FLAKY: the runs differ (fired at steps {self.steps}, expected {self.expected_step}); the "
+                    "game is not deterministic for this trace")
+        return f"not reproduced: fired at {self.steps[0]} in every run, expected step {self.expected_step}"
+
+
+def replay_bug(bug: Bug, runs: int = 2, trace: Trace | None = None) -> ReplayReport:
+    """Replay a bug's trace ``runs`` times and compare where its signature fires."""
+    trace = trace or bug.trace
+    if trace is None:
+        from playtester.errors import UsageError
+
+        raise UsageError(f"bug {bug.id} has no trace to replay")
+    expected = bug.first_step if trace is bug.trace else len(trace.actions)
+    steps = [run_trace(trace, stop_on=bug.signature).fired_at(bug.signature) for _ in range(runs)]
+    if trace is not bug.trace:  # a minimized trace: the bug fires at its last step
+        expected = steps[0] if steps[0] is not None else expected
+    return ReplayReport(bug.signature, expected, steps)
+
+
+@dataclass
+class MinimizeResult:
+    trace: Trace
+    tests: int
+    one_minimal: bool
+    seconds: float
+
+
+def ddmin(items: Sequence[T], fails: Callable[[list[T]], bool], max_tests: int = 400,
+          deadline: float | None = None) -> tuple[list[T], int, bool]:
+    """Delta debugging (Zeller and Hildebrandt's ddmin), shorter candidates first.
+
+    Args:
+        items: a failing input (``fails(list(items))`` must be True).
+        fails: the test: True when the candidate still shows the failure.
+        max_tests: stop after this many tests, returning the smallest failing input found so far.
+        deadline: ``time.monotonic()`` value at which to stop likewise.
+
+    Returns:
+        (smallest failing input, number of tests run, whether it is 1-minimal).
+    """
+    current = list(items)
+    tests = 0
+    cache: dict[tuple[Any, ...], bool] = {}
+
+    def test(candidate: list[T]) -> bool:
+        nonlocal tests
+        key = tuple(candidate)
+        if key not in cache:
+            tests += 1
+            cache[key] = fails(candidate)
+        return cache[key]
+
+    def out_of_budget() -> bool:
+        return tests >= max_tests or (deadline is not None and time.monotonic() > deadline)
+
+    n = 2
+    while len(current) >= 2:
+        size = len(current)
+        chunks = [current[i * size // n:(i + 1) * size // n] for i in range(n)]
+        chunks = [c for c in chunks if c]
+        reduced = False
+        # subsets first (the shortest candidates), then complements (remove one chunk)
+        for chunk in chunks:
+            if out_of_budget():
+                return current, tests, False
+            if len(chunk) < size and test(chunk):
+                current, n, reduced = chunk, 2, True
+                break
+        if not reduced:
+            for i in range(len(chunks)):
+                if out_of_budget():
+                    return current, tests, False
+                complement = [x for j, c in enumerate(chunks) if j != i for x in c]
+                if complement and test(complement):
+                    current, n, reduced = complement, max(n - 1, 2), True
+                    break
+        if not reduced:
+            if n >= size:
+                break  # granularity is single items and nothing can go: 1-minimal
+            n = min(size, 2 * n)
+    if len(current) == 1 and not out_of_budget():
+        return current, tests, not test([])
+    return current, tests, len(current) <= 1 or not out_of_budget()
+
+
+def minimize_bug(bug: Bug, max_tests: int = 300, max_seconds: float = 120.0) -> MinimizeResult:
+    """Shrink a bug's trace to a (1-minimal when the budget allows) trace with the same signature."""
+    assert bug.trace is not None
+    t0 = time.monotonic()
+    base = bug.trace.prefix(bug.first_step)
+    spec = trace_spec(base)
+    worker = Worker(spec, space_from_dict(base.space), capture=None)
+    try:
+        def fails(actions: list[int]) -> bool:
+            run = run_trace(base.with_actions(actions), stop_on=bug.signature, worker=worker)
+            return run.fired_at(bug.signature) is not None
+
+        if fails([]):
+            return MinimizeResult(base.with_actions([]), 1, True, time.monotonic() - t0)
+        actions, tests, minimal = ddmin(base.actions, fails, max_tests=max_tests, deadline=t0 + max_seconds)
+        # cut what follows the step the bug fires at in the shrunk trace
+        run = run_trace(base.with_actions(actions), stop_on=bug.signature, worker=worker)
+        at = run.fired_at(bug.signature)
+        if at is not None:
+            actions = actions[:at]
+        return MinimizeResult(base.with_actions(actions), tests + 2, minimal, time.monotonic() - t0)
+    finally:
+        worker.close()

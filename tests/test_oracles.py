@@ -1,0 +1,89 @@
+"""Each oracle, on a real game that has that bug."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import fixture_spec
+
+from playtester.drive.inputs import InputFrame
+from playtester.oracles import make_oracles
+
+
+def play(worker_for, spec, frames_seq, capture=(16, 16)):
+    suite = make_oracles(spec.config.oracles)
+    w = worker_for(spec, capture=capture)
+    suite.reset()
+    found = suite.check(w.reset(seed=0), 0)
+    for step, frame in enumerate(frames_seq, start=1):
+        obs = w.step(frame)
+        found += suite.check(obs, step)
+        if obs.done:
+            break
+    return found
+
+
+def keys(*names):
+    return InputFrame.make(keys=list(names))
+
+
+def test_error_log_oracle(worker_for):
+    found = play(worker_for, fixture_spec("buggy"), [keys(), keys("e"), keys()])
+    [f] = [f for f in found if f.kind == "error_log"]
+    assert f.step == 2 and "inventory corrupted: -1 items" in f.message and "buggy.inventory" in f.signature
+
+
+def test_balance_oracle_on_event_fields(worker_for):
+    spec = fixture_spec("buggy", oracles={"balance": {"hit.damage": (1, 50)}})
+    found = play(worker_for, spec, [keys("j"), keys(), keys("h")])
+    [f] = [f for f in found if f.kind == "balance"]
+    assert f.step == 3 and f.signature == "balance:hit.damage:high" and "999" in f.message
+
+
+def test_frame_time_oracle(worker_for):
+    spec = fixture_spec("buggy", oracles={"frame_budget_ms": 40})
+    found = play(worker_for, spec, [keys(), keys("w"), keys()])
+    [f] = [f for f in found if f.kind == "frame_time"]
+    assert f.step == 2 and f.details["ms"] > 40
+
+
+def test_stuck_oracle_fires_only_while_inputs_keep_arriving(worker_for):
+    spec = fixture_spec("buggy", oracles={"stuck_steps": 8, "enabled": ["stuck"]})
+    moves = [keys("LEFT"), keys("RIGHT"), keys("UP"), keys("DOWN")]
+    # idle (no inputs) for a long time: not stuck
+    assert play(worker_for, spec, [keys()] * 20) == []
+    # walking around: not stuck
+    assert play(worker_for, spec, moves * 5) == []
+    # trapped, inputs keep coming: stuck, once
+    found = play(worker_for, spec, [keys("t")] + moves * 5)
+    assert [f.kind for f in found] == ["stuck"] and found[0].step == 8  # window of 8 states + this one
+    assert found[0].details["state"] == {"x": 10.0, "y": 10.0}
+
+
+def test_crash_and_hang_oracles(worker_for):
+    found = play(worker_for, fixture_spec("raise_at", game_args={"n": 25}), [keys()] * 5)
+    [f] = found
+    assert f.kind == "crash" and f.step == 3 and f.signature.startswith("crash:ValueError:raise_at.py:update:")
+    assert f.location.endswith("raise_at.py:7")
+    found = play(worker_for, fixture_spec("forever", step_timeout_s=1.0), [keys()] * 3)
+    [h] = found
+    assert h.kind == "hang" and "raise_at" not in h.signature and "forever.py:spin" in h.signature
+
+
+def test_assertion_oracle_and_once_per_episode(worker_for):
+    from playtester.drive.spec import resolve
+
+    spec = resolve("platformer")
+    found = play(worker_for, spec, [keys("RIGHT")] * 25)
+    floor = [f for f in found if f.kind == "assertion"]
+    # the check fails on many frames while the player sinks, but it is one finding per episode
+    assert len(floor) == 1 and floor[0].message == "player fell through the floor"
+    assert floor[0].signature.startswith("assertion:platformer.py:")
+
+
+@pytest.mark.parametrize("bad,match", [({"enabled": ["nope"]}, "unknown oracle 'nope'"),
+                                       ({"balance": {"x": (5, 1)}}, "low 5.0 above high 1.0")])
+def test_bad_oracle_settings_are_config_errors(bad, match):
+    from playtester.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=match):
+        fixture_spec("buggy", oracles=bad)
