@@ -238,14 +238,15 @@ class _Slot:
 
 def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", budget: Budget = Budget(steps=1000),
             workers: int = 1, seed: int = 0, actions: Any = None, resume: bool = False, code_coverage: bool = True,
-            replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None) -> ExploreResult:
+            replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None,
+            max_store_mb: float | None = None) -> ExploreResult:
     """Run a testing campaign: ``agent`` plays the game on ``workers`` workers until ``budget`` is spent;
     every step passes through the oracles; bugs, traces and coverage go to the store in ``out``.
 
     With ``resume``, the latest unfinished campaign in ``out`` continues where it stopped (its game,
     config, action space, seeds, coverage and bugs are read back from the store).
     """
-    store = Store(out)
+    store = Store(out, max_mb=max_store_mb)
     prior = store.campaign()
     if resume:
         if prior is None:

@@ -19,8 +19,8 @@ from playtester.errors import PlaytesterError, UsageError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Automated game testing: drive games headless, explore them, catch bugs.")
-console = Console()
-err_console = Console(stderr=True)
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def _parse_game_args(items: list[str]) -> dict[str, Any]:
@@ -100,6 +100,156 @@ def run(
     if json_out:
         json_out.write_text(json.dumps(_summary_json(summary), indent=2))
     raise typer.Exit(1 if summary.crashes or summary.hangs else 0)
+
+
+@app.command()
+def explore(
+    game: Optional[str] = typer.Argument(None, help="game spec (leave out with --resume)"),
+    out: Path = typer.Option(..., "--out", "-o", help="folder for the store, report.html, junit.xml, bugs/"),
+    agent: str = typer.Option("random", help="agent that explores"),
+    budget: str = typer.Option("2000", help="time (10m, 90s, 1h) or steps (50000)"),
+    workers: int = typer.Option(1, min=1, help="games run in parallel, one process each"),
+    seed: int = typer.Option(0, help="seed of the first episode"),
+    actions: str = typer.Option("default", help="action space: default, blind, or manual:FILE.yaml"),
+    resume: bool = typer.Option(False, "--resume", help="continue the unfinished campaign in --out"),
+    code_coverage: bool = typer.Option(True, help="measure statement coverage of the game's source"),
+    shrink: bool = typer.Option(True, help="shrink each new bug's trace with delta debugging"),
+    shrink_seconds: float = typer.Option(30.0, help="time budget to shrink one bug"),
+    config: Optional[Path] = typer.Option(None, help="playtester.toml to use instead of the game's own"),
+    game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
+) -> None:
+    """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
+    from rich.live import Live
+
+    from playtester.campaign import Budget, bug_frames, explore as run_explore, finalize_bugs
+    from playtester.drive.spec import resolve
+    from playtester.report import write_bug_folders, write_junit, write_report
+
+    try:
+        parsed = Budget.parse(budget)
+        spec = None
+        if not resume:
+            if game is None:
+                raise UsageError("name a game to explore, or pass --resume to continue the campaign in --out")
+            spec = resolve(game, config=config)
+            if game_arg:
+                spec = spec.with_config(game_args=spec.config.game_args | _parse_game_args(game_arg))
+        progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[stats]}"),
+                            TimeElapsedColumn(), console=console)
+        total = parsed.steps if parsed.steps is not None else parsed.seconds
+        task = progress.add_task(f"exploring {spec.name if spec else 'resumed campaign'}", total=total, stats="")
+        bugs_seen = [0]
+
+        def on_progress(p: dict[str, Any]) -> None:
+            if p["bugs"] is not None:
+                bugs_seen[0] = p["bugs"]
+            done = p["steps"] if parsed.steps is not None else p["seconds"]
+            progress.update(task, completed=done, stats=f"steps {p['steps']:,}  episodes {p['episodes']}  "
+                            f"states {p['states']:,}  bugs {bugs_seen[0]}")
+
+        with Live(progress, console=console, refresh_per_second=4):
+            result = run_explore(spec, out=out, agent=agent, budget=parsed, workers=workers, seed=seed,
+                                 actions=None if actions == "default" else actions, resume=resume,
+                                 code_coverage=code_coverage, on_progress=on_progress)
+        store, cid = result.store, result.campaign_id
+        if result.replayed_known:
+            console.print(f"replayed {result.replayed_known} known failure(s) first: "
+                          f"{result.reproduced_known} still fail")
+        if result.new_bugs:
+            console.print(f"checking {len(result.new_bugs)} new bug(s): replay twice, then shrink")
+            finalize_bugs(store, cid, result.new_bugs, shrink=shrink, shrink_seconds=shrink_seconds,
+                          on_bug=lambda i, msg: console.print(f"  bug {i}: {msg}", highlight=False))
+        frames_cache: dict[int, Any] = {}
+
+        def frames_for(bug: Any) -> Any:
+            if bug.id not in frames_cache:
+                frames_cache[bug.id] = bug_frames(bug)
+            return frames_cache[bug.id]
+
+        kinds = store.campaign(cid).config.get("oracles", {}).get("enabled", [])  # type: ignore[union-attr]
+        write_bug_folders(store, cid, out, frames_for_bug=frames_for)
+        junit = write_junit(store, cid, out / "junit.xml", kinds)
+        report = write_report(store, cid, out / "report.html", frames_for_bug=frames_for)
+    except PlaytesterError as e:
+        _fail(e)
+        return
+    bugs = store.bugs(cid)
+    table = Table(title=f"playtester explore: {store.campaign(cid).game}", show_header=False,  # type: ignore[union-attr]
+                  title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("steps", f"{result.steps:,} in {result.seconds:.0f} s ({result.episodes} episodes)")
+    table.add_row("states", f"{result.states:,} ({store.campaign(cid).abstraction} abstraction)")  # type: ignore[union-attr]
+    if result.code_total:
+        table.add_row("code coverage", f"{result.code_covered}/{result.code_total} statements "
+                      f"({100 * result.code_covered / result.code_total:.0f}%)")
+    table.add_row("bugs", f"{len(bugs)} ({len(result.new_bugs)} new)")
+    console.print(table)
+    for b in bugs:
+        length = len(b.trace.actions) if b.trace else 0
+        shrunk = f" -> {len(b.min_trace.actions)}" if b.min_trace else ""
+        flaky = " [red]FLAKY[/]" if b.flaky else ""
+        console.print(f"  [bold]#{b.id}[/] {b.kind} x{b.count}: {b.message} (trace {length}{shrunk}){flaky}",
+                      highlight=False)
+    console.print(f"report: {report}\njunit:  {junit}\nreplay a bug: playtester replay {out}/bugs/ID")
+    raise typer.Exit(1 if bugs else 0)
+
+
+def _bug_ref(ref: Path) -> tuple[Any, int]:
+    """DIR/bugs/N (or DIR with --bug) -> (store, bug id)."""
+    from playtester.store import Store
+
+    if ref.parent.name == "bugs" and ref.name.isdigit():
+        return Store(ref.parent.parent, create=False), int(ref.name)
+    raise UsageError(f"{ref} is not a bug folder; write DIR/bugs/N (N is the bug id shown in the report)")
+
+
+@app.command()
+def replay(bug: Path = typer.Argument(..., help="DIR/bugs/N"),
+           runs: int = typer.Option(2, min=1, help="replays; different outcomes flag the bug as flaky"),
+           shrunk: bool = typer.Option(False, help="replay the shrunk trace instead of the original")) -> None:
+    """Re-run a bug's trace and say whether the same signature fires at the same step."""
+    from playtester.replay import replay_bug
+
+    try:
+        store, bug_id = _bug_ref(bug)
+        b = store.bug(bug_id)
+        trace = b.min_trace if shrunk else b.trace
+        if shrunk and trace is None:
+            raise UsageError(f"bug {bug_id} has no shrunk trace yet; run 'playtester minimize {bug}'")
+        report = replay_bug(b, runs=runs, trace=trace)
+        store.set_bug(bug_id, flaky=report.flaky, replay=report.describe())
+    except PlaytesterError as e:
+        _fail(e)
+        return
+    console.print(f"bug {bug_id} ({b.kind}): {b.message}\n{report.describe()}", highlight=False)
+    raise typer.Exit(0 if report.reproduced else 1)
+
+
+@app.command()
+def minimize(bug: Path = typer.Argument(..., help="DIR/bugs/N"),
+             seconds: float = typer.Option(120.0, help="time budget"),
+             max_tests: int = typer.Option(400, help="replay budget")) -> None:
+    """Shrink a bug's trace with delta debugging to a 1-minimal trace with the same signature."""
+    from playtester.replay import minimize_bug
+
+    try:
+        store, bug_id = _bug_ref(bug)
+        b = store.bug(bug_id)
+        if b.trace is None:
+            raise UsageError(f"bug {bug_id} has no trace")
+        result = minimize_bug(b, max_tests=max_tests, max_seconds=seconds)
+        store.set_bug(bug_id, min_trace=result.trace)
+        folder = bug
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "min_trace.json").write_text(result.trace.to_json())
+    except PlaytesterError as e:
+        _fail(e)
+        return
+    console.print(f"bug {bug_id}: {len(b.trace.actions)} -> {len(result.trace.actions)} actions in "
+                  f"{result.tests} replays ({result.seconds:.1f} s), "
+                  f"{'1-minimal' if result.one_minimal else 'budget spent before 1-minimal'}; "
+                  f"saved to {folder / 'min_trace.json'}", highlight=False)
 
 
 def _print_summary(s: Any) -> None:

@@ -27,10 +27,15 @@ def game_frames(frames: list[TraceFrame]) -> list[TraceFrame]:
     return [f for f in frames if not any(p in f.file for p in _NOT_GAME)]
 
 
-def frames_signature(frames: list[TraceFrame], depth: int = 3) -> str:
-    """``file:function:line`` of the innermost game frames, innermost last."""
-    inner = game_frames(frames)[-depth:] or frames[-depth:]
-    return " < ".join(f"{os.path.basename(f.file)}:{f.function}:{f.line}" for f in reversed(inner))
+def frames_signature(frames: list[TraceFrame], depth: int = 3, lines: bool = True) -> str:
+    """``file:function:line`` of the innermost game frames, innermost first.
+
+    Hangs leave out the innermost line (``lines=False`` for it): a stack dumped while a loop spins
+    lands on any line of the loop, and it is the same hang.
+    """
+    inner = list(reversed(game_frames(frames)[-depth:] or frames[-depth:]))
+    return " < ".join(f"{os.path.basename(f.file)}:{f.function}" + (f":{f.line}" if lines or i else "")
+                      for i, f in enumerate(inner))
 
 
 def location_of(frames: list[TraceFrame]) -> str:

@@ -99,7 +99,7 @@ class Campaign:
 class Store:
     """The SQLite store of one output folder."""
 
-    def __init__(self, folder: str | Path, create: bool = True) -> None:
+    def __init__(self, folder: str | Path, create: bool = True, max_mb: float | None = None) -> None:
         self.folder = Path(folder)
         self.path = self.folder / DB_NAME
         if not create and not self.path.is_file():
@@ -111,6 +111,9 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            if max_mb is not None:  # a size limit: past it every write fails as on a full disk
+                page = self.db.execute("PRAGMA page_size").fetchone()[0]
+                self.db.execute(f"PRAGMA max_page_count={max(1, int(max_mb * 2**20 / page))}")
             row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))

@@ -16,6 +16,6 @@ class HangOracle:
         exit = obs.exit
         if exit is None or exit.kind != "hang":
             return []
-        sig = f"hang:{frames_signature(exit.frames)}" if exit.frames else "hang:unknown"
+        sig = f"hang:{frames_signature(exit.frames, lines=False)}" if exit.frames else "hang:unknown"
         return [Finding("hang", exit.message, sig, step, location_of(exit.frames),
                         {"stack": exit.traceback[-8000:]})]

@@ -1,0 +1,125 @@
+"""JUnit XML for CI systems: one test case per oracle kind, failing with the bugs of that kind.
+
+Layout (as pytest writes it, which Jenkins, GitLab, GitHub and Azure read)::
+
+    <testsuites tests= failures= errors= time=>
+      <testsuite name="playtester.GAME" tests= failures= errors= skipped="0" time= timestamp=>
+        <properties>campaign, agent, budget, steps, episodes, seed...</properties>
+        <testcase classname="GAME" name="crash" time=>
+          <error message="BUG MESSAGE" type="crash">signature, location, count, replay command</error>
+        </testcase>
+        <testcase classname="GAME" name="stuck"><failure .../></testcase>
+        <testcase classname="GAME" name="assertion"/>          (passed)
+      </testsuite>
+    </testsuites>
+
+A bug is an ``<error>`` when something broke (crash, hang) and a ``<failure>`` when a check did not
+hold (assertion, stuck, balance, error_log, frame_time), as pytest does. A test case with several
+bugs carries one element per bug. The ``failures`` / ``errors`` counts are test cases (as JUnit
+counts them), not bugs. Bug kinds missing from ``oracle_kinds`` still get a test case: no bug is
+left out of the verdict.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from playtester.errors import UsageError
+from playtester.findings import Bug
+from playtester.report.html import replay_command
+from playtester.store import Store
+
+__all__ = ["ERROR_KINDS", "write_junit"]
+
+ERROR_KINDS = ("crash", "hang")
+"""Kinds reported as ``<error>``; every other kind is a ``<failure>``."""
+
+
+def _bug_text(bug: Bug, folder: Path) -> str:
+    lines = [f"bug {bug.id}: {bug.kind}: {bug.message}",
+             f"signature: {bug.signature}",
+             f"location: {bug.location or '-'}",
+             f"count: {bug.count}",
+             f"first found: step {bug.first_step}, {bug.first_found_s:.1f} s into the campaign"]
+    if bug.trace is not None:
+        lines.append(f"trace: {len(bug.trace.actions)} actions, seed {bug.trace.seed}"
+                     + (f"; shrunk to {len(bug.min_trace.actions)}" if bug.min_trace is not None else ""))
+    if bug.flaky is not None:
+        lines.append(f"flaky: {'yes' if bug.flaky else 'no'}")
+    tb = bug.details.get("traceback") if isinstance(bug.details, dict) else None
+    if isinstance(tb, str) and tb.strip():
+        lines += ["", tb.rstrip()]
+    lines += ["", f"replay: {replay_command(folder, bug.id)}"]
+    return "\n".join(lines)
+
+
+def _clean(text: str) -> str:
+    """XML 1.0 cannot hold most control characters; replace them (tracebacks may contain anything)."""
+    return "".join(ch if ch in "\t\n\r" or ord(ch) >= 0x20 and not 0xD800 <= ord(ch) <= 0xDFFF
+                   and ch not in "\ufffe\uffff" else "\ufffd" for ch in text)
+
+
+def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], folder: Path) -> ET.ElementTree:
+    """The JUnit XML tree (see `write_junit`)."""
+    c = store.campaign(campaign_id)
+    if c is None or (campaign_id is not None and c.id != campaign_id):
+        raise UsageError(f"no campaign {campaign_id} in {store.path}")
+    bugs = store.bugs(c.id)
+    kinds = list(dict.fromkeys(oracle_kinds))
+    kinds += [k for k in dict.fromkeys(b.kind for b in bugs) if k not in kinds]
+    by_kind: dict[str, list[Bug]] = {k: [] for k in kinds}
+    for b in bugs:
+        by_kind[b.kind].append(b)
+    failures = sum(1 for k in kinds if by_kind[k] and k not in ERROR_KINDS)
+    errors = sum(1 for k in kinds if by_kind[k] and k in ERROR_KINDS)
+    elapsed = f"{c.elapsed_s:.3f}"
+    counts = {"tests": str(len(kinds)), "failures": str(failures), "errors": str(errors)}
+    root = ET.Element("testsuites", {"name": "playtester", **counts, "time": elapsed})
+    suite = ET.SubElement(root, "testsuite", {
+        "name": f"playtester.{c.game}", **counts, "skipped": "0", "time": elapsed,
+        "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(c.started_at)),
+        "hostname": os.uname().nodename if hasattr(os, "uname") else ""})
+    props = ET.SubElement(suite, "properties")
+    for name, value in [("campaign", c.id), ("game", c.game), ("agent", c.agent), ("budget", c.budget),
+                        ("workers", c.workers), ("seed", c.seed), ("steps", c.steps), ("episodes", c.episodes),
+                        ("status", c.status), ("bugs", len(bugs))]:
+        ET.SubElement(props, "property", {"name": name, "value": _clean(str(value))})
+    share = f"{c.elapsed_s / max(1, len(kinds)):.3f}"
+    for kind in kinds:
+        case = ET.SubElement(suite, "testcase", {"classname": c.game, "name": kind, "time": share})
+        for b in by_kind[kind]:
+            el = ET.SubElement(case, "error" if kind in ERROR_KINDS else "failure",
+                               {"message": _clean(b.message), "type": kind})
+            el.text = _clean(_bug_text(b, folder))
+    ET.indent(root)
+    return ET.ElementTree(root)
+
+
+def write_junit(store: Store, campaign_id: int, out: Path, oracle_kinds: list[str], *,
+                folder: Path | None = None) -> Path:
+    """Write the campaign's verdict as JUnit XML.
+
+    Args:
+        store: the findings store.
+        campaign_id: the campaign (None: the latest).
+        out: the XML file to write (replaced atomically).
+        oracle_kinds: the oracles that ran, one test case each, in this order (kinds with bugs but not
+            listed are added after them).
+        folder: the output folder whose ``bugs/ID`` the replay commands name (default: ``out``'s folder).
+
+    Returns:
+        ``out``.
+
+    Raises:
+        UsageError: the store has no such campaign.
+    """
+    out = Path(out)
+    tree = junit_tree(store, campaign_id, oracle_kinds, Path(folder) if folder is not None else out.parent)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    tree.write(tmp, encoding="utf-8", xml_declaration=True)
+    os.replace(tmp, out)
+    return out

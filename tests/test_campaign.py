@@ -1,0 +1,92 @@
+"""Campaigns end to end on real games and a real SQLite store: nothing found is ever lost."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+
+import pytest
+from conftest import fixture_spec
+
+from playtester.campaign import Budget, explore, finalize_bugs
+from playtester.drive.spec import resolve
+from playtester.errors import UsageError
+from playtester.store import Store, StoreError
+
+
+def test_budget_parsing():
+    assert Budget.parse("10m") == Budget(seconds=600) and Budget.parse("1h30m").seconds == 5400
+    assert Budget.parse("50000") == Budget(steps=50000) and Budget.parse("90s").seconds == 90
+    with pytest.raises(UsageError, match="neither a time"):
+        Budget.parse("ten minutes")
+
+
+def test_explore_blockmaze_stores_bugs_coverage_and_timeline(tmp_path):
+    r = explore(resolve("blockmaze"), out=tmp_path, budget=Budget(steps=600), workers=2)
+    store = Store(tmp_path)
+    c = store.campaign(r.campaign_id)
+    assert c.status == "finished" and c.steps == 600 and c.abstraction == "features"
+    bugs = store.bugs(r.campaign_id)
+    assert bugs and all(b.kind == "assertion" and b.message.startswith("bug cell") for b in bugs)
+    assert len({b.signature for b in bugs}) == len(bugs)  # de-duplicated
+    for b in bugs:
+        assert len(b.trace.actions) == b.first_step and b.trace.game == "blockmaze"
+    assert r.states > 20 and len(store.states(r.campaign_id)) == r.states
+    assert 0 < r.code_covered < r.code_total
+    assert store.positions(r.campaign_id)
+    timeline = store.timeline(r.campaign_id)
+    assert timeline[-1]["steps"] == 600 and [t["states"] for t in timeline] == sorted(t["states"] for t in timeline)
+
+
+def test_killed_game_and_infinite_loop_are_findings_and_the_campaign_goes_on(tmp_path):
+    spec = fixture_spec("os_exit", game_args={"sig": int(signal.SIGKILL)})
+    r = explore(spec, out=tmp_path / "a", budget=Budget(steps=12), actions="blind")
+    [bug] = r.bugs
+    assert bug.kind == "crash" and bug.signature == "crash:signal:9" and bug.count >= 3
+    spec = fixture_spec("forever", step_timeout_s=1.0)
+    r = explore(spec, out=tmp_path / "b", budget=Budget(steps=4), actions="blind")
+    [bug] = r.bugs
+    assert bug.kind == "hang" and "forever.py:spin" in bug.signature and r.episodes >= 2
+
+
+def test_known_failures_are_replayed_first_in_the_next_campaign(tmp_path):
+    spec = fixture_spec("raise_at", game_args={"n": 30})
+    first = explore(spec, out=tmp_path, budget=Budget(steps=8), actions="blind")
+    assert [b.kind for b in first.bugs] == ["crash"]
+    second = explore(spec, out=tmp_path, budget=Budget(steps=1), actions="blind")
+    assert second.replayed_known == 1 and second.reproduced_known == 1
+    [bug] = second.bugs
+    assert bug.first_found_s == 0.0  # found by the replay, before any exploration
+
+
+def test_flaky_game_is_flagged(tmp_path):
+    r = explore(fixture_spec("flaky"), out=tmp_path, budget=Budget(steps=30), actions="blind")
+    [bug] = r.bugs
+    finalize_bugs(r.store, r.campaign_id, [bug.id], shrink=False)
+    assert r.store.bug(bug.id).flaky is True
+    assert "FLAKY" in r.store.bug_replay(bug.id)
+
+
+def test_full_disk_is_a_clear_error_that_keeps_what_was_stored(tmp_path):
+    spec = fixture_spec("raise_at", game_args={"n": 12})
+    with pytest.raises(StoreError, match="full.*free some disk space.*--resume.*kept"):
+        explore(spec, out=tmp_path, budget=Budget(steps=5000), actions="blind", max_store_mb=0.2)
+    store = Store(tmp_path)
+    c = store.campaign()
+    assert c.status == "running" and c.episodes > 0
+    assert store.bugs(c.id)[0].kind == "crash"  # found before the disk filled up, still there
+    # with space again, the campaign resumes
+    r = explore(None, out=tmp_path, budget=Budget(steps=c.steps + 20), resume=True)
+    assert r.campaign_id == c.id and r.steps >= c.steps + 20 and r.store.campaign().status == "finished"
+
+
+def test_unwritable_store_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError, match="cannot open the store"):
+        Store(blocker / "out")
+    (tmp_path / "db").mkdir()
+    (tmp_path / "db" / "playtester.sqlite").write_text("garbage, not sqlite")
+    with pytest.raises(StoreError, match="cannot open the store"):
+        Store(tmp_path / "db")
+    assert sqlite3.sqlite_version  # the real SQLite library answered both

@@ -1,0 +1,88 @@
+"""`playtester explore / replay / minimize` as a user runs them: real subprocesses, real signals."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+from conftest import GAMES
+
+
+def playtester(*args, timeout=600):
+    return subprocess.run([sys.executable, "-m", "playtester.cli", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_explore_writes_report_junit_and_bug_folders_then_replay_and_minimize(tmp_path):
+    out = tmp_path / "run"
+    res = playtester("explore", f"{GAMES / 'raise_at.py'}:main", "--game-arg", "n=45", "--actions", "blind",
+                     "--budget", "30", "--out", str(out))
+    assert res.returncode == 1, res.stdout + res.stderr  # bugs found
+    # frame 45 falls in step 5 whatever the agent does: 5 actions of any kind is the 1-minimal trace
+    assert "ValueError: boom at frame 45" in res.stdout and "shrunk 5 -> 5 actions" in res.stdout
+    html = (out / "report.html").read_text()
+    assert 'id="bugs"' in html and "boom at frame 45" in html and f"playtester replay {out}/bugs/1" in html
+    suite = ET.parse(out / "junit.xml").getroot().find("testsuite")
+    crash = [tc for tc in suite.iter("testcase") if tc.get("name") == "crash"]
+    assert crash and crash[0].find("error") is not None  # crashes are <error>, not <failure>
+    bug = json.loads((out / "bugs" / "1" / "bug.json").read_text())
+    assert bug["kind"] == "crash" and (out / "bugs" / "1" / "strip.png").is_file()
+
+    res = playtester("replay", str(out / "bugs" / "1"))
+    assert res.returncode == 0 and "reproduced" in res.stdout and "fired at step 5" in res.stdout
+    res = playtester("minimize", str(out / "bugs" / "1"))
+    assert res.returncode == 0 and "5 -> 5 actions" in res.stdout and "1-minimal" in res.stdout
+    assert len(json.loads((out / "bugs" / "1" / "min_trace.json").read_text())["actions"]) == 5
+
+
+def _count(db, table):
+    try:
+        with sqlite3.connect(db, timeout=5) as con:
+            return con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_sigkill_then_resume_loses_nothing_already_found(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "playtester.cli", "explore", "blockmaze", "--budget", "2500",
+                             "--out", str(out), "--no-shrink"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    db = out / "playtester.sqlite"
+    deadline = time.time() + 120
+    while time.time() < deadline and (_count(db, "episodes") < 3 or _count(db, "bugs") < 1):
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    with sqlite3.connect(db) as con:
+        steps_before, status = con.execute("SELECT steps, status FROM campaigns").fetchone()
+        bugs_before = dict(con.execute("SELECT signature, count FROM bugs"))
+    assert status == "running" and steps_before > 0 and bugs_before
+
+    res = playtester("explore", "--resume", "--out", str(out), "--budget", "2500", "--no-shrink")
+    assert res.returncode == 1, res.stdout + res.stderr
+    with sqlite3.connect(db) as con:
+        steps, status, n = con.execute("SELECT steps, status, COUNT(*) FROM campaigns").fetchone()
+        bugs_after = dict(con.execute("SELECT signature, count FROM bugs"))
+    assert n == 1 and status == "finished" and steps == 2500
+    assert all(bugs_after[sig] >= c for sig, c in bugs_before.items())  # nothing found was lost
+
+
+def test_corrupted_config_is_a_usage_error(tmp_path):
+    (tmp_path / "game.py").write_text((GAMES / "no_input.py").read_text())
+    (tmp_path / "playtester.toml").write_text("frames_per_action = 'ten'\n[oracles]\nstuck_steps = -1\n")
+    res = playtester("explore", str(tmp_path / "game.py"), "--out", str(tmp_path / "o"))
+    assert res.returncode == 2
+    assert "playtester.toml: field 'frames_per_action'" in res.stderr
+    assert "field 'oracles.stuck_steps'" in res.stderr
+
+
+def test_resume_without_a_campaign_is_a_usage_error(tmp_path):
+    res = playtester("explore", "--resume", "--out", str(tmp_path))
+    assert res.returncode == 2 and "nothing to resume" in res.stderr
