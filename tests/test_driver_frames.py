@@ -94,7 +94,7 @@ def test_bundled_games_are_deterministic(worker_for, game):
 
     a, b = play(3), play(3)
     assert len(a) == len(b) and len(a) > 5
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     assert len({x.tobytes() for x in a}) > 3  # the game really moved
 
 

@@ -6,9 +6,8 @@ Exit codes: 0 clean, 1 bugs found (game crashes or hangs), 2 usage or input erro
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -58,11 +57,11 @@ def run(
     workers: int = typer.Option(1, min=1, help="games run in parallel, one process each"),
     seed: int = typer.Option(0, help="seed of the first episode; later episodes use seed+1, seed+2, ..."),
     actions: str = typer.Option("default", help="action space: default, blind, or manual:FILE.yaml"),
-    frames_per_action: Optional[int] = typer.Option(None, min=1, help="frames each action is held"),
-    max_episode_steps: Optional[int] = typer.Option(None, min=1, help="steps before an episode is truncated"),
-    config: Optional[Path] = typer.Option(None, help="playtester.toml to use instead of the game's own"),
+    frames_per_action: int | None = typer.Option(None, min=1, help="frames each action is held"),
+    max_episode_steps: int | None = typer.Option(None, min=1, help="steps before an episode is truncated"),
+    config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="also write the summary as JSON here"),
+    json_out: Path | None = typer.Option(None, "--json", help="also write the summary as JSON here"),
 ) -> None:
     """Drive a game with an agent and print what happened: steps/s, episodes, crashes, hangs."""
     from playtester.campaign import run_agent
@@ -104,7 +103,7 @@ def run(
 
 @app.command()
 def explore(
-    game: Optional[str] = typer.Argument(None, help="game spec (leave out with --resume)"),
+    game: str | None = typer.Argument(None, help="game spec (leave out with --resume)"),
     out: Path = typer.Option(..., "--out", "-o", help="folder for the store, report.html, junit.xml, bugs/"),
     agent: str = typer.Option("random", help="agent that explores"),
     budget: str = typer.Option("2000", help="time (10m, 90s, 1h) or steps (50000)"),
@@ -115,13 +114,14 @@ def explore(
     code_coverage: bool = typer.Option(True, help="measure statement coverage of the game's source"),
     shrink: bool = typer.Option(True, help="shrink each new bug's trace with delta debugging"),
     shrink_seconds: float = typer.Option(30.0, help="time budget to shrink one bug"),
-    config: Optional[Path] = typer.Option(None, help="playtester.toml to use instead of the game's own"),
+    config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
 ) -> None:
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live
 
-    from playtester.campaign import Budget, bug_frames, explore as run_explore, finalize_bugs
+    from playtester.campaign import Budget, bug_frames, finalize_bugs
+    from playtester.campaign import explore as run_explore
     from playtester.drive.spec import resolve
     from playtester.report import write_bug_folders, write_junit, write_report
 

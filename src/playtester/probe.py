@@ -17,7 +17,8 @@ hands them back in each ``Observation``. Outside one, every call returns at once
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["active", "event", "check", "observe", "entity", "hook", "hooks"]
 

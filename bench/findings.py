@@ -1,0 +1,112 @@
+"""Findings pipeline benchmarks. Prints figures; asserts nothing.
+
+1. Recall on Block Maze (the Wuji setting: bug cells at random reachable positions): wall time for the
+   random agent to find all injected bugs, with 1 and 2 workers, and the recall curve (bugs found by
+   time), over several campaign seeds.
+2. Cost of oracles and coverage per step, as a ratio to stepping without them, measured side by side
+   (interleaved rounds, medians): plain stepping; + oracles + state coverage + position map; + code
+   coverage (coverage.py in the worker); the full campaign (everything + the SQLite store).
+
+Usage: python bench/findings.py [--seconds 60] [--seeds 3] [--steps 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+
+from playtester.agents import make_agent
+from playtester.campaign import CAPTURE, Budget, choose_abstraction, explore
+from playtester.coverage.maps import PositionMap
+from playtester.drive.spec import resolve
+from playtester.env import GameEnv
+from playtester.games.blockmaze import injected_bugs
+from playtester.oracles import make_oracles
+
+
+def recall(seconds: float, workers: int, seed: int, size: int) -> list[float]:
+    """first-found times (s) of the distinct injected bugs of one campaign."""
+    spec = resolve("blockmaze").with_config(game_args={"size": size, "n_bugs": 5})
+    with tempfile.TemporaryDirectory() as out:
+        r = explore(spec, out=out, budget=Budget(seconds=seconds), workers=workers, seed=seed,
+                    code_coverage=False, replay_known=False)
+        expected = {b["message"] for b in injected_bugs(5)}
+        return sorted(b.first_found_s for b in r.bugs if b.message in expected)
+
+
+def stepping(game: str, steps: int, mode: str) -> float:
+    """steps/s of the random agent on one worker, with more or less of the pipeline switched on."""
+    spec = resolve(game).with_config(max_episode_steps=200)
+    if mode == "campaign":
+        with tempfile.TemporaryDirectory() as out:
+            t = time.perf_counter()
+            explore(spec, out=out, budget=Budget(steps=steps), code_coverage=True, replay_known=False)
+            return steps / (time.perf_counter() - t)
+    env = GameEnv(spec, capture=CAPTURE, obs_size=CAPTURE, code_coverage=(mode == "code"))
+    agent = make_agent("random", env.action_space.n, seed=0)
+    obs, info = env.reset(seed=0)
+    suite = make_oracles(spec.config.oracles) if mode != "plain" else None
+    abstraction = choose_abstraction("auto", env.last_obs, spec.config.features)
+    seen: set = set()
+    pos = PositionMap()
+    t = time.perf_counter()
+    for i in range(steps):
+        obs, _r, term, trunc, info = env.step(agent.act(obs, info))
+        if suite is not None:
+            last = env.last_obs
+            suite.check(last, i)
+            key = abstraction.key(last)
+            if key is not None:
+                seen.add(key)
+            pos.add(last)
+        if term or trunc:
+            obs, info = env.reset()
+            if suite is not None:
+                suite.reset()
+    rate = steps / (time.perf_counter() - t)
+    env.close()
+    return rate
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=60.0, help="budget of each recall campaign")
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--size", type=int, default=11, help="maze size")
+    ap.add_argument("--steps", type=int, default=3000, help="steps per cost measurement")
+    ap.add_argument("--rounds", type=int, default=3)
+    a = ap.parse_args()
+
+    print(f"# 1. recall on blockmaze (size {a.size}, 5 bug cells), random agent, {a.seconds:g} s budget, "
+          f"{a.seeds} seeds")
+    print(f"{'workers':>7} {'seed':>5} {'found':>6} {'time to all 5 (s)':>18}  first-found times (s)")
+    for workers in (1, 2):
+        alls = []
+        for seed in range(a.seeds):
+            times = recall(a.seconds, workers, seed, a.size)
+            all5 = times[-1] if len(times) == 5 else None
+            alls.append(all5)
+            shown = " ".join(f"{t:.1f}" for t in times)
+            print(f"{workers:>7} {seed:>5} {len(times):>6} {all5 if all5 is None else round(all5, 1)!s:>18}  {shown}")
+        done = [x for x in alls if x is not None]
+        if done:
+            print(f"{workers:>7} {'med':>5} {'':>6} {statistics.median(done):>18.1f}  ({len(done)}/{a.seeds} "
+                  "campaigns found all 5)")
+
+    print(f"\n# 2. cost of oracles and coverage per step ({a.steps} steps, median of {a.rounds} interleaved rounds)")
+    print(f"{'game':<11} {'plain st/s':>10} {'+oracles+state':>15} {'extra':>6} {'+code cov':>10} {'extra':>6} "
+          f"{'campaign':>9} {'extra':>6}")
+    for game in ("blockmaze", "platformer"):
+        runs: dict[str, list[float]] = {m: [] for m in ("plain", "oracles", "code", "campaign")}
+        for _ in range(a.rounds):
+            for mode in runs:
+                runs[mode].append(stepping(game, a.steps, mode))
+        plain, orc, code, camp = (statistics.median(runs[m]) for m in ("plain", "oracles", "code", "campaign"))
+        print(f"{game:<11} {plain:>10.0f} {orc:>15.0f} {plain / orc - 1:>6.0%} {code:>10.0f} {plain / code - 1:>6.0%} "
+              f"{camp:>9.0f} {plain / camp - 1:>6.0%}")
+
+
+if __name__ == "__main__":
+    main()
