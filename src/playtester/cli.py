@@ -112,6 +112,8 @@ def explore(
     actions: str = typer.Option("default", help="action space: default, blind, or manual:FILE.yaml"),
     resume: bool = typer.Option(False, "--resume", help="continue the unfinished campaign in --out"),
     code_coverage: bool = typer.Option(True, help="measure statement coverage of the game's source"),
+    abstraction: str | None = typer.Option(None, help="state abstraction: auto, features, scene, pixels "
+                                                        "(default: the game config's)"),
     shrink: bool = typer.Option(True, help="shrink each new bug's trace with delta debugging"),
     shrink_seconds: float = typer.Option(30.0, help="time budget to shrink one bug"),
     config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
@@ -134,6 +136,10 @@ def explore(
             spec = resolve(game, config=config)
             if game_arg:
                 spec = spec.with_config(game_args=spec.config.game_args | _parse_game_args(game_arg))
+            if abstraction:
+                if abstraction not in ("auto", "features", "scene", "pixels"):
+                    raise UsageError(f"--abstraction {abstraction!r}: use auto, features, scene or pixels")
+                spec = spec.with_config(abstraction=abstraction)
         progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[stats]}"),
                             TimeElapsedColumn(), console=console)
         total = parsed.steps if parsed.steps is not None else parsed.seconds
