@@ -32,13 +32,13 @@ def active() -> bool:
     return _sink is not None
 
 
-def event(name: str, **data: Any) -> None:
+def event(name: str, /, **data: Any) -> None:
     """Broadcast a named game event (``"door_opened"``, ``"player_died"``) with optional data."""
     if _sink is not None:
         _sink.on_event(name, data)
 
 
-def check(condition: Any, message: str = "", **data: Any) -> bool:
+def check(condition: Any, message: str = "", /, **data: Any) -> bool:
     """Assert an invariant of the game. A false ``condition`` is reported as a bug, never raised.
 
     Returns ``bool(condition)`` so it can guard recovery code in the game.
@@ -57,7 +57,7 @@ def observe(**features: float) -> None:
         _sink.on_observe(features)
 
 
-def entity(id: Any, kind: str, pos: tuple[float, float] | None = None, **attrs: Any) -> None:
+def entity(id: Any, kind: str, pos: tuple[float, float] | None = None, /, **attrs: Any) -> None:
     """Report an actor of the game: a stable ``id``, its ``kind`` and its world position."""
     if _sink is not None:
         _sink.on_entity(id, kind, pos, attrs)
