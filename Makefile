@@ -39,6 +39,7 @@ test-slow: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(PY) bench/driver_overhead.py
+	$(PY) bench/findings.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check src tests bench

@@ -59,12 +59,14 @@ def driven_fps(game: str, frames: int, capture, k: int = 10) -> float:
         for _ in range(5):  # warm up
             w.step(noop, frames=k)
         n = frames // k
+        done_frames = 0
         t = time.perf_counter()
-        for _ in range(n):
+        for i in range(n):
             obs = w.step(noop, frames=k)
-            if obs.done:
-                raise SystemExit(f"{game} ended during the benchmark: {obs.info.get('exit')}")
-        return n * k / (time.perf_counter() - t)
+            done_frames += k
+            if obs.done:  # the game ended (e.g. the player died): a new episode, as a campaign would
+                w.reset(seed=i)
+        return done_frames / (time.perf_counter() - t)
 
 
 def parallel_steps(game: str, workers: int, steps: int, k: int = 10) -> float:
@@ -78,8 +80,9 @@ def parallel_steps(game: str, workers: int, steps: int, k: int = 10) -> float:
         for _ in range(steps):
             for w in ws:
                 w.step_async(noop, frames=k)
-            for w in ws:
-                w.step_wait()
+            for i, w in enumerate(ws):
+                if w.step_wait().done:
+                    w.reset(seed=i)
         return steps * workers / (time.perf_counter() - t)
     finally:
         for w in ws:
