@@ -5,22 +5,18 @@ from __future__ import annotations
 import builtins
 import inspect
 import math
-import os
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gamekit import run_headless  # noqa: E402
 
 from playtester.actions.manual import load_manual
 from playtester.drive import InputFrame, Observation, Worker, resolve
 from playtester.games import arena as ar
 from playtester.oracles.balance import BalanceOracle
 
-ROOT = Path(__file__).resolve().parents[2]
-HEADLESS = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 LEFT, TOP, RIGHT, BOTTOM = (
     ar.ARENA.left + ar.PLAYER_RADIUS,
     ar.ARENA.top + ar.PLAYER_RADIUS,
@@ -141,15 +137,7 @@ def test_config_and_manual_space() -> None:
 
 # --- smoke run in a real subprocess -------------------------------------------------------------------------
 def test_headless_smoke_run() -> None:
-    env = {**os.environ, **HEADLESS, "PYTHONPATH": str(ROOT / "src")}
-    result = subprocess.run(
-        [sys.executable, "-m", "playtester.games.arena", "--frames", "200", "--fps", "0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_headless("playtester.games.arena", "--frames", "200", "--fps", "0")
     assert result.returncode == 0, result.stderr
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
-import sys
 import textwrap
 from collections import defaultdict
 from pathlib import Path
@@ -19,8 +17,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
+from gamekit import RecordingSink, install_sink, run_headless, run_python  # noqa: E402
 
-from playtester import probe  # noqa: E402
 from playtester.games import blockmaze as bm  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,33 +27,9 @@ KEY_FOR_STEP = {(1, 0): pygame.K_RIGHT, (-1, 0): pygame.K_LEFT, (0, 1): pygame.K
 KEY_STEP = {key: step for step, key in KEY_FOR_STEP.items()}
 
 
-class RecordingSink:
-    """Stands in for playtester's driver sink and records every probe call."""
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-        self.checks: list[tuple[str, dict[str, Any]]] = []
-        self.observations: list[dict[str, float]] = []
-        self.entities: list[tuple[Any, str, Any]] = []
-
-    def on_event(self, name: str, data: dict[str, Any]) -> None:
-        self.events.append((name, data))
-
-    def on_check(self, message: str, data: dict[str, Any], where: Any) -> None:
-        self.checks.append((message, data))
-
-    def on_observe(self, features: dict[str, float]) -> None:
-        self.observations.append(dict(features))
-
-    def on_entity(self, id: Any, kind: str, pos: Any, attrs: dict[str, Any]) -> None:
-        self.entities.append((id, kind, pos))
-
-
 @pytest.fixture
 def sink(monkeypatch: pytest.MonkeyPatch) -> RecordingSink:
-    recorder = RecordingSink()
-    monkeypatch.setattr(probe, "_sink", recorder)
-    return recorder
+    return install_sink(monkeypatch)
 
 
 def no_keys() -> defaultdict[int, bool]:
@@ -282,7 +256,7 @@ def test_report_sends_features_and_entities(sink: RecordingSink) -> None:
     game.report()
     x, y = game.start
     assert sink.observations == [{"x": x, "y": y, "steps": 0, "score": 0}]
-    assert sink.entities == [("robot", "robot", (x, y)), ("gold", "gold", game.goal)]
+    assert sink.entities == {"robot": ("robot", (x, y), {}), "gold": ("gold", game.goal, {})}
 
 
 def test_teleport_and_walkable_hooks(sink: RecordingSink) -> None:
@@ -326,23 +300,8 @@ def test_main_rejects_bad_arguments(kwargs: dict[str, Any], match: str) -> None:
 # ---- headless runs in a real subprocess ----------------------------------------------------------
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    src = str(REPO / "src")
-    env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return env
-
-
 def test_headless_smoke_run_exits_cleanly() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "playtester.games.blockmaze", "--frames", "200", "--fps", "0"],
-        cwd=REPO,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_headless("playtester.games.blockmaze", "--frames", "200", "--fps", "0")
     assert result.returncode == 0, result.stderr
 
 
@@ -386,9 +345,7 @@ def test_headless_run_with_key_events_reaches_the_gold() -> None:
                           "steps": len(path) - 1, "hooks": sorted(probe.hooks())}))
         """
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], cwd=REPO, env=_env(), capture_output=True, text=True, timeout=60
-    )
+    result = run_python("-c", script)
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout.strip().splitlines()[-1])
     assert out["last"]["score"] == 1 and out["last"]["steps"] == out["steps"]

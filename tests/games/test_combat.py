@@ -6,11 +6,7 @@ import builtins
 import inspect
 import os
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,13 +14,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
+from gamekit import RecordingSink, install_sink, run_headless  # noqa: E402
 
 from playtester import probe  # noqa: E402
 from playtester.drive import InputFrame, Worker, resolve  # noqa: E402
 from playtester.games import combat as cb  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-HEADLESS = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 
 
 # --- pure rules ---------------------------------------------------------------------------------------
@@ -157,28 +151,6 @@ def test_injected_bugs_shape() -> None:
 
 
 # --- in-process game checks ------------------------------------------------------------------------------
-class _Sink:
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-        self.checks: list[str] = []
-        self.features: dict[str, float] = {}
-
-    def on_event(self, name: str, data: dict[str, Any]) -> None:
-        self.events.append((name, data))
-
-    def on_check(self, message: str, data: dict[str, Any], where: Any) -> None:
-        self.checks.append(message)
-
-    def on_observe(self, features: dict[str, float]) -> None:
-        self.features.update(features)
-
-    def on_entity(self, *args: Any) -> None:
-        pass
-
-    def named(self, name: str) -> list[dict[str, Any]]:
-        return [data for n, data in self.events if n == name]
-
-
 class _Keys:
     def __init__(self, *held: int) -> None:
         self.held = set(held)
@@ -191,9 +163,8 @@ NO_KEYS = _Keys()
 
 
 @pytest.fixture
-def sink(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Sink]:
-    s = _Sink()
-    monkeypatch.setattr(probe, "_sink", s)
+def sink(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingSink]:
+    s = install_sink(monkeypatch)
     monkeypatch.setattr(probe, "_hooks", {})
     random.seed(0)
     yield s
@@ -205,7 +176,7 @@ def _run(g: cb.Combat, frames: int, keys: _Keys = NO_KEYS) -> None:
         g.report()
 
 
-def test_report_features(sink: _Sink) -> None:
+def test_report_features(sink: RecordingSink) -> None:
     g = cb.Combat()
     _run(g, 1)
     assert set(sink.features) == {"hero_x", "hero_y", "hero_hp", "mana", "boss_hp", "boss_phase", "distance",
@@ -214,7 +185,7 @@ def test_report_features(sink: _Sink) -> None:
     assert sink.checks == []
 
 
-def test_strike_combo_gives_rage_and_hits(sink: _Sink) -> None:
+def test_strike_combo_gives_rage_and_hits(sink: RecordingSink) -> None:
     g = cb.Combat()
     g.teleport(g.boss.x - 40, g.boss.y)
     for _ in range(cb.COMBO_HITS):
@@ -226,7 +197,7 @@ def test_strike_combo_gives_rage_and_hits(sink: _Sink) -> None:
     assert g.score == sum(h["damage"] for h in hits) == cb.BOSS_MAX_HP - g.boss.hp
 
 
-def test_phase_one_shoves_the_hero_out_of_the_boss(sink: _Sink) -> None:
+def test_phase_one_shoves_the_hero_out_of_the_boss(sink: RecordingSink) -> None:
     g = cb.Combat()
     g.teleport(g.boss.x, g.boss.y)
     _run(g, 1)
@@ -234,7 +205,7 @@ def test_phase_one_shoves_the_hero_out_of_the_boss(sink: _Sink) -> None:
     assert g.cast("charge")  # no crash: the distance is never 0 in phase 1
 
 
-def test_phase_change_events(sink: _Sink) -> None:
+def test_phase_change_events(sink: RecordingSink) -> None:
     g = cb.Combat()
     g.boss.hp = cb.phase_top_hp(2) + 1
     g.teleport(g.boss.x - 40, g.boss.y)
@@ -244,7 +215,7 @@ def test_phase_change_events(sink: _Sink) -> None:
     assert g.debug_phase(3) == cb.phase_top_hp(3) and g.boss.phase == 3
 
 
-def test_bug1_charge_on_the_boss_centre_crashes_in_phase_two(sink: _Sink) -> None:
+def test_bug1_charge_on_the_boss_centre_crashes_in_phase_two(sink: RecordingSink) -> None:
     g = cb.Combat(start_phase=2)
     g.teleport(g.boss.x, g.boss.y)
     _run(g, 1)
@@ -253,19 +224,19 @@ def test_bug1_charge_on_the_boss_centre_crashes_in_phase_two(sink: _Sink) -> Non
         g.update(_Keys(pygame.K_4))
 
 
-def test_bug2_three_buffs_heal_the_boss(sink: _Sink) -> None:
+def test_bug2_three_buffs_heal_the_boss(sink: RecordingSink) -> None:
     g = cb.Combat()
     g.boss.hp = 500
     g.teleport(g.boss.x - 40, g.boss.y)
     for name in ("rage", "haste", "blessing"):
         g.hero.add_buff(name)
     g.cast("strike")
-    assert "damage turned negative" in sink.checks
+    assert "damage turned negative" in sink.check_messages
     assert sink.named("hit")[0]["damage"] < 0
     assert g.boss.hp > 500
 
 
-def test_bug3_weakened_charge_into_a_corner_never_ends(sink: _Sink) -> None:
+def test_bug3_weakened_charge_into_a_corner_never_ends(sink: RecordingSink) -> None:
     g = cb.Combat(start_phase=2)
     g.teleport(cb.HERO_MIN_X, cb.HERO_MIN_Y)
     g.boss.x, g.boss.y = 480, 300  # far beyond LOCK_RANGE
@@ -284,7 +255,7 @@ def test_bug3_weakened_charge_into_a_corner_never_ends(sink: _Sink) -> None:
     assert len(boss_positions) > 1 and g.hero.alive
 
 
-def test_charge_into_a_corner_ends_without_weakness(sink: _Sink) -> None:
+def test_charge_into_a_corner_ends_without_weakness(sink: RecordingSink) -> None:
     g = cb.Combat(start_phase=2)
     g.teleport(cb.HERO_MIN_X, cb.HERO_MIN_Y)
     g.boss.x, g.boss.y = 480, 300
@@ -301,7 +272,7 @@ def test_charge_into_a_corner_ends_without_weakness(sink: _Sink) -> None:
     assert not g.hero.charging
 
 
-def test_bug4_bolt_crit_in_phase_three_is_off_balance(sink: _Sink) -> None:
+def test_bug4_bolt_crit_in_phase_three_is_off_balance(sink: RecordingSink) -> None:
     g = cb.Combat(start_phase=3)
     damages = []
     for seed in range(200):
@@ -333,7 +304,7 @@ def _policy_stand_and_strike(g: cb.Combat) -> _Keys:
     return _Keys(pygame.K_1)
 
 
-def test_standing_and_striking_loses(sink: _Sink) -> None:
+def test_standing_and_striking_loses(sink: RecordingSink) -> None:
     for seed in range(3):
         random.seed(seed)
         g = cb.Combat()
@@ -345,7 +316,7 @@ def test_standing_and_striking_loses(sink: _Sink) -> None:
         assert {"phase": 3} not in sink.named("phase")
 
 
-def test_draw_runs_headless(sink: _Sink) -> None:
+def test_draw_runs_headless(sink: RecordingSink) -> None:
     pygame.init()
     try:
         screen = pygame.display.set_mode((cb.SCREEN_W, cb.SCREEN_H))
@@ -361,9 +332,7 @@ def test_draw_runs_headless(sink: _Sink) -> None:
 
 # --- smoke run in a real subprocess -------------------------------------------------------------------
 def test_headless_smoke_run() -> None:
-    env = {**os.environ, **HEADLESS, "PYTHONPATH": str(ROOT / "src")}
-    command = [sys.executable, "-m", "playtester.games.combat", "--frames", "300", "--fps", "0"]
-    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    result = run_headless("playtester.games.combat", "--frames", "300", "--fps", "0")
     assert result.returncode == 0, result.stderr
 
 

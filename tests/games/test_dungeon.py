@@ -5,10 +5,7 @@ from __future__ import annotations
 import math
 import os
 import random
-import subprocess
-import sys
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,47 +15,19 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
+from gamekit import ROOT, RecordingSink, install_sink, run_headless  # noqa: E402
 
-from playtester import probe  # noqa: E402
 from playtester.games import dungeon as dg  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "src" / "playtester" / "games"
 COMPLETABLE = [v for v in dg.VARIANTS if v != "bug"]
 DRIVER_KEYS = {"up": "UP", "down": "DOWN", "left": "LEFT", "right": "RIGHT"}
 GAME_KEYS = {"up": pygame.K_UP, "down": pygame.K_DOWN, "left": pygame.K_LEFT, "right": pygame.K_RIGHT}
 
 
-class RecordingSink:
-    """Stands in for playtester's driver sink and records every probe call."""
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-        self.checks: list[str] = []
-        self.features: dict[str, float] = {}
-        self.entities: dict[Any, tuple[str, Any, dict[str, Any]]] = {}
-
-    def on_event(self, name: str, data: dict[str, Any]) -> None:
-        self.events.append((name, data))
-
-    def on_check(self, message: str, data: dict[str, Any], where: Any) -> None:
-        self.checks.append(message)
-
-    def on_observe(self, features: dict[str, float]) -> None:
-        self.features.update(features)
-
-    def on_entity(self, id: Any, kind: str, pos: Any, attrs: dict[str, Any]) -> None:
-        self.entities[id] = (kind, pos, dict(attrs))
-
-    def names(self) -> list[str]:
-        return [name for name, _ in self.events]
-
-
 @pytest.fixture
 def sink(monkeypatch: pytest.MonkeyPatch) -> RecordingSink:
-    recorder = RecordingSink()
-    monkeypatch.setattr(probe, "_sink", recorder)
-    return recorder
+    return install_sink(monkeypatch)
 
 
 def keys_down(*keys: int) -> defaultdict[int, bool]:
@@ -298,27 +267,8 @@ def test_spawns_variant_draws_enemies_from_the_module_random(sink: RecordingSink
 
 # ---- headless runs ---------------------------------------------------------------------------------------
 def test_headless_smoke_run_exits_cleanly() -> None:
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     for variant in dg.VARIANTS:
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "playtester.games.dungeon",
-                "--frames",
-                "200",
-                "--fps",
-                "0",
-                "--variant",
-                variant,
-            ],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        result = run_headless("playtester.games.dungeon", "--frames", "200", "--fps", "0", "--variant", variant)
         assert result.returncode == 0, result.stderr
 
 

@@ -4,23 +4,16 @@ from __future__ import annotations
 
 import builtins
 import inspect
-import os
 import random
-import subprocess
-import sys
 from collections import deque
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pygame
 import pytest
+from gamekit import HEADLESS, RecordingSink, install_sink, run_headless
 
 from playtester import probe
 from playtester.games import platformer as pf
-
-ROOT = Path(__file__).resolve().parents[2]
-HEADLESS = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 
 
 # --- level layout ---------------------------------------------------------------------------------------
@@ -139,25 +132,6 @@ def test_injected_bugs_shape() -> None:
 
 
 # --- in-process game checks (headless) ----------------------------------------------------------------
-class _Sink:
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-        self.checks: list[str] = []
-        self.features: dict[str, float] = {}
-
-    def on_event(self, name: str, data: dict[str, Any]) -> None:
-        self.events.append((name, data))
-
-    def on_check(self, message: str, data: dict[str, Any], where: Any) -> None:
-        self.checks.append(message)
-
-    def on_observe(self, features: dict[str, float]) -> None:
-        self.features.update(features)
-
-    def on_entity(self, *args: Any) -> None:
-        pass
-
-
 class _Keys:
     def __init__(self, held: set[int]) -> None:
         self.held = held
@@ -167,12 +141,11 @@ class _Keys:
 
 
 @pytest.fixture
-def game(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[pf.Game, _Sink, set[int]]]:
+def game(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[pf.Game, RecordingSink, set[int]]]:
     for name, value in HEADLESS.items():
         monkeypatch.setenv(name, value)
-    sink = _Sink()
+    sink = install_sink(monkeypatch)
     held: set[int] = set()
-    monkeypatch.setattr(probe, "_sink", sink)
     monkeypatch.setattr(probe, "_hooks", {})
     monkeypatch.setattr(pygame.key, "get_pressed", lambda: _Keys(held))
     monkeypatch.setattr(pygame.mouse, "get_pos", lambda: (600, 180))
@@ -196,7 +169,7 @@ def _key(kind: int, key: int) -> pygame.event.Event:
     return pygame.event.Event(kind, key=key, mod=0, unicode="", scancode=0)
 
 
-def test_hooks_and_observations(game: tuple[pf.Game, _Sink, set[int]]) -> None:
+def test_hooks_and_observations(game: tuple[pf.Game, RecordingSink, set[int]]) -> None:
     g, sink, _ = game
     hooks = probe.hooks()
     assert set(hooks) >= {"teleport", "walkable"}
@@ -209,11 +182,11 @@ def test_hooks_and_observations(game: tuple[pf.Game, _Sink, set[int]]) -> None:
     assert sink.features["on_ground"] == 0
 
 
-def test_walking_right_sinks_into_the_bug_tile(game: tuple[pf.Game, _Sink, set[int]]) -> None:
+def test_walking_right_sinks_into_the_bug_tile(game: tuple[pf.Game, RecordingSink, set[int]]) -> None:
     g, sink, held = game
     held.add(pygame.K_RIGHT)
     _run(g, 200)
-    assert "player fell through the floor" in sink.checks
+    assert "player fell through the floor" in sink.check_messages
     assert g.player.rect.bottom == 11 * pf.TILE  # standing on the ground row under the hole
     assert 13 * pf.TILE <= g.player.rect.centerx < 14 * pf.TILE
 
@@ -227,7 +200,7 @@ def _empty_and_airborne(g: pf.Game) -> None:
 
 @pytest.mark.parametrize("order", ["reload_first", "fire_first"])
 def test_crash_needs_reload_and_fire_in_one_frame_while_airborne_and_empty(
-    game: tuple[pf.Game, _Sink, set[int]], order: str
+    game: tuple[pf.Game, RecordingSink, set[int]], order: str
 ) -> None:
     g, _, _ = game
     _empty_and_airborne(g)
@@ -239,7 +212,7 @@ def test_crash_needs_reload_and_fire_in_one_frame_while_airborne_and_empty(
             g.handle_event(event)
 
 
-def test_no_crash_for_the_parts_of_the_combination(game: tuple[pf.Game, _Sink, set[int]]) -> None:
+def test_no_crash_for_the_parts_of_the_combination(game: tuple[pf.Game, RecordingSink, set[int]]) -> None:
     g, sink, _ = game
     _empty_and_airborne(g)
     g.handle_event(_key(pygame.KEYUP, pygame.K_f))  # F alone on an empty gun: nothing
@@ -263,23 +236,19 @@ def test_no_crash_for_the_parts_of_the_combination(game: tuple[pf.Game, _Sink, s
     assert [name for name, _ in sink.events].count("shot") == 3
 
 
-def test_double_kill_scores_twice(game: tuple[pf.Game, _Sink, set[int]]) -> None:
+def test_double_kill_scores_twice(game: tuple[pf.Game, RecordingSink, set[int]]) -> None:
     g, sink, _ = game
     enemy = next(iter(g.enemies))
     enemy.hp = 1
     for _ in range(2):  # two bullets reach it in the same frame
         g.spawn_bullet(pygame.Vector2(enemy.rect.center), pygame.Vector2(0, 0))
     g.update()
-    assert "enemy killed twice" in sink.checks
+    assert "enemy killed twice" in sink.check_messages
     assert g.score == 2 * pf.ENEMY_SCORE
 
 
 # --- smoke run in a real subprocess -------------------------------------------------------------------
 @pytest.mark.parametrize("level", [0, 1])
 def test_headless_smoke_run(level: int) -> None:
-    env = {**os.environ, **HEADLESS, "PYTHONPATH": str(ROOT / "src")}
-    command = [sys.executable, "-m", "playtester.games.platformer", "--frames", "300", "--fps", "0"]
-    result = subprocess.run(
-        [*command, "--level", str(level)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
-    )
+    result = run_headless("playtester.games.platformer", "--frames", "300", "--fps", "0", "--level", str(level))
     assert result.returncode == 0, result.stderr

@@ -6,19 +6,15 @@ import builtins
 import inspect
 import os
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from gamekit import HEADLESS, run_headless  # noqa: E402
 
 from playtester.drive import InputFrame, Observation, Worker, resolve
 from playtester.games import tilematch as tm
 
-ROOT = Path(__file__).resolve().parents[2]
-HEADLESS = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 S = tm.STAR
 
 
@@ -161,15 +157,7 @@ def test_injected_bugs_shape() -> None:
 
 # --- smoke run in a real subprocess -------------------------------------------------------------------
 def test_headless_smoke_run() -> None:
-    env = {**os.environ, **HEADLESS, "PYTHONPATH": str(ROOT / "src")}
-    result = subprocess.run(
-        [sys.executable, "-m", "playtester.games.tilematch", "--frames", "200", "--fps", "0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_headless("playtester.games.tilematch", "--frames", "200", "--fps", "0")
     assert result.returncode == 0, result.stderr
 
 
