@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import signal
-import sqlite3
 
 import pytest
 from conftest import fixture_spec
@@ -92,4 +91,3 @@ def test_unwritable_store_is_a_clear_error(tmp_path):
     (tmp_path / "db" / "playtester.sqlite").write_text("garbage, not sqlite")
     with pytest.raises(StoreError, match="cannot open the store"):
         Store(tmp_path / "db")
-    assert sqlite3.sqlite_version  # the real SQLite library answered both

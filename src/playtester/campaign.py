@@ -1,23 +1,36 @@
-"""Run an agent on a game across N worker processes for a step budget, and summarize what happened.
+"""Campaigns: an agent plays a game on N worker processes until a budget is spent.
 
-This is the engine behind ``playtester run``. Every episode that ends is accounted for: finished,
-crashed (exception, signal, non-zero exit), hung, or truncated at the step limit; failed
-``probe.check`` calls are counted by message.
+- `run_agent` is the engine behind ``playtester run``: it accounts for every episode (finished,
+  crashed, hung, truncated) and counts failed ``probe.check`` calls, without storing anything.
+- `explore` is the engine behind ``playtester explore``: every step also passes through the oracles
+  and coverage, and findings, traces and coverage go to the SQLite store as they happen.
 """
 
 from __future__ import annotations
 
+import glob
+import os
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from playtester.actions.space import space_from_dict, space_to_dict
 from playtester.agents import make_agent
-from playtester.drive.observation import GameExit
-from playtester.drive.spec import GameSpec
-from playtester.env import GameEnv
-from playtester.errors import NoValidActionError
+from playtester.coverage.code import CodeCoverage
+from playtester.coverage.maps import PositionMap
+from playtester.coverage.state import Abstraction, encode_key, make_abstraction
+from playtester.drive.observation import GameExit, Observation
+from playtester.drive.spec import GameSpec, resolve
+from playtester.drive.worker import code_include_patterns
+from playtester.env import GameEnv, resolve_space
+from playtester.errors import NoValidActionError, UsageError
+from playtester.findings import Trace
+from playtester.oracles import make_oracles
+from playtester.store import Store
 
 
 @dataclass
@@ -144,21 +157,6 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
 
 
 # ------------------------------------------------------------------------------------------ explore
-import re  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-from playtester.actions.space import space_from_dict, space_to_dict  # noqa: E402
-from playtester.coverage.code import CodeCoverage  # noqa: E402
-from playtester.coverage.maps import PositionMap  # noqa: E402
-from playtester.coverage.state import Abstraction, encode_key, make_abstraction  # noqa: E402
-from playtester.drive.observation import Observation  # noqa: E402
-from playtester.drive.spec import resolve  # noqa: E402
-from playtester.env import resolve_space  # noqa: E402
-from playtester.errors import UsageError  # noqa: E402
-from playtester.findings import Trace  # noqa: E402
-from playtester.oracles import make_oracles  # noqa: E402
-from playtester.store import Store  # noqa: E402
-
 CAPTURE = (48, 48)  # frames the explorer captures: enough for pixel cells and the frozen-screen oracle
 
 
@@ -268,10 +266,10 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     space_dict = space_to_dict(space)
     config_dump = cfg.model_dump(mode="json")
     code = CodeCoverage()
-    if spec.kind == "module" and spec.target.startswith("playtester.games."):
-        code.track([str(Path(__file__).parent / "games" / f"{spec.target.rsplit('.', 1)[1]}.py")])
-    elif spec.kind == "file":
-        code.track(str(p) for p in Path(spec.target).parent.glob("*.py"))
+    if spec.kind != "gym":  # count the game's own files even where nothing ran, so percent is honest
+        for pattern in code_include_patterns(spec):
+            code.track(glob.glob(os.path.join(os.path.dirname(pattern), "*.py")) if pattern.endswith("*")
+                       else [pattern])
     result_new: list[int] = []
     try:
         # the first episode tells which abstraction fits the game
@@ -335,7 +333,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
             nonlocal episodes
             episodes += 1
             code.add(slot.code)
-            n_bugs = store.db.execute("SELECT COUNT(*) FROM bugs WHERE campaign_id=?", (cid,)).fetchone()[0]
+            n_bugs = store.bug_count(cid)
             t = now_s()
             store.record_episode(cid, worker=slots.index(slot), seed=slot.seed, steps=len(slot.actions),
                                  outcome=outcome, reason=reason, ended_s=t, actions=slot.actions,
@@ -375,7 +373,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
                     start(slot)
             if on_progress:
                 on_progress({"steps": steps, "seconds": now_s(), "episodes": episodes, "states": len(seen),
-                             "bugs": len(store.bugs(cid)) if steps % 100 == 0 else None,
+                             "bugs": store.bug_count(cid) if steps % 100 == 0 else None,
                              "budget": budget})
         for slot in slots:  # the episodes in flight count too
             if slot.actions:

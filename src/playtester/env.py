@@ -18,7 +18,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from playtester.actions import ActionSpace, make_space, native_space
-from playtester.drive.observation import Observation
+from playtester.drive.observation import Observation, resize_nearest
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import Worker
 from playtester.errors import UsageError
@@ -140,15 +140,10 @@ class GameEnv(gym.Env):
     def _convert(self, obs: Observation) -> np.ndarray:
         if self.obs_type == "features":
             return np.array([obs.features.get(n, 0.0) for n in self.feature_names], dtype=np.float32)
-        frame = obs.frame
-        w, h = self.obs_size
-        if frame is None or frame.shape != (h, w, 3):
-            if frame is None:
-                return np.zeros((h, w, 3), dtype=np.uint8)
-            ys = (np.arange(h) * frame.shape[0] // h)
-            xs = (np.arange(w) * frame.shape[1] // w)
-            frame = frame[ys][:, xs]
-        return np.ascontiguousarray(frame, dtype=np.uint8)
+        if obs.frame is None:
+            w, h = self.obs_size
+            return np.zeros((h, w, 3), dtype=np.uint8)
+        return np.ascontiguousarray(resize_nearest(obs.frame, self.obs_size), dtype=np.uint8)
 
     def _info(self, obs: Observation) -> dict[str, Any]:
         mask = obs.action_mask if obs.action_mask is not None else np.ones(len(self.space), dtype=np.int8)

@@ -211,6 +211,9 @@ class Store:
             rows = self.db.execute("SELECT * FROM bugs WHERE campaign_id=? ORDER BY id", (campaign_id,)).fetchall()
         return [self._bug(r) for r in rows]
 
+    def bug_count(self, campaign_id: int) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM bugs WHERE campaign_id=?", (campaign_id,)).fetchone()[0])
+
     def bug(self, bug_id: int) -> Bug:
         row = self.db.execute("SELECT * FROM bugs WHERE id=?", (bug_id,)).fetchone()
         if row is None:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from playtester.actions.space import ActionSpace
-from playtester.drive.observation import GameExit, Observation, TraceFrame
+from playtester.drive.observation import GameExit, Observation, TraceFrame, resize_nearest
 from playtester.drive.spec import GameSpec
 
 
@@ -72,7 +72,7 @@ class GymRunner:
         if self.capture is not None:
             frame = np.asarray(self.env.render(), dtype=np.uint8)
             if isinstance(self.capture, tuple) and frame.shape[1::-1] != tuple(self.capture):
-                frame = _resize(frame, self.capture)
+                frame = resize_nearest(frame, self.capture)
         features = {"reward_total": self.total_reward}
         entities = {}
         pos = getattr(self.env.unwrapped, "agent_pos", None)
@@ -120,13 +120,6 @@ class GymRunner:
             if self.done:
                 obs.info["done_reason"] = "terminated" if terminated else "truncated by the environment"
             self.conn.send(("obs", obs))
-
-
-def _resize(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    w, h = size
-    ys = (np.arange(h) * frame.shape[0] / h).astype(int)
-    xs = (np.arange(w) * frame.shape[1] / w).astype(int)
-    return frame[ys][:, xs]
 
 
 def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None, capture: Any) -> None:

@@ -10,6 +10,16 @@ import numpy as np
 ExitKind = Literal["finished", "exit", "exception", "signal", "hang", "killed", "worker"]
 
 
+def resize_nearest(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``frame`` (H, W, C) resized to ``size`` = (width, height) by nearest neighbour."""
+    w, h = size
+    if frame.shape[1] == w and frame.shape[0] == h:
+        return frame
+    ys = np.arange(h) * frame.shape[0] // h
+    xs = np.arange(w) * frame.shape[1] // w
+    return frame[ys][:, xs]
+
+
 @dataclass
 class GameEvent:
     """A ``probe.event`` call: name, data, and the frame it happened on."""
