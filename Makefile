@@ -18,10 +18,10 @@ $(VENV)/.dev: $(VENV)/.installed
 	$(PIP) -e '.[dev]'
 	touch $@
 
-# A short campaign on the bundled Block Maze: exit status 1 means "bugs found", which is what a demo
-# on a game with injected bugs should show. The report lands in runs/demo/report.html.
+# A short campaign on the bundled Block Maze with actions from program analysis of its code: exit
+# status 1 means "bugs found", which is what a demo on a game with injected bugs should show. The report lands in runs/demo/report.html.
 demo: $(VENV)/.installed
-	$(VENV)/bin/playtester explore blockmaze --budget 2000 --workers 2 --out runs/demo; test $$? -le 1
+	$(VENV)/bin/playtester explore blockmaze --actions analyzed --budget 2000 --workers 2 --out runs/demo; test $$? -le 1
 	@echo "open runs/demo/report.html to see the report"
 
 # Headless Chromium (Debian's package) renders the HTML report in a test; installed when missing and
@@ -40,6 +40,7 @@ test-slow: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(PY) bench/driver_overhead.py
 	$(PY) bench/findings.py
+	$(PY) bench/action_spaces.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check src tests bench

@@ -50,13 +50,71 @@ def games() -> None:
 
 
 @app.command()
+def analyze(
+    game: str = typer.Argument(..., help="game spec: bundled name, module:function, or path/to/game.py"),
+    json_file: Path | None = typer.Option(None, "--json", help="export the action space here (review, edit, "
+                                          "then load with --actions manual:FILE or --actions analyzed:FILE)"),
+    config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
+    game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
+    seed: int = typer.Option(0, help="seed of the short random run that records the call graph"),
+    limit: int = typer.Option(60, min=0, help="actions to list in the table (0: all)"),
+) -> None:
+    """Work out what the player can do: actions from program analysis of the game's input handling."""
+    from playtester.analysis import analyze as run_analysis
+    from playtester.drive.spec import resolve
+
+    try:
+        spec = resolve(game, config=config)
+        if game_arg:
+            spec = spec.with_config(game_args=spec.config.game_args | _parse_game_args(game_arg))
+        a = run_analysis(spec, seed=seed)
+    except PlaytesterError as e:
+        _fail(e)
+        return
+    r = a.result
+    st = r["stats"]
+    loop = r["loop"]
+    table = Table(title=f"{len(a.actions)} actions of {spec.text}", show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("action (one solution of its inputs)")
+    table.add_column("valid when (p_g)")
+    table.add_column("inputs (p_i)")
+    shown = a.actions if limit == 0 else a.actions[:limit]
+    for i, act in enumerate(shown):
+        table.add_row(str(i), act["name"], _clip(act["p_g_text"]), _clip(act["p_i_text"]))
+    console.print(table)
+    if len(shown) < len(a.actions):
+        console.print(f"... {len(a.actions) - len(shown)} more (--limit 0 lists all, --json exports them)")
+    t = r["timings"]
+    console.print(f"main loop: {loop['file']}:{loop['line']} in {loop['function']}()")
+    console.print(f"analysis {a.seconds:.2f} s (prepare {t['prepare_s']:.2f}, symbolic execution {t['execute_s']:.2f}, "
+                  f"actions {t['actions_s']:.2f}) after a {a.run_seconds:.2f} s recording run")
+    console.print(f"paths {st['paths']} ({st['merged']} merged into others); statements kept {st['kept_statements']}, "
+                  f"sliced away {st['sliced_statements']}; inlined: {', '.join(st['inlined']) or '-'}; "
+                  f"summarized: {', '.join(st['summarized']) or '-'}")
+    if r["unsupported"] or st["truncated"]:
+        console.print("[yellow]not analysed (the space over-approximates here):[/]")
+        for w in a.warnings:
+            console.print(f"  {w}")
+    if json_file is not None:
+        from playtester.analysis.export import export
+
+        export(r, spec.text, json_file)
+        console.print(f"action space written to {json_file}")
+
+
+def _clip(text: str, n: int = 70) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+@app.command()
 def run(
     game: str = typer.Argument(..., help="game spec: bundled name, module:function, file.py[:function], gym:ID"),
     agent: str = typer.Option("random", help="agent that picks actions"),
     steps: int = typer.Option(1000, min=1, help="total steps over all workers"),
     workers: int = typer.Option(1, min=1, help="games run in parallel, one process each"),
     seed: int = typer.Option(0, help="seed of the first episode; later episodes use seed+1, seed+2, ..."),
-    actions: str = typer.Option("default", help="action space: default, blind, or manual:FILE.yaml"),
+    actions: str = typer.Option("default", help="action space: default, analyzed, blind, manual:FILE.yaml or analyzed:FILE.json"),
     frames_per_action: int | None = typer.Option(None, min=1, help="frames each action is held"),
     max_episode_steps: int | None = typer.Option(None, min=1, help="steps before an episode is truncated"),
     config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
@@ -109,7 +167,7 @@ def explore(
     budget: str = typer.Option("2000", help="time (10m, 90s, 1h) or steps (50000)"),
     workers: int = typer.Option(1, min=1, help="games run in parallel, one process each"),
     seed: int = typer.Option(0, help="seed of the first episode"),
-    actions: str = typer.Option("default", help="action space: default, blind, or manual:FILE.yaml"),
+    actions: str = typer.Option("default", help="action space: default, analyzed, blind, manual:FILE.yaml or analyzed:FILE.json"),
     resume: bool = typer.Option(False, "--resume", help="continue the unfinished campaign in --out"),
     code_coverage: bool = typer.Option(True, help="measure statement coverage of the game's source"),
     abstraction: str | None = typer.Option(None, help="state abstraction: auto, features, scene, pixels "

@@ -27,17 +27,37 @@ ObsType = Literal["pixels", "features"]
 
 
 def default_space(spec: GameSpec) -> ActionSpace:
-    """The action space a game gets when none is named: native for Gymnasium ids, the game's manual
-    space when its config names one, else blind."""
+    """The action space a game gets when none is named: native for Gymnasium ids, the space its config
+    names (a manual YAML file, or ``analyzed``), else ``analyzed`` from program analysis, falling back
+    to ``blind`` with a warning that says why when the analysis fails."""
     if spec.kind == "gym":
         from playtester.drive.gym_driver import describe_actions
 
         return native_space(*describe_actions(spec.target))
     cfg_actions = spec.config.actions
-    if cfg_actions:
+    if cfg_actions and cfg_actions not in ("analyzed", "blind"):
         base = Path(spec.config_path).parent if spec.config_path else Path.cwd()
         return make_space(f"manual:{base / cfg_actions}", spec.config.blacklist)
-    return make_space("blind", spec.config.blacklist)
+    if cfg_actions == "blind":
+        return make_space("blind", spec.config.blacklist)
+    return analyzed_space(spec, fallback=True)
+
+
+def analyzed_space(spec: GameSpec, fallback: bool = False) -> ActionSpace:
+    """The ``analyzed`` space of a pygame game; with ``fallback``, ``blind`` (with a warning) on failure."""
+    from playtester.analysis import AnalysisError, analyze
+
+    try:
+        analysis = analyze(spec)
+    except AnalysisError as e:
+        if not fallback:
+            raise
+        space = make_space("blind", spec.config.blacklist)
+        space.warnings.append(f"action-space analysis failed, using the blind space instead: {e}")
+        return space
+    space = analysis.space()
+    space.warnings.extend(analysis.warnings[:20])
+    return space
 
 
 def resolve_space(spec: GameSpec, actions: str | ActionSpace | None) -> ActionSpace:
@@ -48,6 +68,12 @@ def resolve_space(spec: GameSpec, actions: str | ActionSpace | None) -> ActionSp
         return default_space(spec)
     if spec.kind == "gym":
         raise UsageError(f"{spec.text} has its own discrete actions; leave --actions out for Gymnasium ids")
+    if actions == "analyzed":
+        return analyzed_space(spec)
+    if isinstance(actions, str) and actions.startswith("analyzed:"):
+        from playtester.analysis.export import load_analyzed
+
+        return load_analyzed(actions.split(":", 1)[1])
     return make_space(actions, spec.config.blacklist)
 
 

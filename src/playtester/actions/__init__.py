@@ -17,4 +17,5 @@ def make_space(kind: str, blacklist: list[str] | None = None) -> ActionSpace:
         from playtester.actions.manual import load_manual
 
         return load_manual(kind.split(":", 1)[1], blacklist or [])
-    raise UsageError(f"unknown action space {kind!r}; use 'blind' or 'manual:path/to/actions.yaml'")
+    raise UsageError(f"unknown action space {kind!r}; use 'analyzed', 'blind', 'manual:path/to/actions.yaml' or "
+                     "'analyzed:FILE.json' (a space exported by playtester analyze --json)")

@@ -124,6 +124,7 @@ class ManualFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     version: int = SCHEMA_VERSION
     actions: list[dict[str, Any]] = Field(min_length=1)
+    analysis: dict[str, Any] | None = None  # kept by ``playtester analyze --json``; ignored here
 
 
 def _entry_lines(text: str) -> list[int]:

@@ -168,7 +168,12 @@ def _frame_from_dict(d: dict[str, Any]) -> InputFrame:
 
 def space_to_dict(space: ActionSpace) -> dict[str, Any]:
     """A JSON-ready form of an action space, so a trace replays with exactly the same actions."""
-    return {"schema": SPACE_SCHEMA, "kind": space.kind, "source": space.source, "actions": [
+    extra = {}
+    if getattr(space, "analysis", None):
+        from playtester.analysis.export import analysis_to_json
+
+        extra["analysis"] = analysis_to_json(space.analysis)  # type: ignore[attr-defined]
+    return {"schema": SPACE_SCHEMA, "kind": space.kind, "source": space.source, **extra, "actions": [
         {"name": a.name, "inputs": _frame_to_dict(a.inputs), "mode": a.mode, "hold_frames": a.hold_frames,
          "when": a.when, "cell": list(a.cell) if a.cell else None, "description": a.description}
         for a in space.actions]}
@@ -183,4 +188,10 @@ def space_from_dict(data: dict[str, Any]) -> ActionSpace:
     actions = [Action(a["name"], _frame_from_dict(a["inputs"]), a["mode"], a["hold_frames"], a["when"],
                       tuple(a["cell"]) if a["cell"] else None, a.get("description", ""))
                for a in data["actions"]]
+    if data.get("analysis"):
+        from playtester.analysis.export import analysis_from_json
+        from playtester.analysis.space import AnalyzedSpace
+
+        return AnalyzedSpace(data["kind"], actions, source=data.get("source"),
+                             analysis=analysis_from_json(data["analysis"]))
     return ActionSpace(data["kind"], actions, source=data.get("source"))

@@ -208,7 +208,7 @@ class Runtime:
         self.screen_size = (0, 0)
         self.done_reason: str | None = None
         self.sink = ProbeSink(self)
-        self.ctx = ActionContext(rng=random.Random(seed ^ 0x5EED5EED))
+        self.ctx = ActionContext(rng=random.Random(seed ^ 0x5EED5EED), game=LiveGame())
         self.reward_prev: float | None = None
         self.game_work_ms = 0.0
         self.max_frame_ms = 0.0
@@ -481,6 +481,9 @@ class Runtime:
                 if self.cov is not None:
                     self.send("coverage", self.new_code_lines())
                 end_process()
+            if op == "call":  # run a playtester function in the live game (analysis, hooks); answer "reply"
+                self.send("reply", _call_in_game(self, msg[1], msg[2]))
+                continue
             if self.done_reason is not None:  # the episode is over: answer with the same final state
                 self.send("obs", self.observe(done=True))
                 continue
@@ -565,6 +568,53 @@ class Runtime:
 
     def send(self, kind: str, payload: Any) -> None:
         self.conn.send((kind, payload))
+
+
+def _call_in_game(rt: Runtime, target: str, args: tuple[Any, ...]) -> tuple[bool, Any]:
+    """Run ``module:function(rt, *args)`` inside the episode process; (True, result) or (False, error)."""
+    import importlib
+
+    module, _, name = target.partition(":")
+    if not module.startswith("playtester."):
+        return False, f"refused to call {target!r}: only playtester functions run in the game process"
+    try:
+        fn = getattr(importlib.import_module(module), name)
+        return True, fn(rt, *args)
+    except Exception as e:  # noqa: BLE001 - reported to the parent, never a game crash
+        return False, "".join(traceback.format_exception(e))[-4000:]
+
+
+class LiveGame:
+    """A handle on the live game for action spaces that read game objects (``ActionContext.game``).
+
+    Masks and actions are computed at a frame boundary, inside the game's own call stack, so the
+    frame running the game's main loop is found by walking up from here.
+    """
+
+    def __init__(self) -> None:
+        self._frames: dict[tuple[str, str, int], Any] = {}
+
+    def frame(self, file: str, name: str, firstlineno: int) -> Any:
+        """The live frame of the game function (file, name, first line), or None."""
+        f = sys._getframe(1)
+        while f is not None:
+            c = f.f_code
+            if c.co_firstlineno == firstlineno and c.co_name == name and c.co_filename == file:
+                return f
+            f = f.f_back
+        return None
+
+    def module_globals(self, file: str) -> dict[str, Any] | None:
+        """The globals of the loaded module whose source is ``file`` (the main script included)."""
+        for m in list(sys.modules.values()):
+            if getattr(m, "__file__", None) == file:
+                return m.__dict__
+        f = sys._getframe(1)
+        while f is not None:
+            if f.f_code.co_filename == file:
+                return f.f_globals
+            f = f.f_back
+        return None
 
 
 class _Pressed:

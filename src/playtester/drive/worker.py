@@ -57,6 +57,9 @@ def host_main(fd: int) -> None:
         if msg[0] != "episode":
             continue
         _, spec, seed, space, opts = msg
+        prepare = getattr(space, "prepare", None)
+        if prepare is not None:
+            prepare()  # work every episode would repeat (parsing an analyzed space) is done once, here
         pid = os.fork()
         if pid == 0:
             try:
@@ -248,6 +251,34 @@ class Worker:
         if not 0 <= action < len(self.space):
             raise WorkerError(f"action {action} is outside the action space of {len(self.space)} actions")
         self._send(("act", int(action), frames or self.spec.config.frames_per_action, self.capture))
+
+    def call(self, target: str, *args: Any, timeout: float = 60.0) -> Any:
+        """Run the playtester function ``module:function(runtime, *args)`` inside the live episode
+        process, between two steps, and return its result (used by program analysis and hooks)."""
+        if self._pending:
+            raise WorkerError("a step is already in flight; call step_wait() first")
+        if not self._active or self._conn is None:
+            raise WorkerError(f"no live episode to call {target} in (the game ended or was never reset)")
+        self._conn.send(("call", target, args))
+        msg = self._recv(timeout)
+        if msg is None:
+            self._hang(timeout, False)
+            raise WorkerError(f"{target} did not answer within {timeout:g} s in the game process")
+        if msg[0] != "reply":
+            self._answer_other(msg)
+            raise WorkerError(f"the game ended while running {target}")
+        ok, value = msg[1]
+        if not ok:
+            raise WorkerError(f"{target} failed in the game process:\n{value}")
+        return value
+
+    def _answer_other(self, msg: Any) -> None:
+        if msg[0] == "final":
+            self._last = msg[1]
+            self._expect_exit()
+        elif msg[0] == "exited":
+            self._last = self._died(msg[2])
+            self._active = False
 
     def _send(self, msg: tuple[Any, ...]) -> None:
         if self._pending:

@@ -1,0 +1,428 @@
+"""The analysis inside the game's process: call graph, main loop, slicing, paths, actions.
+
+`start_recording` and `analyze_here` are called by the parent through ``Worker.call`` (they run in
+the episode process between two steps, at a frame boundary, with the game's main loop on the stack).
+"""
+
+from __future__ import annotations
+
+import ast
+import gc
+import sys
+import types
+from collections import defaultdict
+from typing import Any
+
+import z3
+
+from playtester.analysis import symbolic as sx
+from playtester.drive.pygame_driver import _REAL_PERF as _PERF  # noqa: E402 - real time, not the game's
+
+_EDGES: dict[tuple[Any, int], set[Any]] = defaultdict(set)  # (caller code, call line) -> callee codes
+_RECORDING: dict[str, Any] = {}
+
+
+def start_recording(rt: Any) -> bool:
+    """Record the dynamic call graph (caller code and line -> callee code) from now on."""
+    files = _game_files(rt.spec)
+    _RECORDING["files"] = files
+
+    def prof(frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            code = frame.f_code
+            back = frame.f_back
+            if back is not None and back.f_code.co_filename in files and code.co_filename in files:
+                _EDGES[(back.f_code, back.f_lineno)].add(code)
+
+    sys.setprofile(prof)
+    return True
+
+
+def _game_files(spec: Any) -> set[str]:
+    import fnmatch
+
+    from playtester.drive.worker import code_include_patterns
+
+    pats = code_include_patterns(spec)
+    out = set()
+    for m in list(sys.modules.values()):
+        f = getattr(m, "__file__", None)
+        if f and any(fnmatch.fnmatch(f, p) for p in pats):
+            out.add(f)
+    f = sys._getframe()
+    while f is not None:
+        fn = f.f_code.co_filename
+        if any(fnmatch.fnmatch(fn, p) for p in pats):
+            out.add(fn)
+        f = f.f_back
+    return out
+
+
+def analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Analyse the game's input handling from the live main loop; a JSON-ready result."""
+    sys.setprofile(None)
+    if options and options.get("profile"):
+        import cProfile
+
+        prof = cProfile.Profile()
+        try:
+            return prof.runcall(_analyze_here, rt, options)
+        finally:
+            prof.dump_stats(options["profile"])
+    return _analyze_here(rt, options)
+
+
+def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    t0 = _PERF()
+    options = options or {}
+    import pygame
+
+    files = _game_files(rt.spec)
+    loop_frame, loop_node, loop_file = _find_loop(files)
+    if loop_frame is None:
+        raise RuntimeError("no main loop found: no game function on the stack runs a loop around its frame "
+                           "boundary (is the game's loop in a thread or a callback?)")
+    fn_index = _functions(files)
+    reaches = _reachability(fn_index, pygame)
+    modules: list[str] = []
+    for f in sorted(files):
+        modules.append(f)
+    module_index = {f: i for i, f in enumerate(modules)}
+    roots: dict[str, Any] = {"S": []}
+    screen = rt.screen_size if rt.screen_size != (0, 0) else _screen(pygame)
+    ex = sx.Executor(pygame=pygame, game_files=files, reaches_input=lambda code: code in reaches,
+                     screen=screen, roots=roots, module_index=module_index, key_domain=[],
+                     joysticks=rt.cfg.joysticks, blacklist=frozenset(_blacklist(rt.cfg.blacklist)))
+    ex.reaching_names = {c.co_name for c in reaches}
+    if options.get("max_forks"):
+        ex.max_forks = int(options["max_forks"])
+    ex.known_names = _known_names(fn_index, pygame)
+    ex.dynamic_by_site = defaultdict(set)
+    for (caller, line), callees in _EDGES.items():
+        ex.dynamic_by_site[(caller.co_filename, line)] |= callees
+    ex.functions_by_code = {code: fn for fn in _live_functions(files) for code in [fn.__code__]}
+    t_prep = _PERF()
+    # the loop body is the frame's code; its locals and module globals are the roots
+    loc = loop_frame.f_locals
+    env: dict[str, Any] = {"__globals__": loop_frame.f_globals}
+    is_module = loop_frame.f_code.co_name == "<module>"
+    for name, value in loc.items():
+        if is_module:
+            break
+        env[name] = sx.G(f"L[{name!r}]", value)
+    body_holder = ast.Module(body=loop_node.body, type_ignores=[])
+    sx.slice_function(body_holder, ex)
+    st = sx.State(env=env)
+    ends: list[Any] = []
+    error = None
+    try:
+        for s, _flow in ex.run_block(loop_node.body, st, loop_file):
+            ends.append(s)
+    except sx.AnalysisLimit as e:
+        error = str(e)
+    t_exec = _PERF()
+    from playtester.analysis.paths import build_actions
+
+    if not any(s.reads for s in ends):
+        ends = []  # no path reads an input: the loop has no input handling to turn into actions
+    actions, merged = build_actions(ex, ends, screen)
+    result_actions = {"actions": actions}
+    name_actions(result_actions, screen)
+    t_end = _PERF()
+    unsupported = [{"file": f, "line": line, "what": what} for (f, line), what in sorted(ex.unsupported.items())]
+    return {
+        "loop": {"file": loop_file, "function": loop_frame.f_code.co_name,
+                 "firstlineno": loop_frame.f_code.co_firstlineno, "line": loop_node.lineno,
+                 "module": is_module},
+        "modules": modules,
+        "instance_roots": [list(k) for k in roots["S"]],
+        "screen": list(screen),
+        "actions": actions,
+        "game_vars": {k: v for k, v in ex.gv.info.items()},
+        "enums": ex.gv.enums,
+        "stats": {"paths": len(ends), "merged": merged, "kept_statements": ex.kept_stmts,
+                  "sliced_statements": ex.sliced_stmts, "inlined": sorted(ex.inlined),
+                  "summarized": sorted(ex.summarized), "functions": len(fn_index),
+                  "reaching_input": sorted(c.co_name for c in reaches), "truncated": ex.truncated or bool(error),
+                  "limit": error, "dynamic_edges": sum(len(v) for v in _EDGES.values())},
+        "unsupported": unsupported,
+        "timings": {"prepare_s": t_prep - t0, "execute_s": t_exec - t_prep, "actions_s": t_end - t_exec},
+    }
+
+
+def _blacklist(names: list[str]) -> set[int]:
+    from playtester.drive.inputs import key_code
+
+    return {key_code(n) for n in names}
+
+
+def _screen(pygame: Any) -> tuple[int, int]:
+    surf = pygame.display.get_surface()
+    return surf.get_size() if surf is not None else (640, 480)
+
+
+def _find_loop(files: set[str]) -> tuple[Any, Any, str]:
+    """The outermost game frame on the stack whose function runs a loop around its current line."""
+    frames = []
+    f = sys._getframe(1)
+    while f is not None:
+        if f.f_code.co_filename in files:
+            frames.append(f)
+        f = f.f_back
+    for fr in reversed(frames):  # outermost first
+        node = _loop_around(fr)
+        if node is not None:
+            return fr, node, fr.f_code.co_filename
+    return None, None, ""
+
+
+def _loop_around(fr: Any) -> Any:
+    try:
+        with open(fr.f_code.co_filename, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError):
+        return None
+    line = fr.f_lineno
+    scope: Any = tree
+    if fr.f_code.co_name != "<module>":
+        scope = None
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fr.f_code.co_name and \
+                    (n.lineno == fr.f_code.co_firstlineno or
+                     (n.decorator_list and n.decorator_list[0].lineno == fr.f_code.co_firstlineno)):
+                scope = n
+                break
+        if scope is None:
+            return None
+    best = None
+    for n in ast.walk(scope):
+        if isinstance(n, ast.While) and n.lineno <= line <= (n.end_lineno or n.lineno):
+            if best is None or n.lineno > best.lineno:
+                best = n
+    if best is None:
+        for n in ast.walk(scope):
+            if isinstance(n, ast.For) and n.lineno < line <= (n.end_lineno or n.lineno):
+                if best is None or n.lineno > best.lineno:
+                    best = n
+    return best
+
+
+def _live_functions(files: set[str]) -> list[types.FunctionType]:
+    out = []
+    for m in list(sys.modules.values()):
+        if getattr(m, "__file__", None) not in files:
+            continue
+        for v in list(vars(m).values()):
+            if isinstance(v, types.FunctionType) and v.__code__.co_filename in files:
+                out.append(v)
+            elif isinstance(v, type):
+                for a in vars(v).values():
+                    if isinstance(a, (staticmethod, classmethod)):
+                        a = a.__func__
+                    if isinstance(a, property):
+                        a = a.fget
+                    if isinstance(a, types.FunctionType) and a.__code__.co_filename in files:
+                        out.append(a)
+    return out
+
+
+def _functions(files: set[str]) -> dict[Any, ast.AST]:
+    """Every function of the game's files, by code object where one is loaded (else by (file, line))."""
+    index: dict[Any, ast.AST] = {}
+    by_pos = {(c.co_filename, c.co_firstlineno): c for c in _all_codes(files)}
+    for f in files:
+        try:
+            with open(f, encoding="utf-8") as fh:
+                tree = ast.parse(fh.read())
+        except (OSError, SyntaxError):
+            continue
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = n.decorator_list[0].lineno if n.decorator_list else n.lineno
+                code = by_pos.get((f, first)) or by_pos.get((f, n.lineno))
+                index[code if code is not None else (f, n.lineno)] = n
+        index[("module", f)] = tree
+    return index
+
+
+def _all_codes(files: set[str]) -> list[Any]:
+    out = []
+    for fn in _live_functions(files):
+        todo = [fn.__code__]
+        while todo:
+            c = todo.pop()
+            out.append(c)
+            todo.extend(x for x in c.co_consts if isinstance(x, types.CodeType))
+    for obj in gc.get_objects():
+        if isinstance(obj, types.FunctionType) and obj.__code__.co_filename in files:
+            out.append(obj.__code__)
+    return out
+
+
+_INPUT_METHODS = {"get_axis", "get_button", "get_hat"}
+
+
+def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
+    """Code objects with a call path to an input API (static names + the recorded dynamic call graph)."""
+    input_objs = {id(x) for x in (pygame.key.get_pressed, pygame.event.get, pygame.event.poll, pygame.event.wait,
+                                  pygame.mouse.get_pos, pygame.mouse.get_pressed, pygame.mouse.get_rel,
+                                  pygame.joystick.Joystick)}
+    for name in ("get_just_pressed", "get_just_released"):
+        if hasattr(pygame.key, name):
+            input_objs.add(id(getattr(pygame.key, name)))
+    direct: set[Any] = set()
+    calls: dict[Any, set[str]] = {}
+    by_name: dict[str, list[Any]] = defaultdict(list)
+    for code in index:
+        if isinstance(code, types.CodeType):
+            by_name[code.co_name].append(code)
+    for code, node in index.items():
+        if not isinstance(code, types.CodeType):
+            continue
+        g = _globals_of(code)
+        names = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call):
+                f = n.func
+                if isinstance(f, ast.Attribute) and f.attr in _INPUT_METHODS:
+                    direct.add(code)
+                chain = sx._dotted(f)
+                if chain and g is not None:
+                    obj = _resolve(chain, g)
+                    if obj is not None and id(obj) in input_objs:
+                        direct.add(code)
+                if isinstance(f, ast.Attribute) and not f.attr.startswith("__"):
+                    if isinstance(f.value, ast.Name) and f.value.id == "self":
+                        names.add(("self", f.attr))
+                    elif len(by_name.get(f.attr, ())) <= 2:
+                        names.add(("any", f.attr))  # a distinctive method name: over-approximate by name
+                elif isinstance(f, ast.Name):
+                    target = g.get(f.id) if g is not None else None
+                    if isinstance(target, types.FunctionType):
+                        names.add(("code", target.__code__))
+                    elif isinstance(target, type):
+                        init = target.__dict__.get("__init__")
+                        if isinstance(init, types.FunctionType):
+                            names.add(("code", init.__code__))
+        calls[code] = names
+    reach = set(direct)
+    changed = True
+    while changed:
+        changed = False
+        for code, names in calls.items():
+            if code in reach:
+                continue
+            callees = []
+            for how, nm in names:
+                if how == "code":
+                    callees.append(nm)
+                elif how == "self":
+                    callees += [c for c in by_name.get(nm, ()) if _same_class(c, code)]
+                else:
+                    callees += by_name.get(nm, [])
+            callees += [c for (caller, _line), cs in _EDGES.items() if caller is code for c in cs]
+            if any(c in reach for c in callees):
+                reach.add(code)
+                changed = True
+    return reach
+
+
+def _same_class(callee: Any, caller: Any) -> bool:
+    """Could ``self.m()`` in ``caller`` run ``callee``? When callee's class is related to caller's."""
+    a, b = _class_of(callee), _class_of(caller)
+    if a is None or b is None:
+        return True  # unsure: keep the edge
+    return issubclass(a, b) or issubclass(b, a)
+
+
+def _class_of(code: Any) -> type | None:
+    parts = code.co_qualname.split(".")
+    if len(parts) < 2:
+        return None
+    g = _globals_of(code)
+    obj: Any = g.get(parts[0]) if g else None
+    for p in parts[1:-1]:
+        obj = getattr(obj, p, None)
+    return obj if isinstance(obj, type) else None
+
+
+def _globals_of(code: Any) -> dict[str, Any] | None:
+    for m in list(sys.modules.values()):
+        if getattr(m, "__file__", None) == code.co_filename:
+            return vars(m)
+    return None
+
+
+def _resolve(chain: str, g: dict[str, Any]) -> Any:
+    parts = chain.split(".")
+    if parts[0] not in g:
+        return None
+    obj = g[parts[0]]
+    for p in parts[1:]:
+        obj = getattr(obj, p, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def _known_names(index: dict[Any, ast.AST], pygame: Any) -> set[str]:
+    import builtins
+
+    names = {c.co_name for c in index if isinstance(c, types.CodeType)}
+    names |= set(dir(builtins))
+    for obj in (pygame.Surface, pygame.Rect, pygame.sprite.Sprite, pygame.sprite.Group, list, dict, set, str,
+                pygame.draw, pygame.display, pygame.time, pygame.font, pygame.transform, pygame.mixer,
+                pygame.math.Vector2, pygame.image, pygame.time.Clock):
+        names |= {n for n in dir(obj) if not n.startswith("_")}
+    return names - sx._INPUT_NAMES - {"update"}
+
+
+def _z3_version() -> str:
+    return z3.get_version_string()
+
+
+def name_actions(result: dict[str, Any], screen: tuple[int, int]) -> None:
+    """Give each action a readable, unique name from one solution of its p_i (game state left free),
+    and keep that solution as the action's sample inputs (what ``--json`` exports)."""
+    import pygame
+
+    from playtester.analysis.space import add_device_rules, frame_from_model, solve
+    from playtester.drive.inputs import InputFrame
+
+    used: dict[str, int] = {}
+    for act in result["actions"]:
+        formula = act.pop("_pi")
+        s = z3.Solver()
+        s.set("timeout", 500)
+        s.add(formula)
+        add_device_rules(s, formula, InputFrame(), screen, naming=True)
+        frame = InputFrame()
+        event = ""
+        m = solve(s, formula)
+        if m is not None:
+            frame = frame_from_model(m, formula, InputFrame(), screen)
+            evt = m.eval(z3.Int("in:ev_type"), model_completion=True)
+            if "in:ev_type" in sx._var_map(formula) and z3.is_int_value(evt):
+                event = pygame.event.event_name(evt.as_long())
+                key = m.eval(z3.Int("in:ev_key"), model_completion=True)
+                if evt.as_long() in (pygame.KEYDOWN, pygame.KEYUP) and z3.is_int_value(key) and \
+                        "in:ev_key" in sx._var_map(formula):
+                    event += f"({pygame.key.name(key.as_long()) or key.as_long()})"
+        parts = []
+        if event:
+            parts.append(event)
+        desc = frame.describe()
+        if desc and desc != "nothing":
+            parts.append(desc)
+        mouse_cell = act["forked"].get("mouse")
+        if mouse_cell is not None and frame.mouse_pos is not None:
+            parts.append(f"cell {tuple(mouse_cell)}")
+        for k, v in sorted(act["forked"].items()):
+            if k.startswith("ax_"):
+                parts.append(f"{k}{'+' if v == 'pos' else '-' if v == 'neg' else '0'}")
+        base = " ".join(parts) or "no input"
+        n = used.get(base, 0)
+        used[base] = n + 1
+        act["name"] = base if n == 0 else f"{base} #{n + 1}"
+        act["sample_inputs"] = frame
+        act["event"] = event

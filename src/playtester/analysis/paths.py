@@ -1,0 +1,222 @@
+"""From explored paths to actions (Section 3.3 and Appendix A of the action-space paper).
+
+Each path condition p is split into conjuncts over game state only (p_g), conjuncts that involve
+inputs (p_i, solved at play time under the concrete game state), and conjuncts over unknowns only
+(dropped: nothing at play time can evaluate them). Paths with the same p_g and p_i are one action.
+p_g is compiled to Python over the live game (`to_python`); p_i travels as SMT-LIB text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import z3
+
+from playtester.analysis import symbolic as sx
+
+
+def conjuncts(e: Any) -> list[Any]:
+    if z3.is_and(e):
+        out = []
+        for c in e.children():
+            out.extend(conjuncts(c))
+        return out
+    return [e]
+
+
+def var_kinds(e: Any) -> set[str]:
+    return {n.split(":", 1)[0] for n in sx._var_map(e)}
+
+
+def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]) -> tuple[list[dict[str, Any]], int]:
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    order: list[dict[str, Any]] = []
+    merged = 0
+    kind_of: dict[int, str] = {}  # conjunct id -> "g" (game only) | "i" (inputs) | "" (drop)
+    keep: list[Any] = []
+    flat_of: dict[int, list[Any]] = {}
+    for st in ends:
+        pg_parts, pi_parts = [], []
+        flat = []
+        for c0 in st.pc:
+            got = flat_of.get(c0.get_id())
+            if got is None:
+                keep.append(c0)
+                got = flat_of[c0.get_id()] = conjuncts(c0)
+            flat.extend(got)
+        for c in flat:
+            cid = c.get_id()
+            kind = kind_of.get(cid)
+            if kind is None:
+                keep.append(c)
+                kinds = var_kinds(c)
+                if "in" in kinds:
+                    kind = "i"
+                elif (kinds <= {"g"} and kinds) or (not kinds and z3.is_false(z3.simplify(c))):
+                    kind = "g"
+                else:
+                    kind = ""  # unknown-only or unknown+game: dropped (over-approximation)
+                kind_of[cid] = kind
+            if kind == "g":
+                pg_parts.append(c)
+            elif kind == "i":
+                pi_parts.append(c)
+        key = (tuple(sorted({c.get_id() for c in pg_parts})), tuple(sorted({c.get_id() for c in pi_parts})))
+        if key in seen:
+            merged += 1
+            continue
+        seen.add(key)
+        pi = z3.And(*pi_parts) if pi_parts else z3.BoolVal(True)
+        ex._last_pins = {}
+        pg_parts += _previous_frame(pi, ex)
+        pins = ex._last_pins
+        names = sx._var_map(pi)
+        # does solving depend on the previous frame's inputs beyond what p_g already tests?
+        ev = "in:ev_type" in names
+        needs_held = [k for k, need in (
+            ("keys", ev and "in:ev_key" in names and pins.get("key") is None),
+            ("mouse_buttons", ev and "in:ev_button" in names and pins.get("button") is None),
+            ("mouse_pos", ev and "in:mx" in names and pins.get("type") in (None, ex.pg.MOUSEMOTION))) if need]
+        pg = z3.simplify(z3.And(*pg_parts)) if pg_parts else z3.BoolVal(True)
+        solver = z3.Solver()
+        solver.add(pi)
+        text = solver.to_smt2()
+        game_in_pi = sorted(n for n in sx._var_map(pi) if n.startswith("g:"))
+        pg_src = to_python(pg, ex.gv)
+        act = {"_pi": pi, "p_g": pg_src, "p_g_text": _readable(pg, ex.gv), "p_i": text,
+               "p_i_text": _readable(z3.And(*[c for c in pi_parts if not _is_domain(c)]) if pi_parts else pi, ex.gv),
+               "p_i_game_vars": game_in_pi,
+               "forked": {k: list(v) if isinstance(v, tuple) else v for k, v in st.forked.items()
+                          if k != "ev_key_domain" and not k.startswith("num:")},
+               "decisions": [[f, line, side] for f, line, side in st.decisions],
+               "needs_held": needs_held,
+               "uses_instances": "S[" in pg_src or any("S[" in ex.gv.info[g]["src"] for g in game_in_pi)}
+        order.append(act)
+    return order, merged
+
+
+def _pinned(solver: Any, var: Any) -> int | None:
+    """The value ``var`` must take in every solution, or None."""
+    if solver.check() != z3.sat:
+        return None
+    v = solver.model().eval(var, model_completion=True)
+    if not z3.is_int_value(v):
+        return None
+    solver.push()
+    solver.add(var != v)
+    unique = solver.check() == z3.unsat
+    solver.pop()
+    return v.as_long() if unique else None
+
+
+def _previous_frame(pi: Any, ex: sx.Executor) -> list[Any]:
+    """Multi-frame inputs: a KEYDOWN/KEYUP (or button) event of a known key needs that key up (down) in
+    the previous frame, which is game state (the paper's expansion); it joins p_g as a held-input test."""
+    names = sx._var_map(pi)
+    if "in:ev_type" not in names:
+        return []
+    s = z3.Solver()
+    s.set("timeout", 200)
+    s.add(pi)
+    t = _pinned(s, names["in:ev_type"])
+    pg = ex.pg
+    out = []
+    ex._last_pins = {"type": t}
+    if t in (pg.KEYDOWN, pg.KEYUP) and "in:ev_key" in names:
+        k = _pinned(s, names["in:ev_key"])
+        ex._last_pins["key"] = k
+        if k is not None:
+            held = ex.gv.var(f"{k} in H.keys", "held_key")
+            out.append(z3.Not(held) if t == pg.KEYDOWN else held)
+    if t in (pg.MOUSEBUTTONDOWN, pg.MOUSEBUTTONUP) and "in:ev_button" in names:
+        b = _pinned(s, names["in:ev_button"])
+        ex._last_pins["button"] = b
+        if b is not None:
+            held = ex.gv.var(f"{b} in H.mouse_buttons", "held_button")
+            out.append(z3.Not(held) if t == pg.MOUSEBUTTONDOWN else held)
+    return out
+
+
+def _is_domain(c: Any) -> bool:
+    """The 'some input event happened' conjunct (ev_type is one of the device's event types)."""
+    return z3.is_or(c) and set(sx._var_map(c)) == {"in:ev_type"}
+
+
+# --------------------------------------------------------------------------- z3 -> Python (Appendix A)
+_CMP = {z3.Z3_OP_EQ: "==", z3.Z3_OP_LE: "<=", z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">",
+        z3.Z3_OP_ADD: "+", z3.Z3_OP_SUB: "-", z3.Z3_OP_MUL: "*", z3.Z3_OP_DIV: "/", z3.Z3_OP_IDIV: "//",
+        z3.Z3_OP_MOD: "%"}
+
+
+_MEMO: dict[tuple[int, bool], tuple[Any, str]] = {}
+
+
+def to_python(e: Any, gv: sx.GameVars, readable: bool = False) -> str:
+    """A Python expression equivalent to the z3 formula ``e`` over game variables (memoized: the same
+    sub-formulas recur in many path conditions)."""
+    key = (e.get_id(), readable)
+    got = _MEMO.get(key)
+    if got is not None and got[0].eq(e):
+        return got[1]
+    out = _to_python(e, gv, readable)
+    if len(_MEMO) > 100000:
+        _MEMO.clear()
+    _MEMO[key] = (e, out)
+    return out
+
+
+def _to_python(e: Any, gv: sx.GameVars, readable: bool) -> str:
+    k = e.decl().kind() if z3.is_app(e) else None
+    if z3.is_true(e):
+        return "True"
+    if z3.is_false(e):
+        return "False"
+    if z3.is_int_value(e):
+        return str(e.as_long())
+    if z3.is_rational_value(e):
+        return repr(float(e.numerator_as_long()) / float(e.denominator_as_long()))
+    if z3.is_const(e) and k == z3.Z3_OP_UNINTERPRETED:
+        name = e.decl().name()
+        info = gv.info.get(name)
+        if info is None:
+            return name if readable else "True"
+        return f"({info['src']})"
+    args = e.children()
+    if k == z3.Z3_OP_AND:
+        return "(" + " and ".join(to_python(a, gv, readable) for a in args) + ")"
+    if k == z3.Z3_OP_OR:
+        return "(" + " or ".join(to_python(a, gv, readable) for a in args) + ")"
+    if k == z3.Z3_OP_NOT:
+        return f"(not {to_python(args[0], gv, readable)})"
+    if k == z3.Z3_OP_ITE:
+        return f"({to_python(args[1], gv, readable)} if {to_python(args[0], gv, readable)} else {to_python(args[2], gv, readable)})"
+    if k in (z3.Z3_OP_TO_REAL, z3.Z3_OP_TO_INT):
+        return to_python(args[0], gv, readable)
+    if k == z3.Z3_OP_UMINUS:
+        return f"(-{to_python(args[0], gv, readable)})"
+    if k == z3.Z3_OP_EQ and len(args) == 2:
+        # enums: a string compared with a constant
+        for a, b in ((args[0], args[1]), (args[1], args[0])):
+            if z3.is_const(a) and a.decl().name() in gv.enums and z3.is_int_value(b):
+                inv = {v: s for s, v in gv.enums[a.decl().name()].items()}
+                s = inv.get(b.as_long())
+                if s is not None:
+                    return f"({to_python(a, gv, readable)} == {s!r})"
+    if k in _CMP and len(args) >= 2:
+        op = _CMP[k]
+        return "(" + f" {op} ".join(to_python(a, gv, readable) for a in args) + ")"
+    if k == z3.Z3_OP_DISTINCT and len(args) == 2:
+        return f"({to_python(args[0], gv, readable)} != {to_python(args[1], gv, readable)})"
+    if readable:
+        return e.sexpr()
+    return "True"  # something we cannot translate: valid (over-approximate)
+
+
+def _readable(e: Any, gv: sx.GameVars) -> str:
+    """The formula as Python-like text with game variables shown as their source (for people)."""
+    text = to_python(e, gv, readable=True)
+    text = re.sub(r"L\['(\w+)'\]", r"\1", text)
+    text = re.sub(r"M\[\d+\]\['(\w+)'\]", r"\1", text)
+    text = re.sub(r"S\[\d+\]", "self", text)
+    return text.replace("in:", "")

@@ -1,0 +1,1715 @@
+"""Symbolic execution of a pygame game's input-handling code over Python's ``ast``, with z3.
+
+This is Section 3.2 of the action-space paper (000_*.txt) for Python. It runs inside the game's own
+process, at a frame boundary, so names resolve against the live, imported game: module globals that
+hold constants and key-binding tables are folded to their values, method calls dispatch on the class
+of the live object, and the main loop's locals are the roots of the game state.
+
+Values the executor computes with:
+
+- plain Python values (folded constants, modules, functions, classes, binding dicts);
+- z3 expressions over *input* variables (``in:...``: polled keys, the frame's event, the mouse, the
+  joysticks) and *game* variables (``g:N``, each a Python expression over the live game, see `GameVars`);
+- `G`: an opaque game-state expression (its Python source over the roots, and its live value);
+- `UNKNOWN`-like fresh values for calls that cannot be analysed (method summaries);
+- small models of pygame's input objects (`KeyState`, `EventList`, `EventV`, `JoyV`).
+
+Each explored path ends as a `Path`: its condition, split later into a game part p_g and an input part
+p_i (analysis/__init__.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import itertools
+import math
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+MAX_PATHS = 1000  # forks per frame before the analysis stops forking (follows one side) and says so
+MAX_UNROLL = 64  # iterations of a loop over a constant collection
+MAX_DEPTH = 12  # nested inlined calls
+GRID = 4  # mouse positions are forked into a GRID x GRID screen grid (the paper's choice)
+
+
+class AnalysisLimit(Exception):
+    """The analysis hit one of its limits (paths); what was found so far is kept."""
+
+
+@dataclass(frozen=True)
+class G:
+    """A game-state expression: ``src`` is Python over the roots (``L`` loop locals, ``M[i]`` module
+    globals, ``S`` an instance, ``H`` the held inputs); None when it cannot be evaluated at play time."""
+
+    src: str | None
+    live: Any = None
+
+    def __repr__(self) -> str:
+        return f"G({self.src})"
+
+
+class _Fresh:
+    """A value nothing is known about (a summarized call whose result depends on inputs)."""
+
+    def __repr__(self) -> str:
+        return "?"
+
+
+@dataclass(frozen=True)
+class KeyState:
+    """The result of ``key.get_pressed()`` (just=None), ``get_just_pressed`` ('down'), ``get_just_released``."""
+
+    just: str | None = None
+
+
+@dataclass(frozen=True)
+class EventList:
+    """The result of ``event.get(...)``: at most one symbolic event per frame (types: allowed types)."""
+
+    types: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class EventV:
+    """The frame's symbolic event."""
+
+
+@dataclass(frozen=True)
+class JoyV:
+    """A joystick object (index)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Vec:
+    """A 2-D vector or point (``Vector2`` model, positions): components are values."""
+
+    x: Any
+    y: Any
+
+
+@dataclass
+class FuncRef:
+    """A game function or method to inline (``self_value`` bound for methods)."""
+
+    fn: types.FunctionType
+    self_value: Any = None
+    has_self: bool = False
+
+
+@dataclass
+class State:
+    """One execution path: its condition and the local variables of each inlined call."""
+
+    pc: list[Any] = field(default_factory=list)
+    env: dict[str, Any] = field(default_factory=dict)
+    forked: dict[str, Any] = field(default_factory=dict)  # fork points already decided (mouse cell, axes)
+    reads: set[str] = field(default_factory=set)  # input variables read on this path
+    depth: int = 0
+    ended: bool = False  # a raise ended the frame
+    ev_hit: bool = False  # a branch on the frame's event took the side its condition names
+    decisions: list[tuple[str, int, bool]] = field(default_factory=list)  # input-dependent ifs taken
+
+    def copy(self) -> State:
+        return State(list(self.pc), dict(self.env), dict(self.forked), set(self.reads), self.depth, self.ended,
+                     self.ev_hit, list(self.decisions))
+
+
+@dataclass
+class Path:
+    pc: list[Any]
+    reads: set[str]
+
+
+# ------------------------------------------------------------------------------------ game variables
+class GameVars:
+    """z3 variables standing for game-state expressions, and how to evaluate each at play time.
+
+    kind: ``truth`` (bool(src)), ``int``, ``real``, ``enum`` (a string compared with constants; codes
+    in ``enums``), ``isnone`` (src is None), ``held_key`` / ``held_button`` (the previous frame's inputs).
+    """
+
+    def __init__(self) -> None:
+        self.by_key: dict[tuple[str, str], Any] = {}
+        self.info: dict[str, dict[str, Any]] = {}
+        self.enums: dict[str, dict[str, int]] = {}
+
+    def var(self, src: str, kind: str, roots: str = "") -> Any:
+        key = (src, kind)
+        v = self.by_key.get(key)
+        if v is None:
+            name = f"g:{len(self.by_key)}"
+            if kind in ("truth", "isnone", "held_key", "held_button"):
+                v = z3.Bool(name)
+            elif kind in ("int", "enum"):
+                v = z3.Int(name)
+            else:
+                v = z3.Real(name)
+            self.by_key[key] = v
+            self.info[name] = {"src": src, "kind": kind}
+            if kind == "enum":
+                self.enums[name] = {}
+        return v
+
+    def enum_code(self, var: Any, value: str) -> int:
+        table = self.enums[str(var)]
+        if value not in table:
+            table[value] = len(table)
+        return table[value]
+
+
+UNSAFE_CALL_NAMES = {"play", "fire", "kill", "add", "remove", "append", "pop", "update", "draw", "blit", "post",
+                     "quit", "exit", "set_mode", "fill", "stop", "move_ip", "clamp_ip", "inflate_ip", "clear"}
+PURE_BUILTINS = {abs, min, max, len, int, float, bool, round, isinstance, hasattr, any, all, sum, str, tuple,
+                 sorted, divmod, pow}
+
+
+class Executor:
+    """Explores the paths of one frame of the game's input handling (see the module docstring)."""
+
+    def __init__(self, *, pygame: Any, game_files: set[str], reaches_input: Any, screen: tuple[int, int],
+                 roots: dict[str, Any], module_index: dict[str, int], key_domain: list[int],
+                 joysticks: int = 0, blacklist: frozenset[int] = frozenset()) -> None:
+        self.pg = pygame
+        self.game_files = game_files
+        self.reaches_input = reaches_input  # function(code) -> bool, from the call graph
+        self.screen = screen
+        self.roots = roots  # root name -> live namespace ("L": loop locals, "M0": module globals ...)
+        self.module_index = module_index  # module file -> index in M
+        self.key_domain = key_domain
+        self.gv = GameVars()
+        self.paths: list[Path] = []
+        self.unsupported: dict[tuple[str, int], str] = {}
+        self.notes: list[str] = []
+        self.inlined: set[str] = set()
+        self.summarized: set[str] = set()
+        self.truncated = False
+        self._fresh = itertools.count()
+        self._asts: dict[types.CodeType, ast.FunctionDef] = {}
+        self._pure: dict[types.CodeType, bool] = {}
+        self.kept_stmts = 0
+        self.sliced_stmts = 0
+        ev = pygame
+        self.event_types = {ev.KEYDOWN, ev.KEYUP, ev.MOUSEBUTTONDOWN, ev.MOUSEBUTTONUP, ev.MOUSEMOTION}
+        if joysticks:
+            self.event_types |= {ev.JOYAXISMOTION, ev.JOYBUTTONDOWN, ev.JOYBUTTONUP, ev.JOYHATMOTION}
+        self.blacklist = blacklist
+        self.max_forks = MAX_PATHS
+        self._var_cache: dict[int, set[str]] = {}
+        self._sat_cache: dict[tuple[int, ...], bool] = {}
+        self._solver = z3.Solver()
+        self._solver.set("timeout", 200)
+        self._keep: list[Any] = []
+        self.input_apis = self._input_apis()
+
+    # ---- input API table (the live, virtualized pygame functions)
+    def _input_apis(self) -> dict[int, str]:
+        pg = self.pg
+        table = {
+            pg.key.get_pressed: "key.get_pressed", pg.event.get: "event.get", pg.event.poll: "event.poll",
+            pg.event.wait: "event.wait", pg.mouse.get_pos: "mouse.get_pos", pg.mouse.get_pressed: "mouse.get_pressed",
+            pg.mouse.get_rel: "mouse.get_rel", pg.key.get_mods: "key.get_mods",
+            pg.joystick.Joystick: "joystick.Joystick",
+        }
+        for name in ("get_just_pressed", "get_just_released"):
+            if hasattr(pg.key, name):
+                table[getattr(pg.key, name)] = f"key.{name}"
+        return {id(k): v for k, v in table.items()}
+
+    def api_name(self, obj: Any) -> str | None:
+        return self.input_apis.get(id(obj))
+
+    # ---- variables
+    def fresh(self, sort: str = "bool") -> Any:
+        n = next(self._fresh)
+        return z3.Bool(f"u:{n}") if sort == "bool" else z3.Real(f"u:{n}")
+
+    def inp(self, st: State, name: str, sort: str = "int") -> Any:
+        st.reads.add(name)
+        if sort == "bool":
+            return z3.Bool(f"in:{name}")
+        if sort == "real":
+            return z3.Real(f"in:{name}")
+        return z3.Int(f"in:{name}")
+
+    def note(self, node: ast.AST, fn_file: str, what: str) -> None:
+        self.unsupported.setdefault((fn_file, getattr(node, "lineno", 0)), what)
+
+    # ---- feasibility
+    def feasible(self, pc: list[Any]) -> bool:
+        """Is the path condition satisfiable? The last conjunct is checked alone when it shares no
+        variable with the rest (the rest is known satisfiable), else the whole condition is solved."""
+        if not pc:
+            return True
+        last = pc[-1]
+        lv = _names(last)
+        shared = False
+        for c in pc[:-1]:
+            cv = self._var_cache.get(c.get_id())
+            if cv is None:
+                cv = self._var_cache[c.get_id()] = _names(c)
+                self._keep.append(c)  # ids stay unique while the expression lives
+            if cv & lv:
+                shared = True
+                break
+        todo = pc if shared else [last]
+        key = tuple(c.get_id() for c in todo)
+        got = self._sat_cache.get(key)
+        if got is None:
+            self._solver.push()
+            self._solver.add(*todo)
+            got = self._solver.check() != z3.unsat
+            self._solver.pop()
+            self._sat_cache[key] = got
+            self._keep.extend(todo)
+        return got
+
+    def fork(self, st: State, cond: Any) -> list[tuple[State, bool]]:
+        """Split ``st`` on a z3 condition: the feasible sides, each with its condition added."""
+        cond = z3.simplify(cond)
+        if z3.is_true(cond):
+            return [(st, True)]
+        if z3.is_false(cond):
+            return [(st, False)]
+        out = []
+        on_event = any(n.startswith("in:ev_") for n in _var_map(cond))
+        for side, c in ((True, cond), (False, z3.Not(cond))):
+            pc = [*st.pc, c]
+            if self.feasible(pc):
+                s2 = st.copy()
+                s2.pc = pc
+                if on_event and side:
+                    s2.ev_hit = True
+                out.append((s2, side))
+                if self.truncated:
+                    break
+        if len(out) == 2:
+            self._count_fork()
+        return out
+
+    def _count_fork(self) -> None:
+        self.fork_budget = getattr(self, "fork_budget", 0) + 1
+        if self.fork_budget > self.max_forks and not self.truncated:
+            self.truncated = True
+            self.notes.append(f"more than {MAX_PATHS} forks in one frame: later branches follow one side only")
+
+    # ---- conversions of values to z3
+    def to_bool(self, st: State, v: Any, node: ast.AST, file: str) -> list[tuple[State, Any]]:
+        """The truth of ``v`` as a z3 Bool or a Python bool (forking on game values that need it)."""
+        if isinstance(v, z3.BoolRef):
+            return [(st, v)]
+        if isinstance(v, z3.ArithRef):
+            return [(st, v != 0)]
+        if isinstance(v, G):
+            if v.src is None:
+                return [(st, self.fresh())]
+            if v.live is None and not v.src.endswith(")"):
+                return [(st, self.gv.var(f"({v.src}) is not None", "truth"))]
+            return [(st, self.gv.var(f"bool({v.src})", "truth"))]
+        if isinstance(v, _Fresh):
+            return [(st, self.fresh())]
+        if isinstance(v, Vec):
+            return [(st, True)]
+        if isinstance(v, (KeyState, EventList, EventV, JoyV, FuncRef)):
+            return [(st, True)]
+        try:
+            return [(st, bool(v))]
+        except Exception:  # noqa: BLE001 - truth of a strange object: unknown
+            return [(st, self.fresh())]
+
+    def to_num(self, st: State, v: Any, like: Any = None) -> Any:
+        """``v`` as a z3 arithmetic term (or a Python number)."""
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, (int, float)):
+            return v
+        if isinstance(v, z3.BoolRef):
+            return z3.If(v, 1, 0)
+        if isinstance(v, z3.ArithRef):
+            return v
+        if isinstance(v, G) and v.src is not None:
+            live = v.live
+            if isinstance(live, bool):
+                return z3.If(self.gv.var(f"bool({v.src})", "truth"), 1, 0)
+            if isinstance(live, int):
+                return self.gv.var(v.src, "int")
+            return self.gv.var(v.src, "real")
+        return self.fresh("real")
+
+    def compare(self, st: State, op: ast.cmpop, a: Any, b: Any) -> Any:
+        """A comparison as a z3 Bool or a Python bool."""
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            if isinstance(a, G) and a.src is not None and (b is None or isinstance(b, (bool, int))):
+                r = self.gv.var(f"({a.src}) is {b!r}", "isnone")
+                return r if isinstance(op, ast.Is) else z3.Not(r)
+            if _concrete(a) and _concrete(b):
+                return (a is b) if isinstance(op, ast.Is) else (a is not b)
+            if isinstance(a, (z3.ExprRef, Vec, EventV)) and b is None:
+                return isinstance(op, ast.IsNot)
+            return self.fresh()
+        if isinstance(op, (ast.In, ast.NotIn)):
+            r = self.member(st, a, b)
+            return z3.Not(r) if isinstance(op, ast.NotIn) and isinstance(r, z3.BoolRef) else (
+                (not r) if isinstance(op, ast.NotIn) else r)
+        if isinstance(a, Vec) or isinstance(b, Vec):
+            if isinstance(op, (ast.Eq, ast.NotEq)):
+                av, bv = _as_vec(a), _as_vec(b)
+                if av is None or bv is None:
+                    return isinstance(op, ast.NotEq)
+                eq = z3.And(self._eq(st, av.x, bv.x), self._eq(st, av.y, bv.y))
+                return eq if isinstance(op, ast.Eq) else z3.Not(eq)
+            return self.fresh()
+        # strings as enums
+        for x, y in ((a, b), (b, a)):
+            if isinstance(y, str) and isinstance(x, G) and x.src is not None:
+                var = self.gv.var(x.src, "enum")
+                eq = var == self.gv.enum_code(var, y)
+                if isinstance(op, ast.Eq):
+                    return eq
+                if isinstance(op, ast.NotEq):
+                    return z3.Not(eq)
+        if _concrete(a) and _concrete(b):
+            try:
+                return _PYCMP[type(op)](a, b)
+            except Exception:  # noqa: BLE001
+                return self.fresh()
+        if isinstance(a, tuple) or isinstance(b, tuple):
+            if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) and isinstance(op, (ast.Eq, ast.NotEq)):
+                eq = z3.And(*[_as_bool(self._eq(st, x, y)) for x, y in zip(a, b, strict=True)]) if a else z3.BoolVal(True)
+                return eq if isinstance(op, ast.Eq) else z3.Not(eq)
+            return self.fresh()
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            eq = self._eq(st, a, b)
+            return eq if isinstance(op, ast.Eq) else (z3.Not(eq) if isinstance(eq, z3.BoolRef) else not eq)
+        x, y = self.to_num(st, a), self.to_num(st, b)
+        x, y = _unify(x, y)
+        return _PYCMP[type(op)](x, y)
+
+    def _eq(self, st: State, a: Any, b: Any) -> Any:
+        if isinstance(a, z3.BoolRef) or isinstance(b, z3.BoolRef):
+            if isinstance(a, (bool, z3.BoolRef)) and isinstance(b, (bool, z3.BoolRef)):
+                return a == b
+        if isinstance(a, G) and b is None or isinstance(b, G) and a is None:
+            g = a if isinstance(a, G) else b
+            return self.gv.var(f"({g.src}) is None", "isnone") if g.src else self.fresh()
+        if a is None or b is None:
+            return (a is None) and (b is None) if _concrete(a) and _concrete(b) else z3.BoolVal(False)
+        if (isinstance(a, G) and isinstance(b, G)) and (a.src is None or b.src is None):
+            return self.fresh()
+        if isinstance(a, G) and not isinstance(a.live, (int, float)) and isinstance(b, G) and a.src and b.src:
+            return self.gv.var(f"({a.src}) == ({b.src})", "truth")
+        x, y = _unify(self.to_num(st, a), self.to_num(st, b))
+        return x == y
+
+    def member(self, st: State, item: Any, container: Any) -> Any:
+        if isinstance(container, G):
+            if isinstance(item, G) and item.src and container.src:
+                return self.gv.var(f"({item.src}) in ({container.src})", "truth")
+            return self.fresh()
+        if isinstance(container, (dict, tuple, list, set, frozenset, range, str)):
+            if _concrete(item):
+                try:
+                    return item in container
+                except TypeError:
+                    return False
+            keys = list(container)
+            if not keys:
+                return False
+            if len(keys) > 512:
+                return self.fresh()
+            terms = [_as_bool(self._eq(st, item, k)) for k in keys if isinstance(k, (int, float, str, bool))]
+            return z3.Or(*terms) if terms else self.fresh()
+        if isinstance(container, KeyState):
+            return self.fresh()
+        return self.fresh()
+
+    # ---- functions
+    def fn_ast(self, fn: types.FunctionType) -> ast.FunctionDef | None:
+        code = fn.__code__
+        if code in self._asts:
+            return self._asts[code]
+        tree = None
+        try:
+            src = inspect.getsource(fn)
+            import textwrap
+
+            mod = ast.parse(textwrap.dedent(src))
+            node = mod.body[0]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                ast.increment_lineno(mod, code.co_firstlineno - node.lineno)
+                tree = node
+        except (OSError, TypeError, SyntaxError, IndexError):
+            tree = None
+        self._asts[code] = tree  # type: ignore[assignment]
+        return tree
+
+    def is_game_fn(self, fn: Any) -> bool:
+        return isinstance(fn, types.FunctionType) and fn.__code__.co_filename in self.game_files
+
+    def is_pure(self, fn: types.FunctionType, depth: int = 0) -> bool:
+        """A conservative check that calling ``fn`` changes nothing (so a mask may call it)."""
+        code = fn.__code__
+        if code in self._pure:
+            return self._pure[code]
+        self._pure[code] = False  # recursion: assume impure
+        tree = self.fn_ast(fn)
+        ok = tree is not None and depth < 3
+        if ok:
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    if any(not isinstance(t, (ast.Name, ast.Tuple)) for t in targets):
+                        ok = False
+                elif isinstance(node, (ast.Global, ast.Nonlocal, ast.Delete, ast.Yield, ast.YieldFrom, ast.Await)):
+                    ok = False
+                elif isinstance(node, ast.Call):
+                    f = node.func
+                    name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
+                    if name in UNSAFE_CALL_NAMES or name.startswith("set_"):
+                        ok = False
+                    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
+                        meth = getattr(_owner_class(fn), name, None) if _owner_class(fn) else None
+                        if isinstance(meth, types.FunctionType) and not self.is_pure(meth, depth + 1):
+                            ok = False
+                    elif isinstance(f, ast.Name):
+                        target = fn.__globals__.get(f.id, getattr(builtins, f.id, None))
+                        if isinstance(target, types.FunctionType) and self.is_game_fn(target):
+                            ok = ok and self.is_pure(target, depth + 1)
+                        elif target not in PURE_BUILTINS and not isinstance(target, type) and \
+                                getattr(target, "__module__", "") not in ("math", "operator"):
+                            ok = False
+                if not ok:
+                    break
+        self._pure[code] = ok
+        return ok
+
+    # ---- running a frame
+    def run_block(self, stmts: list[ast.stmt], st: State, file: str) -> list[tuple[State, Any]]:
+        """Execute statements; returns (state, flow) pairs, flow None | ('return', v) | 'break' | 'continue'."""
+        states: list[tuple[State, Any]] = [(st, None)]
+        for stmt in stmts:
+            nxt: list[tuple[State, Any]] = []
+            for s, flow in states:
+                if flow is not None or s.ended:
+                    nxt.append((s, flow))
+                    continue
+                nxt.extend(self.run_stmt(stmt, s, file))
+            states = nxt
+        return states
+
+    def run_stmt(self, node: ast.stmt, st: State, file: str) -> list[tuple[State, Any]]:
+        if getattr(node, "_pt_sliced", False):
+            return [(st, None)]
+        if isinstance(node, ast.Expr):
+            return [(s, None) for s, _ in self.ev(node.value, st, file)]
+        if isinstance(node, ast.Assign):
+            out = []
+            for s, v in self.ev(node.value, st, file):
+                for s2 in self.discretize(s, v):
+                    for t in node.targets:
+                        self.assign(t, v, s2, file)
+                    out.append((s2, None))
+            return out
+        if isinstance(node, ast.AnnAssign):
+            if node.value is None:
+                return [(st, None)]
+            out = []
+            for s, v in self.ev(node.value, st, file):
+                self.assign(node.target, v, s, file)
+                out.append((s, None))
+            return out
+        if isinstance(node, ast.AugAssign):
+            load = _as_load(node.target)
+            out = []
+            for s, cur in self.ev(load, st, file):
+                for s2, v in self.ev(node.value, s, file):
+                    for s3, r in self.binop(s2, node.op, cur, v, node, file):
+                        for s4 in self.discretize(s3, r):
+                            self.assign(node.target, r, s4, file)
+                            out.append((s4, None))
+            return out
+        if isinstance(node, ast.If):
+            out = []
+            for s, c in self.ev(node.test, st, file):
+                for s2, b in self.to_bool(s, c, node, file):
+                    for s3, side in self.branch(s2, b):
+                        s3.decisions.append((file, node.lineno, side))  # the path, for the cross-check
+                        out.extend(self.run_block(node.body if side else node.orelse, s3, file))
+            return out
+        if isinstance(node, ast.For):
+            return self.run_for(node, st, file)
+        if isinstance(node, ast.While):
+            self.note(node, file, "while loop in input handling: body explored 0 or 1 times")
+            out = [(st.copy(), None)]
+            for s, flow in self.run_block(node.body, st, file):
+                out.append((s, None if flow in ("break", "continue") else flow))
+            return out
+        if isinstance(node, ast.Return):
+            if node.value is None:
+                return [(st, ("return", None))]
+            return [(s, ("return", v)) for s, v in self.ev(node.value, st, file)]
+        if isinstance(node, ast.Break):
+            return [(st, "break")]
+        if isinstance(node, ast.Continue):
+            return [(st, "continue")]
+        if isinstance(node, ast.Raise):
+            st.ended = True
+            return [(st, ("return", None))]
+        if isinstance(node, ast.Try):
+            if node.handlers:
+                self.note(node, file, "try/except: only the try body is explored")
+            return self.run_block(node.body + node.orelse + node.finalbody, st, file)
+        if isinstance(node, ast.With):
+            return self.run_block(node.body, st, file)
+        if isinstance(node, ast.Match):
+            self.note(node, file, "match statement is not analysed (its cases are skipped)")
+            return [(st, None)]
+        if isinstance(node, (ast.Pass, ast.Global, ast.Nonlocal, ast.FunctionDef, ast.ClassDef, ast.Import,
+                             ast.ImportFrom, ast.Assert, ast.Delete, ast.AsyncFunctionDef)):
+            return [(st, None)]
+        self.note(node, file, f"{type(node).__name__} statement is not analysed")
+        return [(st, None)]
+
+    def discretize(self, st: State, v: Any) -> list[State]:
+        """An input-derived number stored without a branch (Listing 4: ``x += h * speed``) is forked
+        into negative / zero / positive, as the paper does for axis values, so it still yields actions."""
+        terms = [v.x, v.y] if isinstance(v, Vec) else [v]
+        states = [st]
+        for t in terms:
+            if not isinstance(t, z3.ArithRef) or not _symbolic(t) or z3.is_const(t) or \
+                    any(not n.startswith("in:") for n in _var_map(t)):
+                continue  # only pure input values (a delta), not game state updated by them
+            key = f"num:{t.get_id()}"
+            nxt = []
+            for s in states:
+                if key in s.forked:
+                    nxt.append(s)
+                    continue
+                for cond, label in ((t < 0, "neg"), (t == 0, "zero"), (t > 0, "pos")):
+                    pc = [*s.pc, cond]
+                    if self.feasible(pc):
+                        s2 = s.copy()
+                        s2.pc = pc
+                        s2.forked[key] = label
+                        nxt.append(s2)
+                        if self.truncated:
+                            break
+            if len(nxt) > len(states):
+                self._count_fork()
+            states = nxt
+        return states
+
+    def branch(self, st: State, b: Any) -> list[tuple[State, bool]]:
+        if isinstance(b, z3.BoolRef):
+            return self.fork(st, b)
+        return [(st, bool(b))]
+
+    def run_for(self, node: ast.For, st: State, file: str) -> list[tuple[State, Any]]:
+        out: list[tuple[State, Any]] = []
+        for s, it in self.ev(node.iter, st, file):
+            if isinstance(it, EventList):
+                out.append((s.copy(), None))  # no event this frame
+                s1 = s.copy()
+                s1.pc.append(self._event_type_domain(s1, it))
+                s1.ev_hit = False
+                self.assign(node.target, EventV(), s1, file)
+                for s2, flow in self.run_block(node.body, s1, file):
+                    if not s2.ev_hit:
+                        continue  # the event changed nothing: the same as no event at all
+                    out.append((s2, flow if isinstance(flow, tuple) else None))
+                continue
+            items = _iter_concrete(it)
+            if items is None:
+                if isinstance(it, G) and it.src is not None:
+                    self.note(node, file, "loop over a game collection: one iteration with an unknown element")
+                states = [(s, None)]
+                s1 = s.copy()
+                self.assign(node.target, G(None), s1, file)
+                states = self.run_block(node.body, s1, file)
+                out.append((s, None))
+                out.extend((x, f if isinstance(f, tuple) else None) for x, f in states)
+                continue
+            if len(items) > MAX_UNROLL:
+                self.note(node, file, f"loop over {len(items)} items: only the first {MAX_UNROLL} are explored")
+                items = items[:MAX_UNROLL]
+            live: list[tuple[State, Any]] = [(s, None)]
+            for item in items:
+                nxt: list[tuple[State, Any]] = []
+                for s2, flow in live:
+                    if flow is not None or s2.ended:
+                        out.append((s2, flow if isinstance(flow, tuple) else None))
+                        continue
+                    self.assign(node.target, item, s2, file)
+                    for s3, f3 in self.run_block(node.body, s2, file):
+                        nxt.append((s3, None if f3 == "continue" else f3))
+                live = nxt
+            for s2, flow in live:
+                if flow == "break":
+                    out.append((s2, None))
+                elif flow is None:
+                    out.extend(self.run_block(node.orelse, s2, file))
+                else:
+                    out.append((s2, flow))
+        return out
+
+    def _event_type_domain(self, st: State, el: EventList) -> Any:
+        t = self.inp(st, "ev_type")
+        types_ = self.event_types if el.types is None else (set(el.types) & self.event_types)
+        return z3.Or(*[t == x for x in sorted(types_)]) if types_ else z3.BoolVal(False)
+
+    def assign(self, target: ast.expr, v: Any, st: State, file: str) -> None:
+        if isinstance(target, ast.Name):
+            st.env[target.id] = v
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            vals = _unpack(v, len(target.elts))
+            for t, x in zip(target.elts, vals, strict=True):
+                self.assign(t, x, st, file)
+        elif isinstance(target, ast.Attribute):
+            path = _dotted(target)
+            if path is not None:
+                st.env[path] = v  # later reads in this frame see the stored value
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, _Fresh(), st, file)
+
+    # ---- expressions
+    def ev(self, node: ast.expr, st: State, file: str) -> list[tuple[State, Any]]:
+        m = getattr(self, "ev_" + type(node).__name__, None)
+        if m is None:
+            self.note(node, file, f"{type(node).__name__} expression is not analysed")
+            return [(st, _Fresh())]
+        return m(node, st, file)
+
+    def ev_Constant(self, node: ast.Constant, st: State, file: str) -> list[tuple[State, Any]]:
+        return [(st, node.value)]
+
+    def ev_Name(self, node: ast.Name, st: State, file: str) -> list[tuple[State, Any]]:
+        name = node.id
+        if name in st.env:
+            return [(st, st.env[name])]
+        mod_globals = st.env.get("__globals__", {})
+        if name in mod_globals:
+            return [(st, self.global_value(name, mod_globals))]
+        if hasattr(builtins, name):
+            return [(st, getattr(builtins, name))]
+        return [(st, _Fresh())]
+
+    def global_value(self, name: str, g: dict[str, Any]) -> Any:
+        v = g[name]
+        if _foldable(v) or isinstance(v, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)):
+            if name not in g.get("__pt_rebound__", ()):
+                return v
+        idx = self.module_index.get(g.get("__file__", ""), None)
+        if idx is None:
+            return G(None, v)
+        return G(f"M[{idx}][{name!r}]", v)
+
+    def ev_Attribute(self, node: ast.Attribute, st: State, file: str) -> list[tuple[State, Any]]:
+        path = _dotted(node)
+        if path is not None and path in st.env:
+            return [(st, st.env[path])]
+        out = []
+        for s, base in self.ev(node.value, st, file):
+            out.append((s, self.attr(s, base, node.attr, node, file)))
+        return out
+
+    def attr(self, st: State, base: Any, name: str, node: ast.AST, file: str) -> Any:
+        if isinstance(base, EventV):
+            return self.event_attr(st, name)
+        if isinstance(base, Vec):
+            if name in ("x", "centerx"):
+                return base.x
+            if name in ("y", "centery"):
+                return base.y
+            return _Fresh()
+        if isinstance(base, G):
+            live = _NOPE
+            if base.live is not None:
+                try:
+                    live = getattr(base.live, name)
+                except Exception:  # noqa: BLE001 - a property that fails: unknown
+                    live = _NOPE
+            if live is not _NOPE and self.api_name(live):
+                return live
+            if live is not _NOPE and _is_joystick(live):
+                return JoyV(_joy_index(live))
+            if live is not _NOPE and (isinstance(live, (types.MethodType, types.BuiltinMethodType)) or callable(live)
+                                      and not isinstance(live, type)):
+                return ("method", base, name, live)
+            if live is not _NOPE and _foldable(live) and isinstance(live, (dict, tuple, frozenset)) and \
+                    not isinstance(live, bool):
+                return live  # a binding table held by a game object
+            if base.src is None:
+                return G(None, None if live is _NOPE else live)
+            return G(f"{base.src}.{name}", None if live is _NOPE else live)
+        if isinstance(base, JoyV):
+            return ("joymethod", base, name)
+        if isinstance(base, (_Fresh, z3.ExprRef, KeyState, EventList)):
+            return _Fresh()
+        try:
+            return getattr(base, name)
+        except Exception:  # noqa: BLE001
+            return _Fresh()
+
+    def event_attr(self, st: State, name: str) -> Any:
+        if name == "type":
+            return self.inp(st, "ev_type")
+        if name in ("key", "scancode"):
+            k = self.inp(st, "ev_key")
+            if self.blacklist and "ev_key_domain" not in st.forked:
+                st.forked["ev_key_domain"] = True
+                st.pc.append(z3.And(*[k != b for b in sorted(self.blacklist)]))
+            return k
+        if name == "button":
+            return self.inp(st, "ev_button")
+        if name == "pos":
+            return self.mouse_pos(st)
+        if name == "buttons":
+            return tuple(self.inp(st, f"mb_{i}", "bool") for i in (1, 2, 3))
+        if name in ("joy", "instance_id"):
+            return self.inp(st, "ev_joy")
+        if name == "axis":
+            return self.inp(st, "ev_axis")
+        if name == "hat":
+            return self.inp(st, "ev_hat")
+        if name == "value":
+            return Vec(self.inp(st, "ev_hx"), self.inp(st, "ev_hy"))
+        if name == "mod":
+            return self.inp(st, "ev_mod")
+        return _Fresh()
+
+    def mouse_pos(self, st: State) -> Vec:
+        return Vec(self.inp(st, "mx"), self.inp(st, "my"))
+
+    def ev_Subscript(self, node: ast.Subscript, st: State, file: str) -> list[tuple[State, Any]]:
+        out = []
+        for s, base in self.ev(node.value, st, file):
+            for s2, idx in self.ev(node.slice, s, file):
+                out.extend(self.subscript(s2, base, idx, node, file))
+        return out
+
+    def subscript(self, st: State, base: Any, idx: Any, node: ast.AST, file: str) -> list[tuple[State, Any]]:
+        if isinstance(base, KeyState):
+            return [(st, self.key(st, idx, base.just))]
+        if isinstance(base, Vec) and isinstance(idx, int):
+            return [(st, base.x if idx == 0 else base.y)]
+        if isinstance(base, tuple) and isinstance(idx, int):
+            try:
+                return [(st, base[idx])]
+            except IndexError:
+                return [(st, _Fresh())]
+        if isinstance(base, dict):
+            if _concrete(idx):
+                try:
+                    return [(st, base[idx])]
+                except (KeyError, TypeError):
+                    st.ended = True  # a KeyError ends the frame
+                    return [(st, None)]
+            return self.dict_lookup(st, base, idx, None, raise_missing=True)
+        if isinstance(base, (tuple, list)) and isinstance(idx, z3.ArithRef):
+            out = []
+            for i, item in enumerate(base[:MAX_UNROLL]):
+                for s2, side in self.fork(st.copy(), idx == i):
+                    if side:
+                        out.append((s2, item))
+            return out
+        if isinstance(base, G):
+            if _concrete(idx) and base.src is not None:
+                live = None
+                try:
+                    live = base.live[idx] if base.live is not None else None
+                except Exception:  # noqa: BLE001
+                    live = None
+                return [(st, G(f"{base.src}[{idx!r}]", live))]
+            if isinstance(idx, G) and idx.src and base.src:
+                return [(st, G(f"{base.src}[{idx.src}]", None))]
+            return [(st, G(None))]
+        if _concrete(base) and _concrete(idx):
+            try:
+                return [(st, base[idx])]
+            except Exception:  # noqa: BLE001
+                return [(st, _Fresh())]
+        return [(st, _Fresh())]
+
+    def dict_lookup(self, st: State, d: dict[Any, Any], key: Any, default: Any,
+                    raise_missing: bool = False) -> list[tuple[State, Any]]:
+        """A lookup in a constant table with a symbolic key: one fork per entry, plus 'missing'."""
+        if not _symbolic(key):
+            return [(st, G(None))]
+        out = []
+        rest: State | None = st
+        for k, v in list(d.items())[:512]:
+            if rest is None:
+                break
+            if not isinstance(k, (int, float, str, bool)):
+                continue
+            eq = _as_bool(self._eq(rest, key, k))
+            nxt = None
+            for s2, side in self.fork(rest, eq):
+                if side:
+                    out.append((s2, v))
+                else:
+                    nxt = s2
+            rest = nxt
+        if rest is not None:
+            if raise_missing:
+                rest.ended = True
+                out.append((rest, None))
+            else:
+                out.append((rest, default))
+        return out
+
+    def key(self, st: State, idx: Any, just: str | None) -> Any:
+        """A polled key: ``key.get_pressed()[idx]``; ``just`` models get_just_pressed/released."""
+        if isinstance(idx, bool):
+            idx = int(idx)
+        if isinstance(idx, int):
+            if idx in self.blacklist:
+                return False
+            now = self.inp(st, f"key_{idx}", "bool")
+            prev = self.gv.var(f"{idx} in H.keys", "held_key")
+        elif isinstance(idx, G) and idx.src is not None:
+            now = self.inp(st, f"keyat:{idx.src}", "bool")
+            prev = self.gv.var(f"({idx.src}) in H.keys", "held_key")
+        else:
+            return self.fresh()
+        if just == "down":
+            return z3.And(now, z3.Not(prev))
+        if just == "up":
+            return z3.And(z3.Not(now), prev)
+        return now
+
+    def ev_Index(self, node: Any, st: State, file: str) -> list[tuple[State, Any]]:  # pragma: no cover - py<3.9
+        return self.ev(node.value, st, file)
+
+    def ev_Slice(self, node: ast.Slice, st: State, file: str) -> list[tuple[State, Any]]:
+        return [(st, _Fresh())]
+
+    def ev_Tuple(self, node: ast.Tuple, st: State, file: str) -> list[tuple[State, Any]]:
+        return self._seq(node.elts, st, file, tuple)
+
+    def ev_List(self, node: ast.List, st: State, file: str) -> list[tuple[State, Any]]:
+        return self._seq(node.elts, st, file, tuple)
+
+    def ev_Set(self, node: ast.Set, st: State, file: str) -> list[tuple[State, Any]]:
+        return self._seq(node.elts, st, file, tuple)
+
+    def _seq(self, elts: list[ast.expr], st: State, file: str, kind: Any) -> list[tuple[State, Any]]:
+        states: list[tuple[State, list[Any]]] = [(st, [])]
+        for e in elts:
+            nxt = []
+            for s, acc in states:
+                for s2, v in self.ev(e, s, file):
+                    nxt.append((s2, [*acc, v]))
+            states = nxt
+        return [(s, kind(acc)) for s, acc in states]
+
+    def ev_Dict(self, node: ast.Dict, st: State, file: str) -> list[tuple[State, Any]]:
+        return [(st, _Fresh())]
+
+    def ev_JoinedStr(self, node: ast.JoinedStr, st: State, file: str) -> list[tuple[State, Any]]:
+        return [(st, _Fresh())]
+
+    def ev_Lambda(self, node: ast.Lambda, st: State, file: str) -> list[tuple[State, Any]]:
+        return [(st, _Fresh())]
+
+    def ev_ListComp(self, node: Any, st: State, file: str) -> list[tuple[State, Any]]:
+        return [(st, _Fresh())]
+
+    ev_GeneratorExp = ev_SetComp = ev_DictComp = ev_ListComp
+
+    def ev_NamedExpr(self, node: ast.NamedExpr, st: State, file: str) -> list[tuple[State, Any]]:
+        out = []
+        for s, v in self.ev(node.value, st, file):
+            self.assign(node.target, v, s, file)
+            out.append((s, v))
+        return out
+
+    def ev_UnaryOp(self, node: ast.UnaryOp, st: State, file: str) -> list[tuple[State, Any]]:
+        out = []
+        for s, v in self.ev(node.operand, st, file):
+            if isinstance(node.op, ast.Not):
+                for s2, b in self.to_bool(s, v, node, file):
+                    out.append((s2, z3.Not(b) if isinstance(b, z3.BoolRef) else (not b)))
+            elif isinstance(node.op, ast.USub):
+                if isinstance(v, Vec):
+                    out.append((s, Vec(self._neg(s, v.x), self._neg(s, v.y))))
+                else:
+                    out.append((s, self._neg(s, v)))
+            elif isinstance(node.op, ast.UAdd):
+                out.append((s, v))
+            else:
+                out.append((s, _Fresh()))
+        return out
+
+    def _neg(self, st: State, v: Any) -> Any:
+        if _concrete(v) and isinstance(v, (int, float)):
+            return -v
+        x = self.to_num(st, v)
+        return -x
+
+    def ev_BoolOp(self, node: ast.BoolOp, st: State, file: str) -> list[tuple[State, Any]]:
+        """``a and b`` / ``a or b``: z3 And/Or when both sides are symbolic booleans, else short-circuit."""
+        is_and = isinstance(node.op, ast.And)
+        results: list[tuple[State, Any]] = []
+        pending: list[tuple[State, list[Any]]] = [(st, [])]
+        for i, e in enumerate(node.values):
+            nxt = []
+            for s, acc in pending:
+                for s2, v in self.ev(e, s, file):
+                    last = i == len(node.values) - 1
+                    if isinstance(v, z3.BoolRef) or last:
+                        nxt.append((s2, [*acc, v]))
+                        continue
+                    for s3, b in self.to_bool(s2, v, node, file):
+                        if isinstance(b, z3.BoolRef):
+                            nxt.append((s3, [*acc, b]))
+                        elif b != is_and:  # short-circuit with a concrete value
+                            results.append((s3, self._combine(acc, v, is_and)))
+                        else:
+                            nxt.append((s3, acc))
+            pending = nxt
+        for s, acc in pending:
+            results.append((s, self._combine(acc[:-1], acc[-1], is_and) if acc else (True if is_and else False)))
+        return results
+
+    def _combine(self, acc: list[Any], last: Any, is_and: bool) -> Any:
+        if not acc:
+            return last
+        if not isinstance(last, (bool, z3.BoolRef)):
+            # ``a and obj`` in a condition: the truth of obj (its value as data is rarely what matters)
+            last = self.to_bool(State(), last, ast.Pass(), "")[0][1]
+        terms = [*acc, _as_bool(last)]
+        return z3.And(*terms) if is_and else z3.Or(*terms)
+
+    def ev_Compare(self, node: ast.Compare, st: State, file: str) -> list[tuple[State, Any]]:
+        out = []
+        for s, left in self.ev(node.left, st, file):
+            states: list[tuple[State, Any, Any]] = [(s, left, True)]
+            for op, comp in zip(node.ops, node.comparators, strict=True):
+                nxt = []
+                for s2, lv, acc in states:
+                    for s3, rv in self.ev(comp, s2, file):
+                        c = self.compare(s3, op, lv, rv)
+                        if isinstance(acc, bool) and acc is True:
+                            nacc = c
+                        elif isinstance(c, bool):
+                            nacc = acc if c else False
+                        else:
+                            nacc = z3.And(_as_bool(acc), c) if not isinstance(acc, bool) else (c if acc else False)
+                        nxt.append((s3, rv, nacc))
+                states = nxt
+            out.extend((s2, acc) for s2, _, acc in states)
+        return out
+
+    def ev_IfExp(self, node: ast.IfExp, st: State, file: str) -> list[tuple[State, Any]]:
+        out = []
+        for s, c in self.ev(node.test, st, file):
+            for s2, b in self.to_bool(s, c, node, file):
+                for s3, side in self.branch(s2, b):
+                    out.extend(self.ev(node.body if side else node.orelse, s3, file))
+        return out
+
+    def ev_BinOp(self, node: ast.BinOp, st: State, file: str) -> list[tuple[State, Any]]:
+        out = []
+        for s, a in self.ev(node.left, st, file):
+            for s2, b in self.ev(node.right, s, file):
+                out.extend(self.binop(s2, node.op, a, b, node, file))
+        return out
+
+    def binop(self, st: State, op: ast.operator, a: Any, b: Any, node: ast.AST, file: str) -> list[tuple[State, Any]]:
+        if _concrete(a) and _concrete(b):
+            try:
+                return [(st, _PYOP[type(op)](a, b))]
+            except Exception:  # noqa: BLE001
+                return [(st, _Fresh())]
+        if not _symbolic(a) and not _symbolic(b) and _evaluable(a) and _evaluable(b) and \
+                (isinstance(a, G) or isinstance(b, G)) and type(op) in _OPSRC:
+            live = None
+            try:
+                live = _PYOP[type(op)](_live(a), _live(b))
+            except Exception:  # noqa: BLE001
+                live = None
+            return [(st, G(f"({_src(a)} {_OPSRC[type(op)]} {_src(b)})", live))]
+        if isinstance(a, Vec) or isinstance(b, Vec):
+            av, bv = _as_vec(a), _as_vec(b)
+            if av is not None and bv is not None and isinstance(op, (ast.Add, ast.Sub)):
+                return [(st, Vec(self._arith(st, op, av.x, bv.x), self._arith(st, op, av.y, bv.y)))]
+            if isinstance(op, (ast.Mult, ast.Div)) and (av is None) != (bv is None):
+                v, k = (av, b) if av is not None else (bv, a)
+                return [(st, Vec(self._arith(st, op, v.x, k), self._arith(st, op, v.y, k)))]
+            return [(st, _Fresh())]
+        if isinstance(a, (tuple, str)) or isinstance(b, (tuple, str)):
+            return [(st, _Fresh())]
+        if isinstance(a, G) and isinstance(b, G) and a.src and b.src and not _symbolic(a) and not _symbolic(b):
+            live = None
+            try:
+                live = _PYOP[type(op)](a.live, b.live)
+            except Exception:  # noqa: BLE001
+                live = None
+            return [(st, G(f"({a.src} {_OPSRC.get(type(op), '?')} {b.src})", live))]
+        return [(st, self._arith(st, op, a, b))]
+
+    def _arith(self, st: State, op: ast.operator, a: Any, b: Any) -> Any:
+        if _concrete(a) and _concrete(b):
+            try:
+                return _PYOP[type(op)](a, b)
+            except Exception:  # noqa: BLE001
+                return _Fresh()
+        if isinstance(a, G) and isinstance(b, (int, float)) and a.src and isinstance(a.live, (int, float)):
+            try:
+                return G(f"({a.src} {_OPSRC[type(op)]} {b!r})", _PYOP[type(op)](a.live, b))
+            except Exception:  # noqa: BLE001
+                pass
+        x, y = _unify(self.to_num(st, a), self.to_num(st, b))
+        if isinstance(op, ast.Add):
+            return x + y
+        if isinstance(op, ast.Sub):
+            return x - y
+        if isinstance(op, ast.Mult):
+            return x * y
+        if isinstance(op, ast.Div):
+            return z3.ToReal(x) / y if isinstance(x, z3.ArithRef) and x.is_int() else x / y
+        if isinstance(op, ast.FloorDiv) and _is_int_term(x) and _is_int_term(y):
+            return x / y
+        if isinstance(op, ast.Mod) and _is_int_term(x) and _is_int_term(y):
+            return x % y
+        return self.fresh("real")
+
+    # ---- calls
+    def ev_Call(self, node: ast.Call, st: State, file: str) -> list[tuple[State, Any]]:
+        out = []
+        for s, fn in self.ev(node.func, st, file):
+            arg_states: list[tuple[State, list[Any]]] = [(s, [])]
+            for a in node.args:
+                nxt = []
+                for s2, acc in arg_states:
+                    if isinstance(a, ast.Starred):
+                        nxt.append((s2, [*acc, _Fresh()]))
+                        continue
+                    for s3, v in self.ev(a, s2, file):
+                        nxt.append((s3, [*acc, v]))
+                arg_states = nxt
+            for s2, args in arg_states:
+                kwargs = {}
+                for kw in node.keywords:
+                    vals = self.ev(kw.value, s2, file)
+                    if kw.arg:
+                        kwargs[kw.arg] = vals[0][1]
+                out.extend(self.call(s2, fn, args, kwargs, node, file))
+        return out
+
+    def call(self, st: State, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
+             file: str) -> list[tuple[State, Any]]:
+        api = self.api_name(fn)
+        if api is not None:
+            return self.input_call(st, api, args, kwargs, node, file)
+        if isinstance(fn, tuple) and fn and fn[0] == "joymethod":
+            return self.joy_call(st, fn[1], fn[2], args)
+        if isinstance(fn, tuple) and fn and fn[0] == "method":
+            _, base, name, live = fn
+            return self.method_call(st, base, name, live, args, kwargs, node, file)
+        if isinstance(fn, types.FunctionType) and self.is_game_fn(fn):
+            return self.inline_or_summarize(st, FuncRef(fn), args, kwargs, node, file, src=None)
+        if isinstance(fn, type) and fn.__module__.startswith("pygame") and fn.__name__ in ("Vector2", "Rect", "FRect"):
+            if fn.__name__ == "Vector2":
+                if len(args) == 1:
+                    v = _as_vec(args[0])
+                    return [(st, v if v is not None else _Fresh())]
+                if len(args) == 2:
+                    return [(st, Vec(args[0], args[1]))]
+            return [(st, _Fresh())]
+        if isinstance(fn, type) and self.is_game_class(fn):
+            init = fn.__dict__.get("__init__")
+            if isinstance(init, types.FunctionType) and self.is_game_fn(init) and self._needs_inline(init, args):
+                self.inline_or_summarize(st, FuncRef(init, G(None), True), args, kwargs, node, file, src=None)
+            return [(st, G(None))]
+        if fn in (bool,):
+            return [(s, b) for s, b in self.to_bool(st, args[0], node, file)] if args else [(st, False)]
+        if fn in (int, float) and args and isinstance(args[0], (z3.ExprRef,)):
+            v = self.to_num(st, args[0])
+            return [(st, z3.ToInt(v) if fn is int and isinstance(v, z3.ArithRef) and not v.is_int() else v)]
+        if fn is abs and args and isinstance(args[0], z3.ArithRef):
+            v = args[0]
+            return [(st, z3.If(v >= 0, v, -v))]
+        if fn in (min, max) and len(args) == 2 and any(isinstance(a, z3.ArithRef) for a in args):
+            x, y = _unify(self.to_num(st, args[0]), self.to_num(st, args[1]))
+            return [(st, z3.If(x <= y, x, y) if fn is min else z3.If(x >= y, x, y))]
+        if fn is getattr and len(args) >= 2:
+            if isinstance(args[1], str):
+                return [(st, self.attr(st, args[0], args[1], node, file))]
+            if isinstance(args[0], G) and args[0].src and _evaluable(args[1]) and not _symbolic(args[1]):
+                return [(st, G(f"getattr({args[0].src}, {_src(args[1])})", None))]
+            self.note(node, file, "getattr with a computed name: dispatch taken from the recorded call graph")
+            return [(st, _Fresh())]
+        if isinstance(fn, (types.BuiltinFunctionType, types.BuiltinMethodType)) and fn.__self__ is not None and \
+                isinstance(fn.__self__, dict) and fn.__name__ == "get" and args:
+            d = fn.__self__
+            if _concrete(args[0]):
+                return [(st, d.get(args[0], args[1] if len(args) > 1 else None))]
+            return self.dict_lookup(st, d, args[0], args[1] if len(args) > 1 else None)
+        if all(_concrete(a) for a in args) and all(_concrete(v) for v in kwargs.values()) and _safe_pure(fn):
+            try:
+                return [(st, fn(*args, **kwargs))]
+            except Exception:  # noqa: BLE001
+                return [(st, _Fresh())]
+        if isinstance(fn, (G, _Fresh)) or fn is None:
+            return self.dispatch(st, fn, args, kwargs, node, file)
+        return [(st, _Fresh())]
+
+    def dispatch(self, st: State, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
+                 file: str) -> list[tuple[State, Any]]:
+        """A call whose target is game state (dict- or getattr-dispatched handlers): the targets come from
+        the call graph recorded at run time; each one that reads inputs is explored under the condition
+        that the call resolves to it."""
+        site = getattr(self, "dynamic_by_site", {}).get((file, node.lineno), ())
+        out: list[tuple[State, Any]] = []
+        targets = []
+        for code in site:
+            f = getattr(self, "functions_by_code", {}).get(code)
+            if f is not None and self._needs_inline(f, args):
+                targets.append(f)
+        if not targets:
+            return [(st, _Fresh())]
+        rest = st
+        for f in targets:
+            src = fn.src if isinstance(fn, G) else None
+            if src is not None:
+                cond = self.gv.var(f"getattr({src}, '__qualname__', None) == {f.__qualname__!r}", "truth")
+            else:
+                cond = self.fresh()
+            s2 = rest.copy()
+            s2.pc.append(cond)
+            rest = rest.copy()
+            rest.pc.append(z3.Not(cond))
+            has_self = "." in f.__qualname__ and bool(f.__code__.co_varnames[:1] == ("self",))
+            self_v = G(f"{src}.__self__", getattr(fn.live, "__self__", None)) if (src and has_self) else G(None)
+            tree = self.fn_ast(f)
+            if tree is None or st.depth >= MAX_DEPTH:
+                continue
+            self.inlined.add(f.__qualname__)
+            out.extend(self.inline(s2, FuncRef(f, self_v, has_self), tree, args, kwargs))
+        out.append((rest, _Fresh()))
+        return out
+
+    def is_game_class(self, cls: type) -> bool:
+        mod = __import__("sys").modules.get(cls.__module__)
+        return getattr(mod, "__file__", None) in self.game_files
+
+    def _needs_inline(self, fn: types.FunctionType, args: list[Any]) -> bool:
+        return self.reaches_input(fn.__code__) or any(_symbolic(a) for a in args)
+
+    def method_call(self, st: State, base: G, name: str, live: Any, args: list[Any], kwargs: dict[str, Any],
+                    node: ast.Call, file: str) -> list[tuple[State, Any]]:
+        # pygame C methods games branch on (models)
+        if name in ("collidepoint",) and len(args) in (1, 2):
+            p = _as_vec(args[0]) if len(args) == 1 else Vec(args[0], args[1])
+            if p is not None and base.src is not None and (_symbolic(p.x) or _symbolic(p.y)):
+                return [(st, self.rect_contains(st, base, p))]
+        if name in ("colliderect",) and args and base.src is not None and isinstance(args[0], G) and args[0].src:
+            return [(st, self.gv.var(f"{base.src}.colliderect({args[0].src})", "truth"))]
+        func = getattr(live, "__func__", None)
+        if isinstance(func, types.FunctionType) and self.is_game_fn(func):
+            src = f"{base.src}.{name}" if base.src is not None else None
+            return self.inline_or_summarize(st, FuncRef(func, base, True), args, kwargs, node, file, src=src)
+        if name == "get" and isinstance(base.live, dict) and args:
+            return self.dict_lookup(st, base.live, args[0], args[1] if len(args) > 1 else None)
+        if name in ("update",) and base.live is not None and _is_group(base.live):
+            return self.group_update(st, base, args, node, file)
+        # a builtin or library method of a game object: a game expression when its args are
+        if base.src is not None and all(_evaluable(a) for a in args) and not kwargs and name not in UNSAFE_CALL_NAMES \
+                and not name.startswith("set_") and name.startswith(("get_", "is_", "has_", "collide", "contains",
+                                                                   "copy", "keys", "values", "items", "count")):
+            live_v = None
+            try:
+                live_v = live(*[_live(a) for a in args]) if name.startswith(("get_", "is_", "has_")) else None
+            except Exception:  # noqa: BLE001
+                live_v = None
+            return [(st, G(f"{base.src}.{name}({', '.join(_src(a) for a in args)})", live_v))]
+        return [(st, _Fresh())]
+
+    def rect_contains(self, st: State, rect: G, p: Vec) -> Any:
+        src = rect.src
+        x, y = self.gv.var(f"{src}.x", "int"), self.gv.var(f"{src}.y", "int")
+        w, h = self.gv.var(f"{src}.w", "int"), self.gv.var(f"{src}.h", "int")
+        px, py = _unify(self.to_num(st, p.x), x)[0], _unify(self.to_num(st, p.y), y)[0]
+        return z3.And(x <= px, px < x + w, y <= py, py < y + h)
+
+    def group_update(self, st: State, group: G, args: list[Any], node: ast.Call, file: str) -> list[tuple[State, Any]]:
+        """``Group.update()`` calls ``update`` on every sprite: analyse each sprite class's update that
+        reads inputs, with ``self`` an instance of that class (root ``S[k]``)."""
+        states = [(st, None)]
+        classes = []
+        try:
+            for spr in list(group.live.sprites()):
+                if type(spr) not in classes:
+                    classes.append(type(spr))
+        except Exception:  # noqa: BLE001
+            return [(st, None)]
+        for cls in classes:
+            upd = getattr(cls, "update", None)
+            if not isinstance(upd, types.FunctionType) or not self.is_game_fn(upd) or not self.reaches_input(upd.__code__):
+                continue
+            k = self.instance_root(cls)
+            inst = next(s for s in group.live.sprites() if type(s) is cls)
+            nxt = []
+            for s, _ in states:
+                for s2, _v in self.inline_or_summarize(s, FuncRef(upd, G(f"S[{k}]", inst), True), args, {}, node,
+                                                       file, src=None):
+                    nxt.append((s2, None))
+            states = nxt
+        return states
+
+    def instance_root(self, cls: type) -> int:
+        key = (cls.__module__, cls.__qualname__)
+        roots = self.roots.setdefault("S", [])
+        if key not in roots:
+            roots.append(key)
+        return roots.index(key)
+
+    def inline_or_summarize(self, st: State, ref: FuncRef, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
+                            file: str, src: str | None) -> list[tuple[State, Any]]:
+        fn = ref.fn
+        if self._needs_inline(fn, args) and st.depth < MAX_DEPTH:
+            tree = self.fn_ast(fn)
+            if tree is not None:
+                self.inlined.add(fn.__qualname__)
+                return self.inline(st, ref, tree, args, kwargs)
+            self.note(node, file, f"source of {fn.__qualname__} is not available: summarized")
+        self.summarized.add(fn.__qualname__)
+        if src is not None and all(_evaluable(a) for a in args) and not kwargs and self.is_pure(fn):
+            live = None
+            return [(st, G(f"{src}({', '.join(_src(a) for a in args)})", live))]
+        if any(_symbolic(a) for a in args):
+            return [(st, _Fresh())]
+        return [(st, G(None))]
+
+    def inline(self, st: State, ref: FuncRef, tree: ast.FunctionDef, args: list[Any],
+               kwargs: dict[str, Any]) -> list[tuple[State, Any]]:
+        fn = ref.fn
+        caller_env = st.env
+        env: dict[str, Any] = {"__globals__": _globals_with_rebound(fn.__globals__)}
+        params = [a.arg for a in tree.args.posonlyargs + tree.args.args]
+        values = ([ref.self_value] if ref.has_self else []) + list(args)
+        defaults = list(fn.__defaults__ or ())
+        for i, p in enumerate(params):
+            if i < len(values):
+                env[p] = values[i]
+            elif p in kwargs:
+                env[p] = kwargs[p]
+            else:
+                j = i - (len(params) - len(defaults))
+                env[p] = defaults[j] if 0 <= j < len(defaults) else _Fresh()
+        for a in tree.args.kwonlyargs:
+            env[a.arg] = kwargs.get(a.arg, (fn.__kwdefaults__ or {}).get(a.arg, _Fresh()))
+        if tree.args.vararg:
+            env[tree.args.vararg.arg] = tuple(values[len(params):])
+        if tree.args.kwarg:
+            env[tree.args.kwarg.arg] = _Fresh()
+        # attribute paths through self are read live (their values are game state)
+        s0 = st.copy()
+        s0.env = env
+        s0.depth = st.depth + 1
+        slice_function(tree, self)
+        out = []
+        for s, flow in self.run_block(tree.body, s0, fn.__code__.co_filename):
+            ret = flow[1] if isinstance(flow, tuple) else None
+            s.env = dict(caller_env)
+            s.depth = st.depth
+            out.append((s, ret))
+        return out
+
+    def joy_call(self, st: State, joy: JoyV, name: str, args: list[Any]) -> list[tuple[State, Any]]:
+        j = joy.index
+        if name == "get_axis" and args and isinstance(args[0], int):
+            return self.axis(st, f"ax_{j}_{args[0]}")
+        if name == "get_button" and args and isinstance(args[0], int):
+            return [(st, self.inp(st, f"jb_{j}_{args[0]}", "bool"))]
+        if name == "get_hat" and args and isinstance(args[0], int):
+            return [(st, (self.inp(st, f"hx_{j}_{args[0]}"), self.inp(st, f"hy_{j}_{args[0]}")))]
+        return [(st, _Fresh())]
+
+    def axis(self, st: State, name: str) -> list[tuple[State, Any]]:
+        """An axis value, forked into negative / zero / positive at its first read (the paper's choice)."""
+        v = self.inp(st, name, "real")
+        if name in st.forked:
+            return [(st, v)]
+        out = []
+        for cond, label in ((v < 0, "neg"), (v == 0, "zero"), (v > 0, "pos")):
+            s2 = st.copy()
+            s2.pc.append(z3.And(v >= -1, v <= 1, cond))
+            s2.forked[name] = label
+            out.append((s2, v))
+        self._count_fork()
+        return out
+
+    def input_call(self, st: State, api: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
+                   file: str) -> list[tuple[State, Any]]:
+        if api == "key.get_pressed":
+            return [(st, KeyState())]
+        if api == "key.get_just_pressed":
+            return [(st, KeyState("down"))]
+        if api == "key.get_just_released":
+            return [(st, KeyState("up"))]
+        if api == "event.get":
+            types_ = None
+            t = args[0] if args else kwargs.get("eventtype")
+            if isinstance(t, int):
+                types_ = (t,)
+            elif isinstance(t, (tuple, list)) and all(isinstance(x, int) for x in t):
+                types_ = tuple(t)
+            return [(st, EventList(types_))]
+        if api in ("event.poll", "event.wait"):
+            s2 = st.copy()
+            s2.pc.append(self._event_type_domain(s2, EventList()))
+            return [(st, G(None)), (s2, EventV())]
+        if api == "mouse.get_pos":
+            return self.fork_mouse(st)
+        if api == "mouse.get_pressed":
+            return [(st, tuple(self.inp(st, f"mb_{i}", "bool") for i in (1, 2, 3)))]
+        if api == "mouse.get_rel":
+            return [(st, Vec(_Fresh(), _Fresh()))]
+        if api == "key.get_mods":
+            return [(st, self.inp(st, "mods"))]
+        if api == "joystick.Joystick":
+            return [(st, JoyV(args[0] if args and isinstance(args[0], int) else 0))]
+        return [(st, _Fresh())]
+
+    def fork_mouse(self, st: State) -> list[tuple[State, Any]]:
+        """The mouse position, forked into a GRID x GRID screen grid at its first read."""
+        pos = self.mouse_pos(st)
+        if "mouse" in st.forked:
+            return [(st, pos)]
+        w, h = self.screen
+        out = []
+        for row in range(GRID):
+            for col in range(GRID):
+                x0, x1 = col * w // GRID, (col + 1) * w // GRID
+                y0, y1 = row * h // GRID, (row + 1) * h // GRID
+                s2 = st.copy()
+                s2.pc.append(z3.And(pos.x >= x0, pos.x < x1, pos.y >= y0, pos.y < y1))
+                s2.forked["mouse"] = (col, row)
+                out.append((s2, pos))
+        self._count_fork()
+        return out
+
+
+# ------------------------------------------------------------------------------------------- slicing
+def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
+    """Mark the statements irrelevant to input handling (``_pt_sliced``), once per function.
+
+    Kept: statements that call input APIs or functions that reach them, statements that read a value
+    derived from inputs (data dependence, by name, flow-insensitive), the statements those read from
+    (backward), and compound statements around anything kept (control dependence). When unsure (a
+    call we cannot resolve by name), the statement is kept.
+    """
+    if getattr(tree, "_pt_sliced_done", False):
+        return
+    tree._pt_sliced_done = True  # type: ignore[union-attr]
+    stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n is not tree]
+    params = {a.arg for a in tree.args.args} if isinstance(tree, ast.FunctionDef) else set()
+    tainted: set[str] = set(params) - {"self"}
+
+    def names_in(node: ast.AST) -> set[str]:
+        out = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                out.add(n.id)
+            elif isinstance(n, ast.Attribute):
+                d = _dotted(n)
+                if d:
+                    out.add(d)
+        return out
+
+    def own_expr_nodes(s: ast.stmt) -> list[ast.AST]:
+        if isinstance(s, (ast.If, ast.While)):
+            return [s.test]
+        if isinstance(s, ast.For):
+            return [s.iter, s.target]
+        if isinstance(s, ast.With):
+            return list(s.items)
+        if isinstance(s, (ast.Try, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            return []
+        return [s]
+
+    def calls_input(s: ast.stmt) -> bool:
+        for part in own_expr_nodes(s):
+            for n in ast.walk(part):
+                if isinstance(n, ast.Call):
+                    f = n.func
+                    name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else None)
+                    if name is None or name in _INPUT_NAMES or name in ex.reaching_names:
+                        return True
+                    if name not in ex.known_names:
+                        return True  # unknown callee: keep (over-approximate)
+        return False
+
+    def targets_of(s: ast.stmt) -> set[str]:
+        ts: list[ast.expr] = []
+        if isinstance(s, ast.Assign):
+            ts = s.targets
+        elif isinstance(s, (ast.AugAssign, ast.AnnAssign)):
+            ts = [s.target]
+        elif isinstance(s, ast.For):
+            ts = [s.target]
+        out = set()
+        for t in ts:
+            out |= names_in(t)
+        return out
+
+    keep: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for s in stmts:
+            reads = set().union(*[names_in(p) for p in own_expr_nodes(s)]) if own_expr_nodes(s) else set()
+            direct = calls_input(s) or bool(reads & tainted)
+            if direct:
+                new_t = targets_of(s) - tainted
+                if new_t:
+                    tainted |= new_t
+                    changed = True
+                if id(s) not in keep:
+                    keep.add(id(s))
+                    changed = True
+        # backward: definitions of names read by kept statements
+        needed: set[str] = set()
+        for s in stmts:
+            if id(s) in keep:
+                for p in own_expr_nodes(s):
+                    needed |= names_in(p)
+        for s in stmts:
+            if id(s) not in keep and targets_of(s) & needed:
+                keep.add(id(s))
+                changed = True
+    # compound statements around kept ones
+    parents: dict[int, ast.stmt] = {}
+    for s in stmts:
+        for child in ast.iter_child_nodes(s):
+            if isinstance(child, ast.stmt):
+                parents[id(child)] = s
+    for s in stmts:
+        if id(s) in keep:
+            p = parents.get(id(s))
+            while p is not None and id(p) not in keep:
+                keep.add(id(p))
+                p = parents.get(id(p))
+    for s in stmts:
+        if id(s) in keep or isinstance(s, (ast.Return, ast.Break, ast.Continue, ast.Raise)):
+            ex.kept_stmts += 1
+        else:
+            s._pt_sliced = True  # type: ignore[attr-defined]
+            ex.sliced_stmts += 1
+
+
+_INPUT_NAMES = {"get_pressed", "get_just_pressed", "get_just_released", "get", "poll", "wait", "get_pos",
+                "get_rel", "get_mods", "get_axis", "get_button", "get_hat", "Joystick"}
+
+
+# ------------------------------------------------------------------------------------------- helpers
+_NOPE = object()
+
+
+def _concrete(v: Any) -> bool:
+    if isinstance(v, (z3.ExprRef, G, _Fresh, KeyState, EventList, EventV, JoyV, Vec, FuncRef)):
+        return False
+    if isinstance(v, tuple):
+        return all(_concrete(x) for x in v)
+    return True
+
+
+def _symbolic(v: Any) -> bool:
+    """Does ``v`` depend on user inputs?"""
+    if isinstance(v, z3.ExprRef):
+        return any(n.startswith("in:") for n in _var_map(v))
+    if isinstance(v, (EventV, KeyState, EventList, JoyV)):
+        return True
+    if isinstance(v, Vec):
+        return _symbolic(v.x) or _symbolic(v.y)
+    if isinstance(v, tuple):
+        return any(_symbolic(x) for x in v)
+    return False
+
+
+def _evaluable(v: Any) -> bool:
+    if isinstance(v, G):
+        return v.src is not None
+    return _concrete(v) and isinstance(v, (int, float, str, bool, type(None), tuple))
+
+
+def _src(v: Any) -> str:
+    return v.src if isinstance(v, G) else repr(v)
+
+
+def _live(v: Any) -> Any:
+    return v.live if isinstance(v, G) else v
+
+
+def _src_of(d: Any) -> str:
+    return repr(d)
+
+
+_VARS_CACHE: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _var_map(e: Any) -> dict[str, Any]:
+    """The uninterpreted constants of a z3 expression, by name (cached per expression)."""
+    eid = e.get_id()
+    got = _VARS_CACHE.get(eid)
+    if got is not None and got[0].eq(e):
+        return got[1]
+    out: dict[str, Any] = {}
+    seen = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        xid = x.get_id()
+        if xid in seen:
+            continue
+        seen.add(xid)
+        n = x.num_args() if z3.is_app(x) else 0
+        if n == 0:
+            if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+                out[x.decl().name()] = x
+        else:
+            todo.extend(x.arg(i) for i in range(n))
+    if len(_VARS_CACHE) > 200000:
+        _VARS_CACHE.clear()
+    _VARS_CACHE[eid] = (e, out)
+    return out
+
+
+def _names(e: Any) -> set[str]:
+    return set(_var_map(e))
+
+
+def _vars(e: Any) -> set[Any]:
+    return set(_var_map(e).values())
+
+
+def _foldable(v: Any) -> bool:
+    if isinstance(v, (bool, int, float, str, type(None))):
+        return True
+    if isinstance(v, (tuple, frozenset)):
+        return len(v) <= 4096 and all(_foldable(x) for x in v)
+    if isinstance(v, dict):
+        return len(v) <= 4096 and all(_foldable(k) and _foldable(x) for k, x in v.items())
+    return False
+
+
+def _globals_with_rebound(g: dict[str, Any]) -> dict[str, Any]:
+    return g
+
+
+def _as_bool(v: Any) -> Any:
+    if isinstance(v, bool):
+        return z3.BoolVal(v)
+    return v
+
+
+def _as_vec(v: Any) -> Vec | None:
+    if isinstance(v, Vec):
+        return v
+    if isinstance(v, tuple) and len(v) == 2:
+        return Vec(v[0], v[1])
+    if isinstance(v, G) and v.src is not None:
+        return Vec(G(f"{v.src}[0]"), G(f"{v.src}[1]"))
+    return None
+
+
+def _unify(x: Any, y: Any) -> tuple[Any, Any]:
+    """Make an Int and a Real term comparable (z3 does not mix sorts)."""
+    xr = isinstance(x, float) or isinstance(x, z3.ArithRef) and not x.is_int()
+    yr = isinstance(y, float) or isinstance(y, z3.ArithRef) and not y.is_int()
+    if xr and isinstance(y, z3.ArithRef) and y.is_int():
+        y = z3.ToReal(y)
+    if yr and isinstance(x, z3.ArithRef) and x.is_int():
+        x = z3.ToReal(x)
+    return x, y
+
+
+def _is_int_term(v: Any) -> bool:
+    return isinstance(v, int) or isinstance(v, z3.ArithRef) and v.is_int()
+
+
+def _iter_concrete(v: Any) -> list[Any] | None:
+    if isinstance(v, (tuple, list, frozenset, set, range, str)):
+        return list(v)
+    if isinstance(v, dict):
+        return list(v)
+    if isinstance(v, types.GeneratorType):
+        return None
+    return None
+
+
+def _unpack(v: Any, n: int) -> list[Any]:
+    if isinstance(v, Vec) and n == 2:
+        return [v.x, v.y]
+    if isinstance(v, tuple) and len(v) == n:
+        return list(v)
+    if isinstance(v, G) and v.src is not None:
+        live = list(v.live) if isinstance(v.live, (tuple, list)) and len(v.live) == n else [None] * n
+        return [G(f"{v.src}[{i}]", live[i]) for i in range(n)]
+    return [_Fresh() for _ in range(n)]
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return ".".join([node.id, *reversed(parts)])
+    return None
+
+
+def _as_load(node: ast.expr) -> ast.expr:
+    new = ast.parse(ast.unparse(node), mode="eval").body
+    ast.copy_location(new, node)
+    return new
+
+
+def _owner_class(fn: types.FunctionType) -> type | None:
+    qual = fn.__qualname__.split(".")
+    if len(qual) < 2:
+        return None
+    obj: Any = __import__("sys").modules.get(fn.__module__)
+    for part in qual[:-1]:
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj if isinstance(obj, type) else None
+
+
+def _is_joystick(v: Any) -> bool:
+    return type(v).__name__ in ("VirtualJoystick", "JoystickType", "Joystick") and hasattr(v, "get_axis")
+
+
+def _joy_index(v: Any) -> int:
+    try:
+        return int(v.get_id())
+    except Exception:  # noqa: BLE001
+        return 0
+
+
+def _is_group(v: Any) -> bool:
+    return hasattr(v, "sprites") and hasattr(v, "update") and type(v).__module__.startswith("pygame")
+
+
+def _safe_pure(fn: Any) -> bool:
+    return fn in PURE_BUILTINS or getattr(fn, "__module__", None) == "math" or fn is math.hypot
+
+
+_PYCMP = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+          ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b}
+_PYOP = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+         ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+         ast.Pow: lambda a, b: a ** b, ast.BitOr: lambda a, b: a | b, ast.BitAnd: lambda a, b: a & b,
+         ast.BitXor: lambda a, b: a ^ b, ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b}
+_OPSRC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+          ast.Pow: "**", ast.BitOr: "|", ast.BitAnd: "&", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}

@@ -1,0 +1,213 @@
+"""Action-space analysis on small handlers, one per construct (the paper's listings and more), on the
+bundled games and on pygame's own examples; and the cross-check that performing an analyzed action
+in a state where it is valid makes the game take the path it was derived from."""
+
+from __future__ import annotations
+
+import json
+import linecache
+import re
+from pathlib import Path
+
+import pytest
+
+from playtester.analysis import AnalysisError, analyze
+from playtester.drive.inputs import InputFrame, key_code
+from playtester.drive.spec import resolve
+from playtester.drive.worker import Worker
+
+LISTINGS = Path(__file__).parents[1] / "fixtures" / "games" / "analysis" / "listings.py"
+
+
+def spec_of(fn: str, **cfg):
+    return resolve(f"{LISTINGS}:{fn}", frames_per_action=1, **cfg)
+
+
+def names(a) -> list[str]:
+    return [x["name"] for x in a.actions]
+
+
+def took_on(file: str, line: int) -> str | None:
+    """The branch name a fixture reports right after the ``if`` at ``line``."""
+    m = re.search(r'took\("([^"]+)"\)|took\(f"([^"]+)"\)', linecache.getline(file, line + 1))
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def test_listing1_axis_and_jump_with_game_state_conditions():
+    a = analyze(spec_of("listing1", joysticks=1))
+    acts = a.actions
+    # the axis is forked into negative / zero / positive; jump needs the button
+    forks = {x["forked"].get("ax_0_0") for x in acts}
+    assert forks == {"neg", "zero", "pos"}
+    jumps = [x for x in acts if "jb_0_0" in x["p_i_text"] and "not jb_0_0" not in x["p_i_text"]]
+    assert jumps, names(a)
+    # jumping is valid only when jump_enabled and on_ground() hold (p_g, evaluated on the live player)
+    for x in jumps:
+        if any(line == 43 and side for _, line, side in x["decisions"]):
+            assert "L['player'].jump_enabled" in x["p_g"] and "L['player'].on_ground()" in x["p_g"]
+
+
+def test_listing3_multi_frame_events_need_previous_frame_state():
+    a = analyze(spec_of("listing3"))
+    by_branch = {took_on(f, line): x for x in a.actions for f, line, side in x["decisions"] if side}
+    assert set(by_branch) >= {"reload", "shoot"}
+    shoot = by_branch["shoot"]
+    # KEYUP f needs ammo (game state) and f held in the previous frame (expanded into game state)
+    assert "L['ammo']" in shoot["p_g"]
+    assert f"{key_code('f')} in H.keys" in shoot["p_g"]
+    reload = by_branch["reload"]
+    assert f"not ({key_code('r')} in H.keys)" in reload["p_g"].replace("(not ((", "not (").replace("))", ")") or \
+        f"{key_code('r')} in H.keys" in reload["p_g"]
+
+
+def test_listing4_inputs_used_without_a_branch_still_yield_actions():
+    a = analyze(spec_of("listing4"))
+    cells = {tuple(x["forked"]["mouse"]) for x in a.actions if "mouse" in x["forked"]}
+    assert len(cells) == 16  # the mouse position forked into the 4x4 grid
+    held = {frozenset(x["sample_inputs"].keys) for x in a.actions}
+    d, aa = key_code("d"), key_code("a")
+    # h = keys[d] - keys[a] is discretized: left, right and still all exist
+    assert any(d in k and aa not in k for k in held) and any(aa in k and d not in k for k in held)
+    assert frozenset() in held or any(d in k and aa in k for k in held)
+    assert len(a.actions) == 16 * 3
+
+
+def test_binding_dict_is_constant_folded_and_filtered_event_get():
+    a = analyze(spec_of("bindings"))
+    keys = {next(iter(x["sample_inputs"].keys)) for x in a.actions if x["sample_inputs"].keys}
+    assert keys == {key_code(k) for k in ("LEFT", "RIGHT", "UP", "DOWN")}
+    assert all(x["event"] in ("", "KeyDown(left)", "KeyDown(right)", "KeyDown(up)", "KeyDown(down)")
+               for x in a.actions)
+
+
+def test_getattr_dispatch_from_the_recorded_call_graph_and_string_enums():
+    a = analyze(spec_of("dispatch"))
+    taken = {took_on(f, line) for x in a.actions for f, line, side in x["decisions"] if side}
+    assert {"start", "pause", "louder", "resume"} <= taken
+    louder = next(x for x in a.actions if any(took_on(f, ln) == "louder" and s for f, ln, s in x["decisions"]))
+    assert ".volume" in louder["p_g"] and "__qualname__" in louder["p_g"]
+
+
+def test_mouse_click_inside_a_rect_is_solved_under_the_live_rect():
+    a = analyze(spec_of("clicks"))
+    hit = next(x for x in a.actions if any(took_on(f, ln) == "button" and s for f, ln, s in x["decisions"]))
+    assert "button.x" in hit["p_i_text"] and "mx" in hit["p_i_text"]
+
+
+@pytest.mark.parametrize("fn,cfg", [("listing1", {"joysticks": 1}), ("listing3", {}), ("bindings", {}),
+                                    ("dispatch", {}), ("clicks", {})])
+def test_cross_check_each_action_takes_its_path(fn, cfg):
+    """Perform every analyzed action in a state where it is valid; the game must report the branch the
+    action's path went through (and not the ones it avoided)."""
+    spec = spec_of(fn, **cfg)
+    a = analyze(spec)
+    space = a.space()
+    checked = 0
+    with Worker(spec, space=space, capture=None) as w:
+        for i, act in enumerate(a.actions):
+            expect = {took_on(f, ln) for f, ln, side in act["decisions"] if side} - {None}
+            avoid = {took_on(f, ln) for f, ln, side in act["decisions"] if not side} - {None}
+            if not expect and not avoid:
+                continue
+            obs = w.reset(seed=0)
+            for setup in _setups(act):  # reach a state where the action is valid
+                if obs.action_mask[i]:
+                    break
+                obs = w.step(setup, frames=1)
+            if not obs.action_mask[i]:
+                continue
+            obs = w.act(i, frames=1)
+            got = {e.data["branch"] for e in obs.events if e.name == "took"}
+            # an f-string branch name (took(f"move{move}")) matches on its constant prefix
+            got |= {x.split("{")[0] for x in expect | avoid if "{" in x and any(g.startswith(x.split("{")[0]) for g in got)}
+            expect = {x.split("{")[0] if "{" in x else x for x in expect}
+            avoid = {x.split("{")[0] if "{" in x else x for x in avoid}
+            assert expect <= got, f"{act['name']}: expected {expect}, game took {got}"
+            assert not (avoid & got), f"{act['name']}: took {avoid & got}, which its path avoids"
+            checked += 1
+    assert checked >= 2
+
+
+def _setups(act):
+    """Inputs to hold first: reload before shooting, the key held before a KEYUP, the menu started."""
+    yield InputFrame()
+    yield InputFrame(keys=frozenset({key_code("r")}))
+    yield InputFrame()
+    yield InputFrame(keys=frozenset({key_code("f")}))
+    yield InputFrame(keys=frozenset({key_code("RETURN")}))
+    yield InputFrame()
+    yield InputFrame(keys=frozenset({key_code("p")}))
+
+
+@pytest.mark.parametrize("game", ["blockmaze", "platformer", "tilematch", "arena", "combat", "dungeon",
+                                  "pygame.examples.aliens:main", "pygame.examples.chimp:main"])
+def test_every_bundled_game_and_pygame_example_is_analysed(game):
+    a = analyze(resolve(game))
+    assert len(a.actions) >= 3
+    assert a.result["stats"]["kept_statements"] > 0
+    # the actions are distinct input choices, each performable from its sample solution
+    assert len({x["name"] for x in a.actions}) == len(a.actions)
+
+
+def test_blockmaze_analyzed_actions_are_the_direction_keys():
+    a = analyze(resolve("blockmaze"))
+    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    dirs = {key_code(k) for k in ("UP", "DOWN", "LEFT", "RIGHT", "w", "a", "s", "d")}
+    assert dirs <= keys
+    assert key_code("ESCAPE") not in keys  # blacklisted keys never appear
+
+
+def test_chimp_mouse_read_in_a_sprite_update_gives_grid_actions():
+    a = analyze(resolve("pygame.examples.chimp:main"))
+    cells = {tuple(x["forked"]["mouse"]) for x in a.actions if "mouse" in x["forked"]}
+    assert len(cells) == 16
+    assert a.result["instance_roots"], "Fist.update runs on a Fist instance found through its sprite group"
+
+
+def test_json_export_loads_as_manual_and_as_analyzed(tmp_path):
+    from typer.testing import CliRunner
+
+    from playtester.cli import app
+
+    out = tmp_path / "space.json"
+    r = CliRunner().invoke(app, ["analyze", "blockmaze", "--json", str(out), "--limit", "5"])
+    assert r.exit_code == 0, r.output
+    assert "actions of blockmaze" in r.output and "sliced away" in r.output
+    data = json.loads(out.read_text())
+    assert data["version"] == 1 and data["analysis"]["actions"]
+    from playtester.actions.manual import load_manual
+    from playtester.analysis.export import load_analyzed
+
+    manual = load_manual(out)
+    assert len(manual) == len(data["actions"])
+    analyzed = load_analyzed(out)
+    assert analyzed.kind == "analyzed" and len(analyzed) == len(manual)
+    # a trace of an analyzed space round-trips through the store's JSON form
+    from playtester.actions.space import space_from_dict, space_to_dict
+
+    again = space_from_dict(json.loads(json.dumps(space_to_dict(analyzed))))
+    assert again.analysis["actions"][0]["p_g"] == analyzed.analysis["actions"][0]["p_g"]
+
+
+def test_bad_export_file_names_the_problem(tmp_path):
+    from playtester.analysis.export import load_analyzed
+    from playtester.errors import ConfigError
+
+    bad = tmp_path / "x.json"
+    bad.write_text('{"version": 1, "actions": [{"name": "a"}]}')
+    with pytest.raises(ConfigError, match="field 'analysis'"):
+        load_analyzed(bad)
+    bad.write_text('{"version": 1,\n "actions": [}')
+    with pytest.raises(ConfigError, match=r"x.json:2"):
+        load_analyzed(bad)
+
+
+def test_analysis_failure_falls_back_to_blind_with_a_reason():
+    from playtester.env import default_space
+
+    spec = resolve(str(Path(__file__).parents[1] / "fixtures" / "games" / "no_input.py") + ":main")
+    space = default_space(spec)  # a game that reads no input: nothing to analyse
+    assert space.kind == "blind"
+    assert any("analysis failed" in w and "no input handling" in w for w in space.warnings), space.warnings
+    with pytest.raises(AnalysisError):
+        analyze(resolve("gym:CartPole-v1"))
