@@ -105,7 +105,8 @@ def main() -> None:
                "actions": len(analyzed), "paths": a.result["stats"]["paths"],
                "truncated": a.result["stats"]["truncated"],
                "avg_valid": t.get("valid_sum", 0) / mask_n, "validity_ms": 1000 * t.get("mask_s", 0) / mask_n,
-               "perform_ms": 1000 * t.get("perform_s", 0) / perf_n, "perform_unsat": t.get("perform_unsat", 0)}
+               "perform_ms": 1000 * t.get("perform_s", 0) / perf_n, "perform_unsat": t.get("perform_unsat", 0),
+               "empty_masks": t.get("empty_masks", 0)}
         spaces = {"analyzed": analyzed, "blind": make_space("blind", spec.config.blacklist),
                   "manual": manual_space(spec)}
         for name, space in spaces.items():

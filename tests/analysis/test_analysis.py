@@ -140,7 +140,9 @@ def _setups(act):
 
 
 @pytest.mark.parametrize("game", ["blockmaze", "platformer", "tilematch", "arena", "combat", "dungeon",
-                                  "pygame.examples.aliens:main", "pygame.examples.chimp:main"])
+                                  "pygame.examples.aliens:main", "pygame.examples.chimp:main",
+                                  "pymunk.examples.platformer:main", "pymunk.examples.tank:main",
+                                  "pymunk.examples.breakout:main"])
 def test_every_bundled_game_and_pygame_example_is_analysed(game):
     a = analyze(resolve(game))
     assert len(a.actions) >= 3

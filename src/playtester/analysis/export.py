@@ -19,30 +19,29 @@ from playtester.errors import ConfigError
 EXPORT_SCHEMA = 1
 
 
-def analysis_to_json(result: dict[str, Any]) -> dict[str, Any]:
-    from playtester.actions.space import _frame_to_dict
-
+def _map_samples(result: dict[str, Any], convert: Any, kind: type) -> dict[str, Any]:
     out = copy.copy(result)
     out["actions"] = []
     for a in result["actions"]:
         b = dict(a)
-        if isinstance(b.get("sample_inputs"), InputFrame):
-            b["sample_inputs"] = _frame_to_dict(b["sample_inputs"])
+        if isinstance(b.get("sample_inputs"), kind):
+            b["sample_inputs"] = convert(b["sample_inputs"])
         out["actions"].append(b)
     return out
+
+
+def analysis_to_json(result: dict[str, Any]) -> dict[str, Any]:
+    """The analysis result with its sample InputFrames as JSON-ready dicts."""
+    from playtester.actions.space import _frame_to_dict
+
+    return _map_samples(result, _frame_to_dict, InputFrame)
 
 
 def analysis_from_json(data: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of `analysis_to_json`."""
     from playtester.actions.space import _frame_from_dict
 
-    out = copy.copy(data)
-    out["actions"] = []
-    for a in data["actions"]:
-        b = dict(a)
-        if isinstance(b.get("sample_inputs"), dict):
-            b["sample_inputs"] = _frame_from_dict(b["sample_inputs"])
-        out["actions"].append(b)
-    return out
+    return _map_samples(data, _frame_from_dict, dict)
 
 
 def manual_entry(name: str, f: InputFrame) -> dict[str, Any]:

@@ -137,7 +137,8 @@ class _Runtime:
         self.perform_unsat = 0
         self._M: list[dict[str, Any]] | None = None
         self._var_code: dict[str, Any] = {}
-        self.timing = {"mask_s": 0.0, "mask_n": 0, "valid_sum": 0, "perform_s": 0.0, "perform_n": 0}
+        self.timing = {"mask_s": 0.0, "mask_n": 0, "valid_sum": 0, "perform_s": 0.0, "perform_n": 0,
+                       "empty_masks": 0}
 
     # ---- roots
     def roots(self, ctx: ActionContext) -> dict[str, Any]:
@@ -179,6 +180,11 @@ class _Runtime:
             return out
         values = np.array([self._eval(c, ns, k) for k, c in enumerate(self.preds)], dtype=np.int8)
         out = values[self.pred_of] if self.n else np.zeros(0, dtype=np.int8)
+        if self.n and not out.any():
+            # no path condition holds: the analysis missed this state (a path limit, an unsupported
+            # construct); every action may be tried rather than none, and the stats say it happened
+            out = np.ones(self.n, dtype=np.int8)
+            self.timing["empty_masks"] += 1
         self.timing["mask_s"] += _now() - t0
         self.timing["mask_n"] += 1
         self.timing["valid_sum"] += int(out.sum())
