@@ -41,6 +41,7 @@ bench: $(VENV)/.dev
 	$(PY) bench/driver_overhead.py
 	$(PY) bench/findings.py
 	$(PY) bench/action_spaces.py
+	$(PY) bench/plans.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check src tests bench

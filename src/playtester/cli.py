@@ -15,9 +15,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from playtester.errors import PlaytesterError, UsageError
+from playtester.plans.cli import plan_app
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Automated game testing: drive games headless, explore them, catch bugs.")
+app.add_typer(plan_app, name="plan")
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 

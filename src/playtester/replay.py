@@ -114,6 +114,10 @@ class ReplayReport:
 
 def replay_bug(bug: Bug, runs: int = 2, trace: Trace | None = None) -> ReplayReport:
     """Replay a bug's trace ``runs`` times and compare where its signature fires."""
+    if bug.kind == "plan":  # a failed explicit plan: replay its inputs with its validations armed
+        from playtester.plans.runner import replay_plan_bug
+
+        return replay_plan_bug(bug, runs=runs, trace=trace)
     trace = trace or bug.trace
     if trace is None:
         from playtester.errors import UsageError

@@ -1,0 +1,32 @@
+"""Shared paths and fixtures of the explicit-plan tests (a conftest.py here would shadow tests/conftest.py
+for the modules that import it by name)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ROOT / "src" / "playtester" / "games"
+DUNGEON_PLAN = GAMES / "dungeon.plan.yaml"
+
+
+def dungeon_config():
+    """The bundled dungeon's plan config."""
+    from playtester.plans.schema import load_config
+
+    return load_config(GAMES / "dungeon.plan-config.yaml")
+
+
+def plan_writer(folder: Path):
+    """A function writing YAML text to a plan file in ``folder`` and returning its path."""
+
+    def write(text: str, name: str = "p.plan.yaml") -> Path:
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
