@@ -100,8 +100,8 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                 raise AnalysisError(f"analysis of {spec.text} found no input handling in its main loop "
                                     f"({result['loop']['file']}:{result['loop']['line']})")
             warnings = [f"{u['file']}:{u['line']}: {u['what']}" for u in result["unsupported"]]
-            if result["stats"]["truncated"]:
-                warnings.append(f"path limit reached ({result['stats']['limit']}); the space may miss actions")
+            for note in result["stats"].get("notes", []):
+                warnings.append(f"{note}; the space may miss actions")
             return Analysis(spec.text, result, t2 - t1, t1 - t0, warnings)
     raise AnalysisError(f"analysis of {spec.text} failed: the game ended before its main loop could be analysed "
                         f"({why})")

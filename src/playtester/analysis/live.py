@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import gc
 import sys
+import time
 import types
 from collections import defaultdict
 from typing import Any
@@ -96,6 +97,7 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
     ex.reaching_names = {c.co_name for c in reaches}
     if options.get("max_forks"):
         ex.max_forks = int(options["max_forks"])
+    ex.deadline = time.process_time() + ex.max_seconds
     ex.known_names = _known_names(fn_index, pygame)
     ex.dynamic_by_site = defaultdict(set)
     for (caller, line), callees in _EDGES.items():
@@ -140,7 +142,7 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
         "actions": actions,
         "game_vars": {k: v for k, v in ex.gv.info.items()},
         "enums": ex.gv.enums,
-        "stats": {"paths": len(ends), "merged": merged, "kept_statements": ex.kept_stmts,
+        "stats": {"paths": len(ends), "merged": merged, "notes": ex.notes, "kept_statements": ex.kept_stmts,
                   "sliced_statements": ex.sliced_stmts, "inlined": sorted(ex.inlined),
                   "summarized": sorted(ex.summarized), "functions": len(fn_index),
                   "reaching_input": sorted(c.co_name for c in reaches), "truncated": ex.truncated or bool(error),

@@ -15,6 +15,8 @@ import z3
 
 from playtester.analysis import symbolic as sx
 
+MAX_ACTIONS = 512  # distinct paths turned into actions; more are reported and left out
+
 
 def conjuncts(e: Any) -> list[Any]:
     if z3.is_and(e):
@@ -66,6 +68,9 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
         if key in seen:
             merged += 1
             continue
+        if len(order) >= MAX_ACTIONS:
+            ex.notes.append(f"more than {MAX_ACTIONS} distinct paths: the first {MAX_ACTIONS} became actions")
+            break
         seen.add(key)
         pi = z3.And(*pi_parts) if pi_parts else z3.BoolVal(True)
         ex._last_pins = {}

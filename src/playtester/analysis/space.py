@@ -503,7 +503,8 @@ def solve(solver: Any, formula: Any) -> Any:
     dom = key_domain()
     if z3.is_int_value(v) and v.as_long() in dom:
         return m
-    for c in dom:
+    # the key is free (a catch-all path): a few direct tries, then the whole key list at once
+    for c in dom[:6]:
         solver.push()
         solver.add(k == c)
         ok = solver.check() == z3.sat
@@ -511,5 +512,10 @@ def solve(solver: Any, formula: Any) -> Any:
         solver.pop()
         if ok:
             return m2
-    return None
+    solver.push()
+    solver.add(z3.Or(*[k == c for c in dom]))
+    ok = solver.check() == z3.sat
+    m2 = solver.model() if ok else None
+    solver.pop()
+    return m2
 

@@ -25,6 +25,7 @@ import builtins
 import inspect
 import itertools
 import math
+import time
 import types
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,7 @@ from typing import Any
 import z3
 
 MAX_PATHS = 1000  # forks per frame before the analysis stops forking (follows one side) and says so
+MAX_SECONDS = 3.0  # symbolic execution time before the executor stops forking (follows one side)
 MAX_UNROLL = 64  # iterations of a loop over a constant collection
 MAX_DEPTH = 12  # nested inlined calls
 GRID = 4  # mouse positions are forked into a GRID x GRID screen grid (the paper's choice)
@@ -201,10 +203,12 @@ class Executor:
             self.event_types |= {ev.JOYAXISMOTION, ev.JOYBUTTONDOWN, ev.JOYBUTTONUP, ev.JOYHATMOTION}
         self.blacklist = blacklist
         self.max_forks = MAX_PATHS
+        self.max_seconds = MAX_SECONDS
+        self.deadline = time.process_time() + MAX_SECONDS  # CPU time: the game's clocks are virtual
         self._var_cache: dict[int, set[str]] = {}
         self._sat_cache: dict[tuple[int, ...], bool] = {}
         self._solver = z3.Solver()
-        self._solver.set("timeout", 200)
+        self._solver.set("timeout", 25)  # nonlinear conditions (vector lengths) may not finish: unknown counts as feasible
         self._keep: list[Any] = []
         self.input_apis = self._input_apis()
 
@@ -295,9 +299,14 @@ class Executor:
 
     def _count_fork(self) -> None:
         self.fork_budget = getattr(self, "fork_budget", 0) + 1
-        if self.fork_budget > self.max_forks and not self.truncated:
+        if self.truncated:
+            return
+        if self.fork_budget > self.max_forks:
             self.truncated = True
-            self.notes.append(f"more than {MAX_PATHS} forks in one frame: later branches follow one side only")
+            self.notes.append(f"more than {self.max_forks} forks in one frame: later branches follow one side only")
+        elif self.fork_budget % 64 == 0 and time.process_time() > self.deadline:
+            self.truncated = True
+            self.notes.append(f"symbolic execution passed {self.max_seconds:g} s: later branches follow one side only")
 
     # ---- conversions of values to z3
     def to_bool(self, st: State, v: Any, node: ast.AST, file: str) -> list[tuple[State, Any]]:
@@ -701,6 +710,8 @@ class Executor:
 
     def global_value(self, name: str, g: dict[str, Any]) -> Any:
         v = g[name]
+        if isinstance(v, list) and name.isupper() and _foldable(tuple(v)):
+            return tuple(v)  # a constant table by convention (ALL_CAPS), e.g. a list of key bindings
         if _foldable(v) or isinstance(v, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)):
             if name not in g.get("__pt_rebound__", ()):
                 return v
@@ -1284,6 +1295,13 @@ class Executor:
         self.summarized.add(fn.__qualname__)
         if src is not None and all(_evaluable(a) for a in args) and not kwargs and self.is_pure(fn):
             live = None
+            if ref.has_self and isinstance(ref.self_value, G) and ref.self_value.live is not None:
+                try:  # a pure method: its live value tells the types of what it returns (a joystick...)
+                    live = fn(ref.self_value.live, *[_live(a) for a in args])
+                except Exception:  # noqa: BLE001
+                    live = None
+            if _is_joystick(live):
+                return [(st, JoyV(_joy_index(live)))]
             return [(st, G(f"{src}({', '.join(_src(a) for a in args)})", live))]
         if any(_symbolic(a) for a in args):
             return [(st, _Fresh())]
@@ -1345,6 +1363,8 @@ class Executor:
             s2.pc.append(z3.And(v >= -1, v <= 1, cond))
             s2.forked[name] = label
             out.append((s2, v))
+            if self.truncated:
+                break
         self._count_fork()
         return out
 
@@ -1395,6 +1415,8 @@ class Executor:
                 s2.pc.append(z3.And(pos.x >= x0, pos.x < x1, pos.y >= y0, pos.y < y1))
                 s2.forked["mouse"] = (col, row)
                 out.append((s2, pos))
+                if self.truncated:
+                    return out
         self._count_fork()
         return out
 
@@ -1558,29 +1580,27 @@ _VARS_CACHE: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
 def _var_map(e: Any) -> dict[str, Any]:
-    """The uninterpreted constants of a z3 expression, by name (cached per expression)."""
+    """The uninterpreted constants of a z3 expression, by name (memoized per sub-expression: path
+    conditions share most of their structure)."""
     eid = e.get_id()
     got = _VARS_CACHE.get(eid)
-    if got is not None and got[0].eq(e):
+    if got is not None:
         return got[1]
-    out: dict[str, Any] = {}
-    seen = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        xid = x.get_id()
-        if xid in seen:
-            continue
-        seen.add(xid)
-        n = x.num_args() if z3.is_app(x) else 0
-        if n == 0:
-            if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-                out[x.decl().name()] = x
-        else:
-            todo.extend(x.arg(i) for i in range(n))
-    if len(_VARS_CACHE) > 200000:
+    if len(_VARS_CACHE) > 300000:
         _VARS_CACHE.clear()
-    _VARS_CACHE[eid] = (e, out)
+    n = e.num_args() if z3.is_app(e) else 0
+    if n == 0:
+        out = {e.decl().name(): e} if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED else {}
+    else:
+        out = {}
+        for k in range(n):
+            child = _var_map(e.arg(k))
+            if child:
+                if not out:
+                    out = child
+                elif child is not out:
+                    out = {**out, **child}
+    _VARS_CACHE[eid] = (e, out)  # e is kept alive, so its id stays its own
     return out
 
 
