@@ -42,6 +42,7 @@ bench: $(VENV)/.dev
 	$(PY) bench/findings.py
 	$(PY) bench/action_spaces.py
 	$(PY) bench/plans.py
+	$(PY) bench/explorers.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check src tests bench

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import copy
 import glob
 import os
 import re
@@ -20,6 +21,7 @@ from typing import Any
 
 from playtester.actions.space import space_from_dict, space_to_dict
 from playtester.agents import make_agent
+from playtester.agents.common import CampaignInfo, Transition
 from playtester.coverage.code import CodeCoverage
 from playtester.coverage.maps import PositionMap
 from playtester.coverage.state import Abstraction, encode_key, make_abstraction
@@ -158,6 +160,7 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
 
 # ------------------------------------------------------------------------------------------ explore
 CAPTURE = (48, 48)  # frames the explorer captures: enough for pixel cells and the frozen-screen oracle
+SAVE_AGENT_EVERY_S = 30.0  # a learning agent's state goes to the store this often (and at the end)
 
 
 @dataclass(frozen=True)
@@ -212,6 +215,7 @@ class ExploreResult:
     new_bugs: list[int]
     replayed_known: int = 0
     reproduced_known: int = 0
+    agent_stats: dict[str, Any] = field(default_factory=dict)  # the explorer's own numbers (stats())
 
     @property
     def bugs(self) -> list[Any]:
@@ -224,6 +228,7 @@ class _Slot:
 
     env: GameEnv
     agent: Any
+    index: int = 0
     seed: int = 0
     actions: list[int] = field(default_factory=list)
     obs: Any = None
@@ -232,6 +237,93 @@ class _Slot:
     positions: PositionMap | None = None
     code: dict[str, set[int]] = field(default_factory=dict)
     suite: Any = None
+
+
+@dataclass
+class Snapshot:
+    """A parked copy of an episode (see `Worker.snapshot`) with what the campaign needs to continue it:
+    the seed and actions that led there (its trace) and the oracles' state at that step."""
+
+    slot: int
+    id: int
+    seed: int
+    actions: tuple[int, ...]
+    suite: Any
+
+
+class EpisodeControl:
+    """How an explorer steers one slot's episodes (Go-Explore's return): snapshot the running episode,
+    restore a snapshot, or replay a trace from its seed. Built by `explore`; see agents/common.py."""
+
+    def __init__(self, slot: _Slot, slots: list[_Slot], make_suite: Callable[[], Any],
+                 add_code: Callable[[_Slot, Observation], None], late_code: Callable[[_Slot], None]) -> None:
+        self._slot, self._slots = slot, slots
+        self.slot = slot.index
+        self._make_suite, self._add_code, self._late_code = make_suite, add_code, late_code
+        self.snapshots = slot.env.worker.snapshots_supported
+        self._t = {"restore_s": 0.0, "restores": 0, "restore_failed": 0, "replay_s": 0.0, "replays": 0,
+                   "replay_steps": 0, "snapshot_s": 0.0, "snapshots": 0}
+
+    @property
+    def seed(self) -> int:
+        return self._slot.seed
+
+    @property
+    def actions(self) -> list[int]:
+        return self._slot.actions
+
+    def snapshot(self) -> Snapshot | None:
+        t0 = time.perf_counter()
+        sid = self._slot.env.snapshot() if self.snapshots else None
+        if sid is None:
+            return None
+        self._t["snapshot_s"] += time.perf_counter() - t0
+        self._t["snapshots"] += 1
+        return Snapshot(self.slot, sid, self._slot.seed, tuple(self._slot.actions), copy.deepcopy(self._slot.suite))
+
+    def restore(self, snap: Snapshot) -> bool:
+        if snap.slot != self.slot:
+            return False
+        t0 = time.perf_counter()
+        started = self._slot.env.restore(snap.id)
+        if started is None:
+            self._t["restore_failed"] += 1
+            return False
+        self._late_code(self._slot)
+        slot = self._slot
+        slot.obs, slot.info = started
+        slot.seed, slot.actions = snap.seed, list(snap.actions)
+        slot.suite = copy.deepcopy(snap.suite)
+        self._t["restore_s"] += time.perf_counter() - t0
+        self._t["restores"] += 1
+        return True
+
+    def replay(self, seed: int, actions: list[int] | tuple[int, ...]) -> bool:
+        t0 = time.perf_counter()
+        slot, env = self._slot, self._slot.env
+        obs, info = env.reset(seed=seed)
+        self._late_code(slot)
+        suite = self._make_suite()
+        suite.check(env.last_obs, 0)  # findings on the way were reported when the trace was first played
+        for j, a in enumerate(actions):
+            obs, _r, term, _trunc, info = env.step(a)
+            suite.check(env.last_obs, j + 1)
+            self._add_code(slot, env.last_obs)
+            if term and j < len(actions) - 1:
+                return False
+        self._t["replay_s"] += time.perf_counter() - t0
+        self._t["replays"] += 1
+        self._t["replay_steps"] += len(actions)
+        if env.last_obs is not None and env.last_obs.done:
+            return False
+        slot.obs, slot.info, slot.seed, slot.actions, slot.suite = obs, info, seed, list(actions), suite
+        return True
+
+    def drop(self, snap: Snapshot) -> None:
+        self._slots[snap.slot].env.worker.drop_snapshot(snap.id)
+
+    def timings(self) -> dict[str, float]:
+        return dict(self._t)
 
 
 def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", budget: Budget = Budget(steps=1000),
@@ -260,9 +352,17 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
             raise UsageError("explore needs a game")
         space = resolve_space(spec, actions)
     cfg = spec.config
-    envs = [GameEnv(spec, actions=space, capture=CAPTURE, obs_size=CAPTURE, code_coverage=code_coverage)
+    shared = make_agent(agent, len(space), seed=seed * 1000, workers=workers)
+    if not getattr(shared, "shared", False):  # plain agents: one per worker, as `run` does
+        agents = [shared] + [make_agent(agent, len(space), seed=seed * 1000 + i) for i in range(1, workers)]
+    else:
+        agents = [shared] * workers
+    capture = getattr(shared, "capture", None) or CAPTURE
+    envs = [GameEnv(spec, actions=space, capture=capture, obs_size=capture, code_coverage=code_coverage)
             for _ in range(workers)]
-    slots = [_Slot(env, make_agent(agent, len(space), seed=seed * 1000 + i)) for i, env in enumerate(envs)]
+    slots = [_Slot(env, agents[i], index=i) for i, env in enumerate(envs)]
+    hook = {name: getattr(shared, name, None) if getattr(shared, "shared", False) else None
+            for name in ("setup", "attach", "episode_start", "observe", "episode_end", "state_bytes")}
     space_dict = space_to_dict(space)
     config_dump = cfg.model_dump(mode="json")
     code = CodeCoverage()
@@ -297,41 +397,59 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         def trace_of(slot: _Slot, n: int) -> Trace:
             return Trace(spec.text, config_dump, slot.seed, space_dict, slot.actions[:n])
 
-        def record(slot: _Slot, obs: Observation, step: int) -> None:
+        def record(slot: _Slot, obs: Observation, step: int) -> tuple[str | None, bool]:
             for f in slot.suite.check(obs, step):
                 bug_id, new = store.record_finding(cid, spec.text, f, trace_of(slot, f.step), now_s())
                 if new:
                     result_new.append(bug_id)
             key = abstraction.key(obs)
+            k, fresh = None, False
             if key is not None:
                 k = encode_key(key)
                 slot.states[k] += 1
                 if k not in seen:
                     seen[k] = 0
+                    fresh = True
                 seen[k] += 1
             slot.positions.add(obs)  # type: ignore[union-attr]
+            add_code(slot, obs)
+            return k, fresh
+
+        def add_code(slot: _Slot, obs: Observation) -> None:
             for f, lines in obs.info.get("code_lines", {}).items():
                 slot.code.setdefault(f, set()).update(lines)
 
+        def late_code(slot: _Slot) -> None:
+            late = slot.env.worker.final_code_lines  # lines the previous episode ran after its last report
+            if late:
+                code.add(late)
+
+        def new_suite() -> Any:
+            suite = make_oracles(cfg.oracles)
+            suite.reset()
+            return suite
+
         def start(slot: _Slot, first: bool = False) -> None:
             nonlocal next_seed
+            slot.states = Counter()
+            slot.positions = PositionMap(cfg.position_cell, cfg.position)
+            slot.code = {}
+            if not first and hook["episode_start"] and hook["episode_start"](slot.index):
+                return  # the explorer started the episode itself (a return to a snapshot or a trace)
             if not first:
                 slot.seed = next_seed
                 next_seed += 1
                 slot.obs, slot.info = slot.env.reset(seed=slot.seed)
-                late = slot.env.worker.final_code_lines  # lines the previous episode ran after its last report
-                if late:
-                    code.add(late)
-            slot.actions, slot.states = [], Counter()
-            slot.positions = PositionMap(cfg.position_cell, cfg.position)
-            slot.code = {}
-            slot.suite = make_oracles(cfg.oracles)
-            slot.suite.reset()
+                late_code(slot)
+            slot.actions = []
+            slot.suite = new_suite()
             record(slot, slot.env.last_obs, 0)
 
         def finish(slot: _Slot, outcome: str, reason: str) -> None:
             nonlocal episodes
             episodes += 1
+            if hook["episode_end"]:
+                hook["episode_end"](slot.index, outcome)
             code.add(slot.code)
             n_bugs = store.bug_count(cid)
             t = now_s()
@@ -344,33 +462,68 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
                                          "bugs": n_bugs, "steps_per_s": steps / max(t - elapsed0, 1e-9),
                                          "next_seed": next_seed})
 
+        if hook["setup"]:
+            hook["setup"](CampaignInfo(len(space), workers, features=list(cfg.features or sorted(envs[0].last_obs.features)),
+                                       reward_feature=cfg.reward_feature, position=cfg.position,
+                                       position_cell=cfg.position_cell, abstraction=abstraction.name,
+                                       snapshots=envs[0].worker.snapshots_supported,
+                                       max_episode_steps=envs[0].max_episode_steps))
+        if hook["attach"]:
+            for slot in slots:
+                hook["attach"](slot.index, EpisodeControl(slot, slots, new_suite, add_code, late_code))
+        if resume and prior and prior.agent_state and hasattr(shared, "load_state"):
+            shared.load_state(prior.agent_state)
+        saved_at = time.perf_counter()
+
+        def save_agent() -> None:
+            if hook["state_bytes"]:
+                store.update_campaign(cid, agent_state=hook["state_bytes"]())
+
+        def act(slot: _Slot) -> int:
+            if hook["observe"] is not None or getattr(slot.agent, "shared", False):
+                return slot.agent.act(slot.obs, slot.info, slot.index)
+            return slot.agent.act(slot.obs, slot.info)
+
         replayed = reproduced = 0
         if replay_known and not resume:
             replayed, reproduced = _replay_known(store, cid, spec.text, result_new)
         start(slots[0], first=True)
         for slot in slots[1:]:
             start(slot)
+        prev: dict[int, Any] = {}
         while not budget.spent(steps, now_s()):
             active = slots if budget.steps is None else slots[:max(1, min(len(slots), budget.steps - steps))]
             for slot in active:
                 try:
-                    a = slot.agent.act(slot.obs, slot.info)
+                    a = act(slot)
                 except NoValidActionError as e:
                     finish(slot, "no-valid-action", str(e))
                     start(slot)
-                    a = slot.agent.act(slot.obs, slot.info)
+                    a = act(slot)
+                prev[slot.index] = slot.obs
                 slot.actions.append(a)
                 slot.env.step_async(a)
             for slot in active:
-                slot.obs, _r, term, trunc, slot.info = slot.env.step_wait()
+                slot.obs, r, term, trunc, slot.info = slot.env.step_wait()
                 steps += 1
                 obs = slot.env.last_obs
-                record(slot, obs, len(slot.actions))
+                key, fresh = record(slot, obs, len(slot.actions))
+                stop = False
+                if hook["observe"]:
+                    stop = bool(hook["observe"](slot.index, Transition(prev.pop(slot.index, None), slot.actions[-1], r,
+                                                                       slot.obs, term, trunc, slot.info, key,
+                                                                       fresh, obs)))
                 if term or trunc:
                     exit = obs.exit
                     finish(slot, _outcome(exit, trunc, obs.info.get("done_reason")),
                            exit.message if exit else obs.info.get("done_reason", "step limit"))
                     start(slot)
+                elif stop:
+                    finish(slot, "agent", f"{shared.name} ended the episode")
+                    start(slot)
+            if hook["state_bytes"] and time.perf_counter() - saved_at > SAVE_AGENT_EVERY_S:
+                save_agent()
+                saved_at = time.perf_counter()
             if on_progress:
                 on_progress({"steps": steps, "seconds": now_s(), "episodes": episodes, "states": len(seen),
                              "bugs": store.bug_count(cid) if steps % 100 == 0 else None,
@@ -378,9 +531,11 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         for slot in slots:  # the episodes in flight count too
             if slot.actions:
                 finish(slot, "budget", "the campaign's budget was spent")
+        save_agent()
         store.update_campaign(cid, status="finished", steps=steps, episodes=episodes, elapsed_s=now_s())
+        stats = shared.stats() if hasattr(shared, "stats") else {}
         return ExploreResult(cid, store, steps, episodes, now_s(), len(seen), code.covered(), code.total(),
-                             result_new, replayed, reproduced)
+                             result_new, replayed, reproduced, stats)
     finally:
         for env in envs:
             env.close()

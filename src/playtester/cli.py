@@ -165,7 +165,9 @@ def run(
 def explore(
     game: str | None = typer.Argument(None, help="game spec (leave out with --resume)"),
     out: Path = typer.Option(..., "--out", "-o", help="folder for the store, report.html, junit.xml, bugs/"),
-    agent: str = typer.Option("random", help="agent that explores"),
+    agent: str = typer.Option("random", help="agent that explores: random, curiosity (count-based curiosity "
+                              "DQN), wuji (evolution + A2C), goexplore (archive of cells, returns by snapshot); "
+                              "options after a colon, e.g. wuji:population=8,runs=1"),
     budget: str = typer.Option("2000", help="time (10m, 90s, 1h) or steps (50000)"),
     workers: int = typer.Option(1, min=1, help="games run in parallel, one process each"),
     seed: int = typer.Option(0, help="seed of the first episode"),

@@ -154,6 +154,20 @@ class GameEnv(gym.Env):
         truncated = not terminated and self.episode_steps >= self.max_episode_steps
         return self._convert(obs), float(obs.reward), terminated, truncated, self._info(obs)
 
+    def snapshot(self) -> int | None:
+        """Park a copy of the running episode (see `Worker.snapshot`); its id, or None."""
+        return self.worker.snapshot()
+
+    def restore(self, snapshot: int) -> tuple[np.ndarray, dict] | None:
+        """Continue from a snapshot instead of the running episode: (obs, info), or None when it is gone.
+        The episode's step count (for truncation) is the snapshot's."""
+        obs = self.worker.restore(snapshot)
+        if obs is None:
+            return None
+        self.episode_steps = self.worker.steps
+        self.last_obs = obs
+        return self._convert(obs), self._info(obs)
+
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array" or self.last_obs is None:
             return None

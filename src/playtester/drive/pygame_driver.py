@@ -484,6 +484,9 @@ class Runtime:
             if op == "call":  # run a playtester function in the live game (analysis, hooks); answer "reply"
                 self.send("reply", _call_in_game(self, msg[1], msg[2]))
                 continue
+            if op == "snapshot":  # park a forked copy of this episode (Go-Explore's return)
+                snapshot_fork(self)
+                continue
             if self.done_reason is not None:  # the episode is over: answer with the same final state
                 self.send("obs", self.observe(done=True))
                 continue
@@ -615,6 +618,102 @@ class LiveGame:
                 return f.f_globals
             f = f.f_back
         return None
+
+
+# ------------------------------------------------------------------------------------------ snapshots
+SNAPSHOT_DONE_FD: int | None = None  # the host's pipe: a resumed snapshot writes a byte when its episode ended
+_SNAPSHOT_SIG = 12  # SIGUSR2: wakes a parked snapshot
+_snapshot_children: list[int] = []
+
+
+def _audio_lock(lock: bool) -> None:
+    """Hold SDL's audio device lock across a fork, so the child never inherits it held by the audio
+    thread (which does not exist in the child). Best effort: only when the mixer runs."""
+    try:
+        if not (pygame is not None and pygame.mixer.get_init()):
+            return
+        lib = _sdl_lib()
+        if lib is not None:
+            (lib.SDL_LockAudio if lock else lib.SDL_UnlockAudio)()
+    except Exception:  # noqa: BLE001 - sound is never worth failing a snapshot
+        pass
+
+
+_SDL: list[Any] = []
+
+
+def _sdl_lib() -> Any:
+    if not _SDL:
+        import ctypes
+
+        lib = None
+        try:
+            with open("/proc/self/maps") as f:
+                paths = {line.split()[-1] for line in f if "libSDL2-2.0" in line}
+            if paths:
+                lib = ctypes.CDLL(sorted(paths)[0])
+        except OSError:
+            lib = None
+        _SDL.append(lib)
+    return _SDL[0]
+
+
+def snapshot_fork(rt: Runtime) -> None:
+    """Answer a ``snapshot`` command: fork a copy of this episode process that parks (blocked in
+    ``sigwait``) and tell the parent its pid; this process goes on as the live episode.
+
+    Each time the parked copy receives SIGUSR2 (the host sends it on ``("resume", pid)``), it forks a
+    child that becomes the live episode, exactly in the state of the snapshot (interpreter, game,
+    virtual clock, random generators), says ``hello``, and waits for commands; the parked copy waits for
+    that child, reports its exit status as the host does (``("exited", pid, status)``), writes a byte to
+    the host's done pipe, and parks again, so one snapshot can be resumed any number of times.
+    """
+    import signal
+
+    for pid in list(_snapshot_children):  # reap snapshots the parent has dropped (killed)
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                _snapshot_children.remove(pid)
+        except ChildProcessError:
+            _snapshot_children.remove(pid)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {_SNAPSHOT_SIG})  # before the fork: no early wake-up is lost
+    _audio_lock(True)
+    try:
+        pid = os.fork()
+    except OSError:  # too many processes: no snapshot, the episode goes on
+        _audio_lock(False)
+        rt.send("snapshot", None)
+        return
+    _audio_lock(False)
+    if pid:
+        _snapshot_children.append(pid)
+        rt.send("snapshot", pid)
+        return
+    _snapshot_children.clear()
+    try:
+        while True:
+            signal.sigwait({_SNAPSHOT_SIG})
+            _audio_lock(True)
+            child = os.fork()
+            _audio_lock(False)
+            if child == 0:
+                _snapshot_children.clear()
+                rt.send("hello", os.getpid())
+                return  # back in next_command: this process is now the live episode
+            while True:
+                try:
+                    _, status = os.waitpid(child, 0)
+                    break
+                except InterruptedError:
+                    continue
+            try:
+                rt.conn.send(("exited", child, status))
+                if SNAPSHOT_DONE_FD is not None:
+                    os.write(SNAPSHOT_DONE_FD, b"x")
+            except OSError:
+                end_process(0)
+    except BaseException:  # noqa: BLE001 - a parked snapshot never runs the game's code on its own
+        end_process(0)
 
 
 class _Pressed:

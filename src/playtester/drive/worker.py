@@ -16,6 +16,7 @@ what happened arrives as ``Observation.info["exit"]``.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import signal
@@ -46,6 +47,8 @@ def host_main(fd: int) -> None:
     from playtester.drive import pygame_driver
 
     pygame_driver.install()
+    done_r, pygame_driver.SNAPSHOT_DONE_FD = os.pipe()  # resumed snapshots say "my episode ended" here
+    _become_subreaper()
     conn.send(("ready", os.getpid()))
     while True:
         try:
@@ -54,6 +57,15 @@ def host_main(fd: int) -> None:
             os._exit(0)
         if msg[0] == "quit":
             os._exit(0)
+        if msg[0] == "resume":  # wake a parked snapshot; its child is the live episode until it ends
+            try:
+                os.kill(msg[1], signal.SIGUSR2)
+            except OSError:
+                conn.send(("resume_failed", msg[1]))
+                continue
+            _wait_resumed(done_r, msg[1])
+            _reap()
+            continue
         if msg[0] != "episode":
             continue
         _, spec, seed, space, opts = msg
@@ -77,6 +89,53 @@ def host_main(fd: int) -> None:
             conn.send(("exited", pid, status))
         except OSError:
             os._exit(0)
+        _reap()
+
+
+def _become_subreaper() -> None:
+    """Parked snapshots whose episode process ended are re-parented to the host (Linux), which reaps them."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def _reap() -> None:
+    """Collect snapshots that were dropped (killed) after their episode process had ended."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+            return True
+        except OSError:
+            return False
+
+
+def _wait_resumed(done_r: int, snapshot_pid: int) -> None:
+    """Block until the episode resumed from a snapshot has ended (its snapshot writes a byte)."""
+    import select
+
+    while True:
+        ready, _, _ = select.select([done_r], [], [], 1.0)
+        if ready:
+            os.read(done_r, 1)
+            return
+        if not _alive(snapshot_pid):
+            return
 
 
 # ---------------------------------------------------------------------------------- the parent side
@@ -144,6 +203,9 @@ class Worker:
         self._last: Observation | None = None
         self.steps = 0
         self.host_starts = 0
+        self._snapshots: dict[int, tuple[Observation, int, int]] = {}  # pid -> (obs, steps, host generation)
+        self._live_snapshot: int | None = None  # the snapshot the live episode was resumed from
+        self._drop_later: set[int] = set()
 
     # ---- process management
     def _start_host(self) -> None:
@@ -182,6 +244,9 @@ class Worker:
         self._proc = self._conn = None
         self._active = self._pending = False
         self._episode_pid = None
+        self._snapshots.clear()  # parked snapshots die with the host's process group
+        self._live_snapshot = None
+        self._drop_later.clear()
 
     def _recv(self, timeout: float) -> Any:
         assert self._conn is not None
@@ -415,6 +480,87 @@ class Worker:
         self._active = self._pending = False
         self._episode_pid = None
         self._last = None
+        self._live_snapshot = None
+        for pid in self._drop_later:
+            self._kill_snapshot(pid)
+        self._drop_later.clear()
+
+    # ---- snapshots (Go-Explore's return): a parked fork of the episode process
+    @property
+    def snapshots_supported(self) -> bool:
+        """Snapshots need a pygame game (the episode process forks itself) on a system with fork."""
+        return self.spec.kind != "gym" and hasattr(os, "fork")
+
+    def snapshot(self) -> int | None:
+        """Park a copy of the running episode in its current state; returns its id (None when the episode
+        is over, a step is in flight, or snapshots are not supported). `restore` resumes it, any number of
+        times; `drop_snapshot` ends it. Snapshots live until dropped or until the worker restarts."""
+        if not self.snapshots_supported or not self._active or self._pending or self._last is None \
+                or self._last.done or self._conn is None:
+            return None
+        try:
+            self._conn.send(("snapshot",))
+        except OSError:
+            return None
+        msg = self._recv(self.spec.config.step_timeout_s)
+        if msg is None or msg[0] != "snapshot":
+            self._kill()
+            raise WorkerError(f"the episode process did not answer a snapshot request (got {msg!r}); "
+                              f"log:\n{self.log_tail(800)}")
+        if msg[1] is None:
+            return None  # fork failed (process limit): no snapshot this time
+        self._snapshots[msg[1]] = (self._last, self.steps, self.host_starts)
+        return int(msg[1])
+
+    def restore(self, snapshot: int) -> Observation | None:
+        """End the running episode and resume ``snapshot`` as the live episode; returns the observation it
+        was taken at (without that step's events and checks), or None when the snapshot is gone (dropped,
+        or the worker restarted after a hang): return by replaying the trace instead."""
+        rec = self._snapshots.get(snapshot)
+        if rec is None or rec[2] != self.host_starts:
+            self._snapshots.pop(snapshot, None)
+            return None
+        self.end_episode()
+        if self._proc is None or self._proc.poll() is not None or self._conn is None:
+            return None
+        try:
+            self._conn.send(("resume", snapshot))
+        except OSError:
+            return None
+        hello = self._recv(self.spec.config.start_timeout_s)
+        if hello is None or hello[0] != "hello":
+            self._snapshots.pop(snapshot, None)
+            if hello is None or hello[0] != "resume_failed":
+                self._kill()
+            return None
+        obs, steps, _ = rec
+        obs = dataclasses.replace(obs, events=[], checks=[], logs=[],
+                                  info={k: v for k, v in obs.info.items() if k != "code_lines"})
+        self._episode_pid = hello[1]
+        self._active, self._pending = True, False
+        self._live_snapshot = snapshot
+        self.steps = steps
+        self._last = obs
+        return obs
+
+    def drop_snapshot(self, snapshot: int) -> None:
+        """End a parked snapshot (at once, or when the episode resumed from it ends)."""
+        if self._snapshots.pop(snapshot, None) is None:
+            return
+        if snapshot == self._live_snapshot:
+            self._drop_later.add(snapshot)
+        else:
+            self._kill_snapshot(snapshot)
+
+    @property
+    def snapshot_count(self) -> int:
+        return len(self._snapshots)
+
+    def _kill_snapshot(self, pid: int) -> None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
     def close(self) -> None:
         """End the episode and the worker processes."""

@@ -1,0 +1,189 @@
+"""The Wuji experiment on playtester's explorers: injected bugs found over wall time, and state coverage
+over time, by random, curiosity, wuji and goexplore, several campaign seeds each, 2 workers.
+
+Games: Block Maze (size 11, and the large maze, size 21; 5 bug cells placed at random reachable cells
+per episode) and combat (4 injected bugs; see combat.py). Every campaign runs with the oracles and
+state coverage on and code coverage off. Go-Explore runs twice: returning by snapshot (a parked fork of
+the game process) and by replaying the trace; the return costs of both are printed.
+
+Prints a table per game and writes, under ``--out`` (default bench/results):
+``explorers.json`` (every run: bug first-found times, timeline, agent stats) and PNG line plots
+``GAME_bugs.png`` / ``GAME_states.png`` (mean over seeds; one colour per agent, legend in the JSON and
+the README).
+
+Usage: python bench/explorers.py [--seconds 120] [--seeds 2] [--games blockmaze,maze21,combat]
+       [--agents random,curiosity,wuji,goexplore,goexplore-replay]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from playtester.campaign import Budget, explore
+from playtester.drive.spec import resolve
+from playtester.report.images import png_bytes
+
+AGENTS = {
+    "random": "random",
+    "curiosity": "curiosity",
+    # the paper's population of 30 would not finish one generation in a few minutes on 2 cores
+    "wuji": "wuji:population=8,offspring=8,runs=1,max_train_rounds=4,patience=2",
+    "goexplore": "goexplore",
+    "goexplore-replay": "goexplore:return_mode=replay",
+}
+COLORS = {"random": (120, 120, 120), "curiosity": (31, 119, 180), "wuji": (214, 39, 40),
+          "goexplore": (44, 160, 44), "goexplore-replay": (255, 127, 14)}
+GAMES = {
+    "blockmaze": ("blockmaze", {"size": 11, "n_bugs": 5}),
+    "maze21": ("blockmaze", {"size": 21, "n_bugs": 5}),
+    "combat": ("combat", {}),
+}
+
+
+def injected(game: str, bug) -> str | None:
+    """The injected bug a stored bug is, or None (a finding that is not one of them)."""
+    if game != "combat":
+        return bug.message if bug.message.startswith("bug cell") else None
+    if bug.kind == "crash" and "ZeroDivisionError" in bug.message:
+        return "charge-zero-distance"
+    if bug.message == "damage turned negative" or bug.signature == "balance:hit.damage:low":
+        return "negative-damage"
+    if bug.kind == "stuck":
+        return "weak-charge-corner-stuck"
+    if bug.signature == "balance:hit.damage:high":
+        return "bolt-crit-x15"
+    return None
+
+
+def n_injected(game: str) -> int:
+    return 4 if game == "combat" else 5
+
+
+def run(game: str, agent: str, seed: int, seconds: float, workers: int) -> dict:
+    name, args = GAMES[game]
+    spec = resolve(name)
+    if args:
+        spec = spec.with_config(game_args=spec.config.game_args | args)
+    with tempfile.TemporaryDirectory() as out:
+        r = explore(spec, out=out, agent=AGENTS[agent], budget=Budget(seconds=seconds), workers=workers,
+                    seed=seed, code_coverage=False, replay_known=False)
+        first: dict[str, float] = {}
+        for b in r.bugs:
+            which = injected(game, b)
+            if which is not None:
+                first[which] = min(first.get(which, 1e9), b.first_found_s)
+        timeline = [(t["t_s"], t["states"], t["steps"]) for t in r.store.timeline(r.campaign_id)]
+        other = [b.message[:100] for b in r.bugs if injected(game, b) is None]
+        stats = {k: v for k, v in r.agent_stats.items() if k != "history"} if r.agent_stats else {}
+        if "history" in (r.agent_stats or {}):
+            stats["history"] = r.agent_stats["history"]
+        return {"game": game, "agent": agent, "seed": seed, "seconds": r.seconds, "steps": r.steps,
+                "steps_per_s": r.steps / max(r.seconds, 1e-9), "episodes": r.episodes, "states": r.states,
+                "bugs": first, "other_findings": other, "timeline": timeline, "stats": stats}
+
+
+def curve(runs: list[dict], seconds: float, what: str, n: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """Mean over runs of bugs found (or states) by time, on ``n`` points."""
+    ts = np.linspace(0, seconds, n)
+    ys = []
+    for r in runs:
+        if what == "bugs":
+            times = sorted(r["bugs"].values())
+            ys.append([sum(1 for t in times if t <= x) for x in ts])
+        else:
+            tl = r["timeline"] or [(0, 0, 0)]
+            ys.append([max([s for t, s, _ in tl if t <= x], default=0) for x in ts])
+    return ts, np.mean(ys, axis=0)
+
+
+def line_plot(series: dict[str, tuple[np.ndarray, np.ndarray]], ymax: float, w: int = 480, h: int = 300) -> bytes:
+    """A plain PNG line plot (white background, axes, one coloured polyline per series)."""
+    img = np.full((h, w, 3), 255, np.uint8)
+    left, bottom, top, right = 30, 20, 10, 10
+    pw, ph = w - left - right, h - top - bottom
+    img[top:h - bottom, left] = 0
+    img[h - bottom, left:w - right] = 0
+    for k in range(1, 5):  # light grid
+        y = top + ph - k * ph // 4
+        img[y, left + 1:w - right] = 225
+    for name, (xs, ys) in series.items():
+        color = COLORS.get(name, (0, 0, 0))
+        xmax = max(xs[-1], 1e-9)
+        px = left + (xs / xmax * (pw - 1)).astype(int)
+        py = top + ph - 1 - np.clip(ys / max(ymax, 1e-9) * (ph - 1), 0, ph - 1).astype(int)
+        for (x0, y0), (x1, y1) in zip(zip(px[:-1], py[:-1], strict=True), zip(px[1:], py[1:], strict=True),
+                                      strict=True):
+            steps = max(abs(x1 - x0), abs(y1 - y0), 1)
+            for s in range(steps + 1):
+                x, y = x0 + (x1 - x0) * s // steps, y0 + (y1 - y0) * s // steps
+                img[max(0, y - 1):y + 1, max(0, x - 1):x + 1] = color
+    # legend: a colour chip per series, in the order given, top left
+    for i, name in enumerate(series):
+        img[top + 4 + 10 * i: top + 10 + 10 * i, left + 6: left + 20] = COLORS.get(name, (0, 0, 0))
+    return png_bytes(img)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=120.0)
+    ap.add_argument("--seeds", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--games", default="blockmaze,maze21,combat")
+    ap.add_argument("--agents", default="random,curiosity,wuji,goexplore,goexplore-replay")
+    ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
+    ap.add_argument("--append", action="store_true", help="add to the runs already in OUT/explorers.json "
+                    "(the same game, agent and seed is run again and replaced)")
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "explorers.json"
+    results: list[dict] = json.loads(path.read_text())["runs"] if args.append and path.is_file() else []
+    todo = {(g, a, s) for g in args.games.split(",") for a in args.agents.split(",") for s in range(args.seeds)}
+    results = [r for r in results if (r["game"], r["agent"], r["seed"]) not in todo]
+    for game in args.games.split(","):
+        for seed in range(args.seeds):
+            for agent in args.agents.split(","):  # interleaved: machine load drifts over time
+                t0 = time.time()
+                res = run(game, agent, seed, args.seconds, args.workers)
+                results.append(res)
+                path.write_text(json.dumps({"seconds": args.seconds, "workers": args.workers, "runs": results},
+                                           indent=1))
+                print(f"  {game} {agent} seed {seed}: {len(res['bugs'])}/{n_injected(game)} bugs, "
+                      f"{res['states']} states, {res['steps_per_s']:.0f} steps/s ({time.time() - t0:.0f} s)",
+                      flush=True)
+        print(f"\n{game}: {args.seconds:g} s per campaign, {args.workers} workers")
+        print("| agent | injected bugs found per seed | time to each (s) | states (mean) | steps/s |")
+        print("|---|---|---|---|---|")
+        bug_series, state_series = {}, {}
+        for agent in [a for a in AGENTS if any(r["game"] == game and r["agent"] == a for r in results)]:
+            rs = [r for r in results if r["game"] == game and r["agent"] == agent]
+            if not rs:
+                continue
+            found = ", ".join(str(len(r["bugs"])) for r in rs)
+            times = " / ".join(" ".join(f"{t:.0f}" for t in sorted(r["bugs"].values())) or "-" for r in rs)
+            print(f"| {agent} | {found} (of {n_injected(game)}) | {times} | "
+                  f"{statistics.mean(r['states'] for r in rs):,.0f} | "
+                  f"{statistics.mean(r['steps_per_s'] for r in rs):.0f} |")
+            bug_series[agent] = curve(rs, args.seconds, "bugs")
+            state_series[agent] = curve(rs, args.seconds, "states")
+            for r in rs:
+                st = r["stats"]
+                if "restore_ms" in st or "replay_ms" in st:
+                    print(f"|   {agent} seed {r['seed']} returns | {st.get('returns')} | restore "
+                          f"{st.get('restore_ms', 0):.1f} ms, replay {st.get('replay_ms', 0):.1f} ms "
+                          f"({st.get('replay_steps_mean', 0):.0f} steps) | cells {st.get('cells')} | |")
+        (out / f"{game}_bugs.png").write_bytes(line_plot(bug_series, n_injected(game)))
+        smax = max(float(y.max()) for _, y in state_series.values()) if state_series else 1.0
+        (out / f"{game}_states.png").write_bytes(line_plot(state_series, smax))
+        print()
+
+
+if __name__ == "__main__":
+    main()

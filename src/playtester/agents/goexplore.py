@@ -1,0 +1,269 @@
+"""Go-Explore (Ecoffet et al. 2019, "Go-Explore: a New Approach for Hard-Exploration Problems"), phase 1,
+as a playtester explorer: remember the states you reached, return to one, explore from it.
+
+- An *archive* maps cells to the best way found to reach them: the episode seed and the actions from
+  the start (the trace; shortest for the same score), the score on arrival, and counts.
+- Each episode *chooses* a cell with count-based weights (Go-Explore's Eq. in its Section 2.1 / Appendix:
+  ``w = sum_a 1 / sqrt(C_a + eps1) + eps2`` over "times chosen", "times chosen since it last led to a
+  new cell" and "times seen"), *returns* to it, and *explores* from it with random valid actions,
+  repeating the previous action with probability ``repeat_prob``, for ``explore_steps`` steps.
+- Return: by restoring a *snapshot* of the worker (a parked fork of the game process, taken when the
+  cell was added; `playtester.drive.worker.Worker.snapshot`), else by *replaying the trace* from the
+  seed (``Worker.reset(seed)`` then the actions). Both give the same game state (the driver is
+  deterministic); the snapshot skips the replay. ``return_mode=replay`` switches snapshots off.
+- Cells (``cell``): ``position``, the player's position cell (the game's position source, as the
+  position map uses) plus a log2 bucket of the game's reward feature, Go-Explore's "domain knowledge"
+  cells; ``pixels``, Go-Explore's downscaled frames (11x8 grayscale, 8 levels) plus the same score
+  bucket; ``state``, the campaign's state abstraction; ``auto``, position when the game reports one,
+  else pixels.
+- Choosing the start cell (the root) starts a fresh episode with the campaign's next seed, so new
+  seeds keep coming.
+
+Every step, returns included, passes through the campaign's oracles; bugs keep their full traces
+(seed plus all actions), which replay and shrink as any other.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from playtester.agents.common import Explorer, Transition, make_config, random_valid
+from playtester.coverage.maps import PositionMap
+from playtester.coverage.state import PixelCells
+
+
+@dataclass
+class GoExploreConfig:
+    """Hyper-parameters (defaults: Go-Explore 2019's Atari settings where they apply)."""
+
+    cell: str = "auto"
+    """Cell representation: auto, position, pixels or state (see the module docstring)."""
+    cell_width: int = 11
+    """Pixel cells across (Go-Explore: 11)."""
+    cell_height: int = 8
+    """Pixel cells down (Go-Explore: 8)."""
+    cell_levels: int = 8
+    """Intensity levels of a pixel cell (Go-Explore: 8)."""
+    explore_steps: int = 100
+    """Steps of exploration after each return (Go-Explore: 100)."""
+    repeat_prob: float = 0.5
+    """Probability of repeating the previous action while exploring. Go-Explore: 0.95 per Atari action
+    (4 frames); an action here is held 10 frames and walls stop a repeated move, and on the 21x21 Block
+    Maze (30 s, 2 workers) 0.95 found 51 cells and 2 bugs, 0.5 97 cells and 4 bugs, 0 91 cells and 3."""
+    eps1: float = 0.001
+    """Added to each count in the selection weight (Go-Explore: 0.001)."""
+    eps2: float = 0.00001
+    """Added to each weight (Go-Explore: 0.00001)."""
+    power: float = 0.5
+    """Exponent of the counts in the weight (Go-Explore: 0.5)."""
+    return_mode: str = "snapshot"
+    """snapshot (restore a parked fork when the cell has one, else replay) or replay (always replay)."""
+    max_snapshots: int = 64
+    """Parked snapshots per worker; past it the least promising cell's snapshot is dropped."""
+
+
+@dataclass
+class Cell:
+    """One archive entry."""
+
+    seed: int
+    actions: tuple[int, ...]
+    score: float
+    chosen: int = 0
+    chosen_since_new: int = 0
+    seen: int = 0
+    snaps: dict[int, Any] = field(default_factory=dict, repr=False)  # worker slot -> a campaign Snapshot
+
+
+ROOT = "__root__"
+
+
+class GoExploreAgent(Explorer):
+    """Go-Explore's exploration phase with snapshot or trace-replay returns."""
+
+    name = "goexplore"
+
+    def __init__(self, n_actions: int, seed: int = 0, workers: int = 1, **overrides: Any) -> None:
+        super().__init__(n_actions, seed, workers)
+        self.cfg: GoExploreConfig = make_config(GoExploreConfig, overrides)
+        if self.cfg.cell not in ("auto", "position", "pixels", "state"):
+            from playtester.errors import UsageError
+
+            raise UsageError(f"goexplore: cell must be auto, position, pixels or state, not {self.cfg.cell!r}")
+        self.archive: dict[Any, Cell] = {}
+        self.root_chosen = 0
+        self.pixels = PixelCells(self.cfg.cell_width, self.cfg.cell_height, self.cfg.cell_levels)
+        self.positions: PositionMap | None = None
+        self.mode: str | None = None  # the resolved cell representation
+        self.chosen: dict[int, Any] = {}  # slot -> the cell key its episode returned to
+        self.score: dict[int, float] = {}  # slot -> score since the episode's start
+        self.explored: dict[int, int] = {}  # slot -> exploration steps in this episode
+        self.last_action: dict[int, int] = {}
+        self.returns = {"root": 0, "snapshot": 0, "replay": 0, "replay_failed": 0}
+        self.held: dict[int, set[Any]] = {}  # slot -> keys of the cells it holds a snapshot of
+        self._key_of: dict[int, Any] = {}  # id(cell) -> its key
+        self.new_cells = 0
+
+    # ---- cells
+    def setup(self, info: Any) -> None:
+        super().setup(info)
+        self.positions = PositionMap(info.position_cell, info.position)
+
+    def cell_key(self, t: Transition) -> Any:
+        obs = t.game_obs
+        if self.mode is None:
+            want = self.cfg.cell
+            if want == "auto":
+                has_pos = self.positions is not None and obs is not None and self.positions.position(obs) is not None
+                want = "position" if has_pos else "pixels"
+            self.mode = want
+        if self.mode == "state":
+            return t.key
+        if obs is None:
+            return None
+        score = obs.features.get(self.info.reward_feature, 0.0) if self.info.reward_feature else 0.0
+        level = int(math.log2(1 + max(0.0, score))) if math.isfinite(score) else -1
+        if self.mode == "position":
+            pos = self.positions.position(obs) if self.positions else None
+            if pos is None or not all(math.isfinite(v) for v in pos):
+                return None
+            c = self.positions.cell if self.positions else 1.0
+            return (math.floor(pos[0] / c), math.floor(pos[1] / c), level)
+        key = self.pixels.key(obs)
+        return None if key is None else (key, level)
+
+    def weight(self, cell: Cell) -> float:
+        c = self.cfg
+        return sum(1.0 / (n + c.eps1) ** c.power for n in (cell.chosen, cell.chosen_since_new, cell.seen)) + c.eps2
+
+    # ---- episodes
+    def episode_start(self, slot: int) -> bool:
+        ctl = self.ctl.get(slot)
+        self.explored[slot] = 0
+        self.last_action.pop(slot, None)
+        self.chosen[slot] = ROOT
+        self.score[slot] = 0.0
+        if ctl is None or not self.archive:
+            self.returns["root"] += 1
+            return False
+        keys = list(self.archive)
+        weights = np.array([self.weight(self.archive[k]) for k in keys] +
+                           [sum(1.0 / (self.root_chosen + self.cfg.eps1) ** self.cfg.power for _ in range(3))])
+        pick = int(self.rng.choice(len(weights), p=weights / weights.sum()))
+        if pick == len(keys):
+            self.root_chosen += 1
+            self.returns["root"] += 1
+            return False
+        key = keys[pick]
+        cell = self.archive[key]
+        cell.chosen += 1
+        cell.chosen_since_new += 1
+        self.chosen[slot] = key
+        self.score[slot] = cell.score
+        snap = cell.snaps.get(slot) if self.cfg.return_mode == "snapshot" else None
+        if snap is not None:
+            if ctl.restore(snap):
+                self.returns["snapshot"] += 1
+                return True
+            del cell.snaps[slot]
+            self.held.get(slot, set()).discard(key)
+        if ctl.replay(cell.seed, cell.actions):
+            self.returns["replay"] += 1
+            self._snapshot(slot, cell)  # this worker can restore it next time
+            return True
+        self.returns["replay_failed"] += 1
+        self.chosen[slot] = ROOT
+        self.score[slot] = 0.0
+        return False
+
+    def act(self, obs: Any, info: dict[str, Any], slot: int = 0) -> int:
+        mask = info.get("action_mask")
+        last = self.last_action.get(slot)
+        if last is not None and (mask is None or mask[last]) and self.rng.random() < self.cfg.repeat_prob:
+            return last
+        a = random_valid(self.rng, mask, self.n_actions)
+        self.last_action[slot] = a
+        return a
+
+    def observe(self, slot: int, t: Transition) -> bool:
+        self.score[slot] = self.score.get(slot, 0.0) + float(t.reward)
+        self.explored[slot] = self.explored.get(slot, 0) + 1
+        if t.terminated:
+            return False  # a game that ended is no place to explore from
+        key = self.cell_key(t)
+        if key is not None:
+            ctl = self.ctl.get(slot)
+            score, actions = self.score[slot], tuple(ctl.actions) if ctl else ()
+            seed = ctl.seed if ctl else 0
+            cell = self.archive.get(key)
+            if cell is None:
+                cell = self.archive[key] = Cell(seed, actions, score)
+                self._key_of[id(cell)] = key
+                self.new_cells += 1
+                source = self.archive.get(self.chosen.get(slot, ROOT))
+                if source is not None:
+                    source.chosen_since_new = 0
+                self._snapshot(slot, cell)
+            elif score > cell.score or (score == cell.score and len(actions) < len(cell.actions)):
+                cell.seed, cell.actions, cell.score = seed, actions, score
+                for holder, old in cell.snaps.items():
+                    if ctl is not None:
+                        ctl.drop(old)
+                    self.held.get(holder, set()).discard(key)
+                cell.snaps = {}
+                self._snapshot(slot, cell)
+            cell.seen += 1
+        return self.explored[slot] >= self.cfg.explore_steps
+
+    def _snapshot(self, slot: int, cell: Cell) -> None:
+        ctl = self.ctl.get(slot)
+        if self.cfg.return_mode != "snapshot" or ctl is None or not ctl.snapshots or self.cfg.max_snapshots <= 0:
+            return
+        mine = self.held.setdefault(slot, set())
+        if len(mine) >= self.cfg.max_snapshots:
+            worst_key = min(mine, key=lambda k: self.weight(self.archive[k]))
+            worst = self.archive[worst_key]
+            if self.weight(worst) > self.weight(cell):
+                return
+            ctl.drop(worst.snaps.pop(slot))
+            mine.discard(worst_key)
+        snap = ctl.snapshot()
+        if snap is not None:
+            cell.snaps[slot] = snap
+            mine.add(self._key_of[id(cell)])
+
+    # ---- resume and stats
+    def state(self) -> dict[str, Any]:
+        cells = [(k, c.seed, c.actions, c.score, c.chosen, c.chosen_since_new, c.seen) for k, c in self.archive.items()]
+        return {"cells": cells, "root_chosen": self.root_chosen, "mode": self.mode, "returns": dict(self.returns),
+                "new_cells": self.new_cells, "config": asdict(self.cfg)}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.archive = {k: Cell(seed, tuple(actions), score, ch, chn, seen)  # snapshots do not survive a restart
+                        for k, seed, actions, score, ch, chn, seen in state["cells"]}
+        self._key_of = {id(c): k for k, c in self.archive.items()}
+        self.root_chosen, self.mode = state["root_chosen"], state["mode"]
+        self.returns.update(state["returns"])
+        self.new_cells = state["new_cells"]
+
+    def stats(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"cells": len(self.archive), "returns": dict(self.returns),
+                               "snapshots": sum(len(c.snaps) for c in self.archive.values()),
+                               "deepest": max((len(c.actions) for c in self.archive.values()), default=0)}
+        t: dict[str, float] = {}
+        for ctl in self.ctl.values():
+            for k, v in ctl.timings().items():
+                t[k] = t.get(k, 0) + v
+        if t.get("restores"):
+            out["restore_ms"] = 1000 * t["restore_s"] / t["restores"]
+        if t.get("replays"):
+            out["replay_ms"] = 1000 * t["replay_s"] / t["replays"]
+            out["replay_steps_mean"] = t["replay_steps"] / t["replays"]
+        if t.get("snapshots"):
+            out["snapshot_ms"] = 1000 * t["snapshot_s"] / t["snapshots"]
+        out["timings"] = t
+        return out

@@ -1,0 +1,428 @@
+"""Wuji (Zheng et al., ASE 2019, paper 002, Section IV): evolutionary multi-objective optimization plus
+deep RL, testing on the fly. Single file, CleanRL style.
+
+The loop (Fig. 2a of the paper):
+
+1. A population P of ``population`` policy networks with random weights.
+2. Each policy is scored by playing ``runs`` episodes: its *exploration score* (the average number of
+   distinct abstract states per run, the campaign's state abstraction) and its *winning score* (the
+   average return, the game's reward feature).
+3. Offspring P' (``offspring`` of them): parents chosen by *binary tournament* on Pareto dominance
+   (Algorithm Cross-Mutate), *single-point crossover* on the flattened weights (with probability
+   ``crossover_rate``), *Gaussian mutation* (noise N(0, ``mutation_sigma``) added to every weight, with
+   probability ``mutation_rate``). Each offspring is scored.
+4. Q: each offspring is trained with *A2C* on the winning reward, one episode per training round, until
+   *early stop* (``max_train_rounds`` rounds, ``max_train_s`` seconds, or ``patience`` rounds without a
+   better return); its weights are written back into a new policy, which is scored.
+5. The next P: *non-dominated sorting* and *crowding distance* select ``population`` policies from
+   P + P' + Q (Algorithms ND-Sort, Pop-Select, CD-Select). Back to 3.
+
+Testing happens on the fly: every episode any policy plays, training rounds included, is an episode of
+the campaign, so it passes through the oracles and its bugs are stored with their traces. Policies take
+turns on the workers: a worker starting an episode takes the next pending job (score a policy, or one
+more training round of an offspring); when none is free it replays a policy of P (unscored).
+
+The paper's network: three fully connected hidden layers on the game's scalar features, batch
+normalization, ReLU, an output per valid action; MSE value loss, Adam; an entropy term and a floor on
+each valid action's probability. Here the hidden layers use layer normalization instead of batch
+normalization (actions are chosen one state at a time, and crossover mixes flattened weights, where
+batch statistics have no meaning), and games without probe features get 12x12 grayscale pixels as
+input. The extracted text of the paper lost most numbers; defaults marked (paper) are its, the others
+are ours (SB3's A2C where it applies).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from playtester.agents.common import (
+    Explorer,
+    RunningNorm,
+    Transition,
+    binary_tournament,
+    gray,
+    make_config,
+    select_population,
+    setup_torch,
+)
+from playtester.errors import NoValidActionError
+
+
+@dataclass
+class WujiConfig:
+    """Hyper-parameters of Wuji."""
+
+    population: int = 30
+    """Policies in P (paper: 30)."""
+    offspring: int = 30
+    """Policies in P' per generation (paper: 30)."""
+    runs: int = 2
+    """Episodes that score a policy (the paper's m)."""
+    hidden: int = 128
+    """Units of each of the three hidden layers (paper: three fully connected layers)."""
+    crossover_rate: float = 0.9
+    """Probability that two parents are crossed (single-point) rather than the first copied."""
+    mutation_rate: float = 1.0
+    """Probability that an offspring is mutated (Gaussian noise on every weight)."""
+    mutation_sigma: float = 0.02
+    """Standard deviation of the mutation noise."""
+    learning_rate: float = 1e-3
+    """Adam learning rate of A2C (paper: Adam)."""
+    gamma: float = 0.99
+    """Discount of A2C (SB3: 0.99)."""
+    n_steps: int = 5
+    """Steps per A2C update (SB3: 5)."""
+    ent_coef: float = 0.01
+    """Weight of the entropy term of the actor loss (paper: an entropy term)."""
+    vf_coef: float = 0.5
+    """Weight of the critic's MSE loss (SB3: 0.5)."""
+    max_grad_norm: float = 0.5
+    """Gradient clipping (SB3: 0.5)."""
+    min_prob: float = 0.01
+    """Floor on the probability of each valid action (paper: "at least" a probability for each)."""
+    max_train_rounds: int = 10
+    """Early stop: most training rounds (episodes) per offspring."""
+    patience: int = 3
+    """Early stop: rounds without a better return before training stops (paper: consecutive rounds)."""
+    max_train_s: float = 300.0
+    """Early stop: most seconds of training per offspring (paper: a maximum training time)."""
+    pixel_size: int = 12
+    """Side of the grayscale input for games without probe features."""
+
+
+class Policy(nn.Module):
+    """Actor-critic MLP: three hidden layers (layer norm, ReLU), a logit per action and a value."""
+
+    def __init__(self, n_in: int, n_actions: int, hidden: int) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        for i in range(3):
+            layers += [nn.Linear(n_in if i == 0 else hidden, hidden), nn.LayerNorm(hidden), nn.ReLU()]
+        self.body = nn.Sequential(*layers)
+        self.actor = nn.Linear(hidden, n_actions)
+        self.critic = nn.Linear(hidden, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.body(x)
+        return self.actor(h), self.critic(h).squeeze(-1)
+
+
+def action_probs(logits: torch.Tensor, mask: torch.Tensor | None, min_prob: float) -> torch.Tensor:
+    """Softmax over valid actions, each valid action given at least ``min_prob`` (when possible)."""
+    if mask is not None:
+        logits = torch.where(mask > 0, logits, torch.finfo(logits.dtype).min)
+    p = torch.softmax(logits, -1)
+    if mask is None:
+        mask = torch.ones_like(p)
+    k = mask.sum(-1, keepdim=True).clamp(min=1)
+    floor = min(min_prob, 1.0 / float(k.max()))
+    return p * (1 - floor * k) + floor * (mask > 0).float()
+
+
+@dataclass
+class Individual:
+    """A policy of the population with its scores."""
+
+    id: int
+    weights: np.ndarray
+    origin: str  # P0 | P' | Q
+    es: float = 0.0  # exploration score: mean distinct states per run
+    rs: float = 0.0  # winning score: mean return per run
+    runs: int = 0
+
+    def score(self, states: int, ret: float) -> None:
+        self.runs += 1
+        self.es += (states - self.es) / self.runs
+        self.rs += (ret - self.rs) / self.runs
+
+    @property
+    def scores(self) -> tuple[float, float]:
+        return (self.es, self.rs)
+
+
+@dataclass
+class Job:
+    """Work on one individual: score it, and for an offspring train a copy (Q) and score that."""
+
+    ind: Individual
+    train: bool = False
+    evals_left: int = 0
+    trained: Individual | None = None
+    rounds: int = 0
+    best: float = -np.inf
+    stale: int = 0
+    train_t0: float = 0.0
+    busy: bool = False
+    done: bool = False
+
+
+@dataclass
+class SlotRun:
+    """The episode a worker is playing."""
+
+    job: Job | None
+    ind: Individual | None
+    mode: str  # eval | train | train_eval | extra
+    net: Policy
+    opt: Any = None
+    states: set[str] = field(default_factory=set)
+    ret: float = 0.0
+    rollout: list[tuple[torch.Tensor, torch.Tensor, float]] = field(default_factory=list)
+    x: np.ndarray | None = None
+    mask: np.ndarray | None = None
+
+
+class WujiAgent(Explorer):
+    """Wuji's evolutionary multi-objective search with A2C, testing on the fly."""
+
+    name = "wuji"
+
+    def __init__(self, n_actions: int, seed: int = 0, workers: int = 1, **overrides: Any) -> None:
+        super().__init__(n_actions, seed, workers)
+        self.cfg: WujiConfig = make_config(WujiConfig, overrides)
+        setup_torch(seed)
+        self.n_in: int | None = None
+        self.norm: RunningNorm | None = None
+        self.template: Policy | None = None
+        self.population: list[Individual] = []
+        self.jobs: list[Job] = []
+        self.phase = "init"  # init: scoring P0; evolve: a generation of P' and Q in progress
+        self.generation = 0
+        self.next_id = 0
+        self.runs: dict[int, SlotRun] = {}
+        self.history: list[dict[str, float]] = []  # per generation: mean and max of both scores in P
+        self.episodes = 0
+        self.train_updates = 0
+
+    # ---- inputs
+    def features_of(self, obs: Any, info: dict[str, Any]) -> np.ndarray:
+        names = self.info.features
+        if names:
+            feats = info.get("features", {})
+            return np.array([float(feats.get(n, 0.0)) for n in names], dtype=np.float64)
+        size = self.cfg.pixel_size
+        if isinstance(obs, np.ndarray) and obs.ndim == 3:
+            return gray(obs, (size, size)).reshape(-1).astype(np.float64) / 255.0
+        return np.asarray(obs, dtype=np.float64).reshape(-1)
+
+    def _ensure(self, x: np.ndarray) -> None:
+        if self.n_in is not None:
+            return
+        self.n_in = int(x.size)
+        self.norm = RunningNorm(self.n_in)
+        self.template = Policy(self.n_in, self.n_actions, self.cfg.hidden)
+        for _ in range(self.cfg.population):
+            self.population.append(self._new(self._flat(Policy(self.n_in, self.n_actions, self.cfg.hidden)), "P0"))
+        self.jobs = [Job(ind, evals_left=self.cfg.runs) for ind in self.population]
+
+    def _new(self, weights: np.ndarray, origin: str) -> Individual:
+        self.next_id += 1
+        return Individual(self.next_id, weights.astype(np.float32), origin)
+
+    @staticmethod
+    def _flat(net: nn.Module) -> np.ndarray:
+        return nn.utils.parameters_to_vector(net.parameters()).detach().numpy().copy()
+
+    def _net(self, weights: np.ndarray) -> Policy:
+        assert self.n_in is not None
+        net = Policy(self.n_in, self.n_actions, self.cfg.hidden)
+        nn.utils.vector_to_parameters(torch.as_tensor(weights), net.parameters())
+        return net
+
+    # ---- evolution (Algorithms Cross-Mutate, Pop-Select)
+    def crossover(self, f: np.ndarray, m: np.ndarray) -> np.ndarray:
+        """Single-point crossover (SPX) of two flattened weight vectors."""
+        point = int(self.rng.integers(1, f.size))
+        return np.concatenate([f[:point], m[point:]])
+
+    def mutate(self, w: np.ndarray) -> np.ndarray:
+        """Additive Gaussian noise on every weight."""
+        return (w + self.rng.normal(0.0, self.cfg.mutation_sigma, size=w.shape)).astype(np.float32)
+
+    def make_offspring(self) -> list[Individual]:
+        scores = [p.scores for p in self.population]
+        kids = []
+        for _ in range(self.cfg.offspring):
+            f = self.population[binary_tournament(scores, self.rng)].weights
+            m = self.population[binary_tournament(scores, self.rng)].weights
+            w = self.crossover(f, m) if self.rng.random() < self.cfg.crossover_rate else f.copy()
+            if self.rng.random() < self.cfg.mutation_rate:
+                w = self.mutate(w)
+            kids.append(self._new(w, "P'"))
+        return kids
+
+    def _advance(self) -> None:
+        """All jobs of the phase are done: select the next population and start a generation."""
+        if self.jobs and not all(j.done for j in self.jobs):
+            return
+        if self.phase == "evolve":
+            pool = self.population + [j.ind for j in self.jobs] + [j.trained for j in self.jobs if j.trained]
+            keep = select_population([p.scores for p in pool], self.cfg.population)
+            self.population = [pool[i] for i in keep]
+            self.generation += 1
+        es = [p.es for p in self.population]
+        rs = [p.rs for p in self.population]
+        self.history.append({"generation": self.generation, "es_mean": float(np.mean(es)), "es_max": float(np.max(es)),
+                             "rs_mean": float(np.mean(rs)), "rs_max": float(np.max(rs))})
+        self.phase = "evolve"
+        self.jobs = [Job(kid, train=True, evals_left=self.cfg.runs) for kid in self.make_offspring()]
+
+    # ---- episodes
+    def episode_start(self, slot: int) -> bool:
+        self.runs.pop(slot, None)  # set up lazily at the first act (the input size is known there)
+        return False
+
+    def _begin(self, slot: int) -> SlotRun:
+        job = next((j for j in self.jobs if not j.busy and not j.done), None)
+        if job is None:  # nothing free: test on with a policy of P, unscored
+            ind = self.population[int(self.rng.integers(len(self.population)))]
+            return SlotRun(None, ind, "extra", self._net(ind.weights))
+        job.busy = True
+        if job.evals_left > 0:
+            return SlotRun(job, job.ind, "eval", self._net(job.ind.weights))
+        if job.trained is None:  # the first training round: Q starts as a copy of the offspring
+            job.trained = self._new(job.ind.weights.copy(), "Q")
+            job.train_t0 = time.perf_counter()
+        if job.rounds < 0:  # training stopped: score Q
+            return SlotRun(job, job.trained, "train_eval", self._net(job.trained.weights))
+        net = self._net(job.trained.weights)
+        return SlotRun(job, job.trained, "train", net, torch.optim.Adam(net.parameters(), lr=self.cfg.learning_rate))
+
+    def act(self, obs: Any, info: dict[str, Any], slot: int = 0) -> int:
+        x = self.features_of(obs, info)
+        self._ensure(x)
+        run = self.runs.get(slot)
+        if run is None:
+            run = self.runs[slot] = self._begin(slot)
+        assert self.norm is not None
+        if self.info.features:
+            self.norm.update(x)
+            x = self.norm(x)
+        mask = info.get("action_mask")
+        if mask is not None and not np.any(mask):
+            raise NoValidActionError("the action mask has no valid action in this state")
+        xt = torch.as_tensor(x, dtype=torch.float32)[None]
+        mt = None if mask is None else torch.as_tensor(np.asarray(mask))[None]
+        with torch.no_grad():
+            logits, _ = run.net(xt)
+            p = action_probs(logits, mt, self.cfg.min_prob)[0].numpy().astype(np.float64)
+        run.x, run.mask = x.astype(np.float32), None if mask is None else np.asarray(mask)
+        return int(self.rng.choice(self.n_actions, p=p / p.sum()))
+
+    def observe(self, slot: int, t: Transition) -> bool:
+        run = self.runs.get(slot)
+        if run is None or run.x is None:
+            return False
+        if t.key is not None:
+            run.states.add(t.key)
+        run.ret += float(t.reward)
+        if run.mode == "train":
+            run.rollout.append((torch.as_tensor(run.x), torch.as_tensor(t.action), float(t.reward),
+                                None if run.mask is None else torch.as_tensor(run.mask)))
+            done = t.terminated or t.truncated
+            if len(run.rollout) >= self.cfg.n_steps or done:
+                bootstrap = 0.0
+                if not t.terminated:
+                    nx = self.features_of(t.next_obs, t.info)
+                    if self.info.features and self.norm is not None:
+                        nx = self.norm(nx)
+                    with torch.no_grad():
+                        bootstrap = float(run.net(torch.as_tensor(nx, dtype=torch.float32)[None])[1][0])
+                self._a2c_update(run, bootstrap)
+        return False
+
+    def _a2c_update(self, run: SlotRun, bootstrap: float) -> None:
+        c = self.cfg
+        xs = torch.stack([r[0] for r in run.rollout])
+        acts = torch.stack([r[1] for r in run.rollout]).long()
+        masks = None if run.rollout[0][3] is None else torch.stack([r[3] for r in run.rollout])
+        returns, g = [], bootstrap
+        for _, _, r, _ in reversed(run.rollout):
+            g = r + c.gamma * g
+            returns.append(g)
+        ret = torch.as_tensor(returns[::-1], dtype=torch.float32)
+        logits, values = run.net(xs)
+        probs = action_probs(logits, masks, c.min_prob)
+        logp = torch.log(probs.gather(1, acts[:, None]).squeeze(1) + 1e-8)
+        entropy = -(probs * torch.log(probs + 1e-8)).sum(-1).mean()
+        adv = ret - values.detach()
+        loss = -(adv * logp).mean() + c.vf_coef * ((ret - values) ** 2).mean() - c.ent_coef * entropy
+        run.opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(run.net.parameters(), c.max_grad_norm)
+        run.opt.step()
+        run.rollout.clear()
+        self.train_updates += 1
+
+    def episode_end(self, slot: int, outcome: str) -> None:
+        run = self.runs.pop(slot, None)
+        self.episodes += 1
+        if run is None or run.job is None:
+            return
+        job = run.job
+        job.busy = False
+        if run.mode == "eval":
+            job.ind.score(len(run.states), run.ret)
+            job.evals_left -= 1
+            if job.evals_left <= 0 and not job.train:
+                job.done = True
+        elif run.mode == "train":
+            assert job.trained is not None
+            if run.rollout:
+                self._a2c_update(run, 0.0)
+            job.trained.weights = self._flat(run.net).astype(np.float32)  # weights written back
+            job.rounds += 1
+            if run.ret > job.best + 1e-9:
+                job.best, job.stale = run.ret, 0
+            else:
+                job.stale += 1
+            c = self.cfg
+            if job.rounds >= c.max_train_rounds or job.stale >= c.patience or \
+                    time.perf_counter() - job.train_t0 > c.max_train_s:
+                job.rounds = -1  # early stop: next, score Q
+                job.evals_left = c.runs
+        elif run.mode == "train_eval":
+            assert job.trained is not None
+            job.trained.score(len(run.states), run.ret)
+            job.evals_left -= 1
+            if job.evals_left <= 0:
+                job.done = True
+        self._advance()
+
+    # ---- resume and stats
+    def state(self) -> dict[str, Any]:
+        def ind(p: Individual) -> tuple[Any, ...]:
+            return (p.id, p.weights, p.origin, p.es, p.rs, p.runs)
+
+        return {"n_in": self.n_in, "population": [ind(p) for p in self.population], "phase": self.phase,
+                "generation": self.generation, "next_id": self.next_id, "history": self.history,
+                "norm": None if self.norm is None else (self.norm.mean, self.norm.var, self.norm.count),
+                "jobs": [(ind(j.ind), j.train, j.evals_left, None if j.trained is None else ind(j.trained), j.rounds,
+                          j.best, j.stale, j.done) for j in self.jobs],
+                "episodes": self.episodes, "config": asdict(self.cfg)}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        if state["n_in"] is None:
+            return
+        self.n_in = state["n_in"]
+        self.norm = RunningNorm(self.n_in)
+        self.norm.mean, self.norm.var, self.norm.count = state["norm"]
+        self.population = [Individual(*p) for p in state["population"]]
+        self.phase, self.generation, self.next_id = state["phase"], state["generation"], state["next_id"]
+        self.history = state["history"]
+        self.episodes = state["episodes"]
+        self.jobs = []
+        for ind, train, left, trained, rounds, best, stale, done in state["jobs"]:
+            self.jobs.append(Job(Individual(*ind), train, left, None if trained is None else Individual(*trained),
+                                 rounds, best, stale, time.perf_counter(), False, done))
+
+    def stats(self) -> dict[str, Any]:
+        return {"generation": self.generation, "phase": self.phase, "episodes": self.episodes,
+                "train_updates": self.train_updates, "history": self.history[-3:],
+                "jobs_done": sum(j.done for j in self.jobs), "jobs": len(self.jobs)}

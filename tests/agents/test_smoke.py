@@ -1,0 +1,58 @@
+"""Every agent on every bundled game with a tiny budget, the CLI, and stop-and-resume of agent state."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from playtester.campaign import Budget, explore
+from playtester.drive.spec import resolve
+from playtester.store import Store
+
+# blockmaze in the fast tier; the other bundled games in the slow one (make test-slow), 2 cores being few
+GAMES = ["blockmaze"] + [pytest.param(g, marks=pytest.mark.slow)
+                         for g in ("arena", "combat", "dungeon", "platformer", "tilematch")]
+SMALL = {"random": "random", "curiosity": "curiosity:learning_starts=8,batch_size=4,train_frequency=2",
+         "wuji": "wuji:population=2,offspring=2,runs=1,hidden=16,max_train_rounds=1",
+         "goexplore": "goexplore:explore_steps=6"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_agent_explores_every_bundled_game(tmp_path, game):
+    spec = resolve(game).with_config(max_episode_steps=10)
+    for name, agent in SMALL.items():
+        r = explore(spec, out=tmp_path / name, agent=agent, budget=Budget(steps=24), workers=2 if name != "random"
+                    else 1, code_coverage=False, replay_known=False)
+        c = r.store.campaign(r.campaign_id)
+        assert c.status == "finished" and r.steps >= 24 and r.episodes >= 2 and r.states >= 1, (name, game)
+        assert (c.agent_state is not None) == (name != "random")
+        assert r.store.timeline(r.campaign_id)  # steps/s, states and bugs over time, per agent
+
+
+@pytest.mark.parametrize("agent", ["goexplore:explore_steps=10", "wuji:population=2,offspring=2,runs=1,hidden=16"])
+def test_a_stopped_campaign_resumes_with_its_agent_state(tmp_path, agent):
+    first = explore(resolve("blockmaze"), out=tmp_path, agent=agent, budget=Budget(steps=150), workers=2,
+                    code_coverage=False)
+    store = Store(tmp_path)
+    store.update_campaign(first.campaign_id, status="running")  # as if it had been killed
+    assert store.campaign().agent_state
+    again = explore(None, out=tmp_path, budget=Budget(steps=300), resume=True, code_coverage=False)
+    assert again.campaign_id == first.campaign_id and again.steps >= 300
+    if agent.startswith("goexplore"):
+        assert again.agent_stats["cells"] >= first.agent_stats["cells"] > 0
+        assert sum(again.agent_stats["returns"].values()) > sum(first.agent_stats["returns"].values())
+    else:
+        assert again.agent_stats["episodes"] > first.agent_stats["episodes"] > 0
+
+
+def test_cli_explore_with_a_learning_agent(tmp_path):
+    res = subprocess.run([sys.executable, "-m", "playtester.cli", "explore", "blockmaze", "--agent", "wuji",
+                          "--budget", "300", "--out", str(tmp_path), "--no-shrink", "--no-code-coverage"],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode in (0, 1), res.stdout + res.stderr
+    assert Store(tmp_path).campaign().agent == "wuji"
+    res = subprocess.run([sys.executable, "-m", "playtester.cli", "explore", "--help"], capture_output=True,
+                         text=True, timeout=60)
+    assert "goexplore" in res.stdout and "curiosity" in res.stdout
