@@ -98,6 +98,8 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
     if options.get("max_forks"):
         ex.max_forks = int(options["max_forks"])
     ex.deadline = time.process_time() + ex.max_seconds
+    ex.live_ns = {"L": loop_frame.f_locals, "M": [_module_dict(f) for f in modules], "H": rt.held,
+                  "getattr": getattr, "bool": bool}
     ex.known_names = _known_names(fn_index, pygame)
     ex.dynamic_by_site = defaultdict(set)
     for (caller, line), callees in _EDGES.items():
@@ -150,6 +152,13 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
         "unsupported": unsupported,
         "timings": {"prepare_s": t_prep - t0, "execute_s": t_exec - t_prep, "actions_s": t_end - t_exec},
     }
+
+
+def _module_dict(file: str) -> dict[str, Any]:
+    for m in list(sys.modules.values()):
+        if getattr(m, "__file__", None) == file:
+            return vars(m)
+    return {}
 
 
 def _blacklist(names: list[str]) -> set[int]:

@@ -38,10 +38,13 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
     kind_of: dict[int, str] = {}  # conjunct id -> "g" (game only) | "i" (inputs) | "" (drop)
     keep: list[Any] = []
     flat_of: dict[int, list[Any]] = {}
+    unique: list[Any] = []
     for st in ends:
         pg_parts, pi_parts = [], []
         flat = []
         for c0 in st.pc:
+            if c0.get_id() in ex.assumed:
+                continue  # followed on the live state past the fork budget: not a validity condition
             got = flat_of.get(c0.get_id())
             if got is None:
                 keep.append(c0)
@@ -68,10 +71,23 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
         if key in seen:
             merged += 1
             continue
-        if len(order) >= MAX_ACTIONS:
-            ex.notes.append(f"more than {MAX_ACTIONS} distinct paths: the first {MAX_ACTIONS} became actions")
-            break
         seen.add(key)
+        unique.append((key, pg_parts, pi_parts, st))
+    if len(unique) > MAX_ACTIONS:
+        # keep every game state served: take paths round-robin over their p_g, so no state is left
+        # without actions when the cap cuts
+        ex.notes.append(f"{len(unique)} distinct paths: {MAX_ACTIONS} became actions, round-robin over "
+                        "their game-state conditions")
+        groups: dict[Any, list[Any]] = {}
+        for u in unique:
+            groups.setdefault(u[0][0], []).append(u)
+        picked: list[Any] = []
+        while len(picked) < MAX_ACTIONS:
+            for g in groups.values():
+                if g and len(picked) < MAX_ACTIONS:
+                    picked.append(g.pop(0))
+        unique = picked
+    for _key, pg_parts, pi_parts, st in unique:
         pi = z3.And(*pi_parts) if pi_parts else z3.BoolVal(True)
         ex._last_pins = {}
         pg_parts += _previous_frame(pi, ex)

@@ -142,7 +142,7 @@ class GameVars:
         self.info: dict[str, dict[str, Any]] = {}
         self.enums: dict[str, dict[str, int]] = {}
 
-    def var(self, src: str, kind: str, roots: str = "") -> Any:
+    def var(self, src: str, kind: str, roots: str = "", live: Any = None) -> Any:
         key = (src, kind)
         v = self.by_key.get(key)
         if v is None:
@@ -204,6 +204,10 @@ class Executor:
         self.blacklist = blacklist
         self.max_forks = MAX_PATHS
         self.max_seconds = MAX_SECONDS
+        self.live_ns: dict[str, Any] | None = None  # the roots as they are now (set by analysis.live)
+        self.instances: list[Any] = []  # S[k]: one live instance per instance root
+        self._live_cache: dict[str, Any] = {}
+        self.assumed: set[int] = set()  # conditions followed on the live state after the fork budget
         self.deadline = time.process_time() + MAX_SECONDS  # CPU time: the game's clocks are virtual
         self._var_cache: dict[int, set[str]] = {}
         self._sat_cache: dict[tuple[int, ...], bool] = {}
@@ -224,6 +228,7 @@ class Executor:
         for name in ("get_just_pressed", "get_just_released"):
             if hasattr(pg.key, name):
                 table[getattr(pg.key, name)] = f"key.{name}"
+        table[pg.joystick.get_count] = "joystick.get_count"
         return {id(k): v for k, v in table.items()}
 
     def api_name(self, obj: Any) -> str | None:
@@ -281,6 +286,16 @@ class Executor:
             return [(st, True)]
         if z3.is_false(cond):
             return [(st, False)]
+        if self.truncated:
+            side = self._live_side(cond)
+            if side is not None:  # past the budget: follow the side the live game state takes now
+                s2 = st.copy()
+                taken = cond if side else z3.Not(cond)
+                s2.pc = [*st.pc, taken]
+                # an assumption about this moment, not a validity condition: kept out of p_g
+                self._keep.append(taken)
+                self.assumed.add(taken.get_id())
+                return [(s2, side)]
         out = []
         on_event = any(n.startswith("in:ev_") for n in _var_map(cond))
         for side, c in ((True, cond), (False, z3.Not(cond))):
@@ -296,6 +311,41 @@ class Executor:
         if len(out) == 2:
             self._count_fork()
         return out
+
+    def _live_side(self, cond: Any) -> bool | None:
+        """The truth of a game-state-only condition in the game as it is now, or None."""
+        names = _var_map(cond)
+        if not names or any(not n.startswith("g:") for n in names):
+            return None
+        subs = []
+        for n, v in names.items():
+            val = self._live_value(n)
+            if val is _NOPE:
+                return None
+            try:
+                subs.append((v, z3.BoolVal(bool(val)) if z3.is_bool(v) else
+                             (z3.IntVal(int(val)) if v.is_int() else z3.RealVal(float(val)))))
+            except (TypeError, ValueError, z3.Z3Exception):
+                return None
+        r = z3.simplify(z3.substitute(cond, *subs))
+        return True if z3.is_true(r) else False if z3.is_false(r) else None
+
+    def _live_value(self, name: str) -> Any:
+        if name in self._live_cache:
+            return self._live_cache[name]
+        info = self.gv.info.get(name)
+        val: Any = _NOPE
+        if info is not None and self.live_ns is not None:
+            try:
+                ns = dict(self.live_ns)
+                ns["S"] = self.instances
+                val = eval(info["src"], ns)  # noqa: S307 - a game-state expression of our own making
+                if info["kind"] == "enum":
+                    val = self.gv.enums[name].get(val, -1)
+            except Exception:  # noqa: BLE001 - not evaluable now
+                val = _NOPE
+        self._live_cache[name] = val
+        return val
 
     def _count_fork(self) -> None:
         self.fork_budget = getattr(self, "fork_budget", 0) + 1
@@ -1268,6 +1318,8 @@ class Executor:
                 continue
             k = self.instance_root(cls)
             inst = next(s for s in group.live.sprites() if type(s) is cls)
+            while len(self.instances) <= k:
+                self.instances.append(inst)
             nxt = []
             for s, _ in states:
                 for s2, _v in self.inline_or_summarize(s, FuncRef(upd, G(f"S[{k}]", inst), True), args, {}, node,
@@ -1396,6 +1448,8 @@ class Executor:
             return [(st, Vec(_Fresh(), _Fresh()))]
         if api == "key.get_mods":
             return [(st, self.inp(st, "mods"))]
+        if api == "joystick.get_count":
+            return [(st, self.pg.joystick.get_count())]  # fixed by the game's config: folded
         if api == "joystick.Joystick":
             return [(st, JoyV(args[0] if args and isinstance(args[0], int) else 0))]
         return [(st, _Fresh())]
