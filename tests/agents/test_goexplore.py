@@ -25,14 +25,14 @@ def _run(tmp_path, agent):
 
 def test_random_play_does_not_reach_the_deep_cell(tmp_path):
     r = _run(tmp_path, "random")
-    assert not r.bugs
+    assert not [b for b in r.bugs if b.kind != "frame_time"]  # the wall-clock oracle may fire when loaded
     assert max(x for x, _ in r.store.positions(r.campaign_id)) < 20
 
 
 @pytest.mark.parametrize("mode", ["snapshot", "replay"])
 def test_goexplore_reaches_it_and_the_bug_replays_from_the_seed(tmp_path, mode):
     r = _run(tmp_path, f"goexplore:explore_steps=30,return_mode={mode}")
-    [bug] = r.bugs
+    [bug] = [b for b in r.bugs if b.kind != "frame_time"]  # the wall-clock oracle may fire when loaded
     assert bug.message == "deep cell reached" and len(bug.trace.actions) >= 20
     assert replay_bug(bug).reproduced  # the returned-to trace plus exploration is the bug's full trace
     episodes = r.store.episodes(r.campaign_id)
