@@ -70,3 +70,15 @@ def compile_expr(text: str, where: str = "expression") -> Callable[[Mapping[str,
             return False
 
     return predicate
+
+
+def check_expr(text: str | None, where: str) -> str | None:
+    """A pydantic field validator's body: ``text`` if it compiles, else ValueError with the reason."""
+    if text is not None:
+        from playtester.errors import ConfigError
+
+        try:
+            compile_expr(text, where)
+        except ConfigError as e:
+            raise ValueError(str(e)) from None
+    return text

@@ -100,14 +100,9 @@ class ManualAction(BaseModel):
     @field_validator("when")
     @classmethod
     def _when(cls, v: str | None) -> str | None:
-        if v is not None:
-            from playtester.expr import compile_expr
+        from playtester.expr import check_expr
 
-            try:
-                compile_expr(v, "when")
-            except ConfigError as e:
-                raise ValueError(str(e)) from None
-        return v
+        return check_expr(v, "when")
 
     def to_action(self) -> Action:
         frame = InputFrame.make(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,21 +17,15 @@ err_console = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
 def _fail(e: PlaytesterError) -> None:
-    err_console.print(f"[bold red]error:[/] {e}")
-    raise typer.Exit(e.exit_code)
+    from playtester.cli import _fail as fail  # one error printer for every command (imported late: cycle)
+
+    fail(e)
 
 
 def _game_args(items: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.isidentifier():
-            raise UsageError(f"--game-arg {item!r} must look like name=value (e.g. --game-arg variant=moved)")
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
-    return out
+    from playtester.cli import _parse_game_args
+
+    return _parse_game_args(items)
 
 
 def _spec(game: str, game_arg: list[str]) -> Any:

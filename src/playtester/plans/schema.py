@@ -110,14 +110,9 @@ class RuleWhen(BaseModel):
     @field_validator("features")
     @classmethod
     def _expr(cls, v: str | None) -> str | None:
-        if v is not None:
-            from playtester.expr import compile_expr
+        from playtester.expr import check_expr
 
-            try:
-                compile_expr(v, "when.features")
-            except ConfigError as e:
-                raise ValueError(str(e)) from None
-        return v
+        return check_expr(v, "when.features")
 
     @model_validator(mode="after")
     def _something(self) -> RuleWhen:
