@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -238,7 +238,9 @@ class _Runtime:
             key += (getattr(held, part),)
         if key in self._cache:
             cached = self._cache[key]
-            return cached if cached is not None else held.released()
+            if cached is None:
+                return held.released()
+            return self._spread(index, cached, subs, ctx) if "mouse" in act["forked"] else cached
         solver.push()
         for var, term in subs:
             solver.add(var == term)
@@ -260,7 +262,29 @@ class _Runtime:
         self._cache[key] = frame
         if len(self._cache) > 50000:
             self._cache.clear()
-        return frame if frame is not None else held.released()
+        if frame is None:
+            return held.released()
+        return self._spread(index, frame, subs, ctx) if "mouse" in act["forked"] else frame
+
+    def _spread(self, index: int, frame: InputFrame, subs: list[Any], ctx: ActionContext) -> InputFrame:
+        """A random point of the action's mouse cell instead of the solver's corner, when the path still
+        holds there (a 4x4 grid cell covers many targets: a match-3 board's tiles, a crowd of sprites)."""
+        import z3
+
+        col, row = self.actions[index]["forked"]["mouse"]
+        w, h = ctx.screen_size if ctx.screen_size != (0, 0) else tuple(self.a.get("screen", (640, 480)))
+        from playtester.analysis.symbolic import GRID
+
+        x = ctx.rng.randrange(col * w // GRID, max(col * w // GRID + 1, (col + 1) * w // GRID))
+        y = ctx.rng.randrange(row * h // GRID, max(row * h // GRID + 1, (row + 1) * h // GRID))
+        solver, formula = self._solver(index)
+        solver.push()
+        for var, term in subs:
+            solver.add(var == term)
+        solver.add(z3.Int("in:mx") == x, z3.Int("in:my") == y)
+        ok = solver.check() == z3.sat
+        solver.pop()
+        return replace(frame, mouse_pos=(x, y)) if ok else frame
 
     def _solver(self, index: int) -> tuple[Any, Any]:
         import z3
