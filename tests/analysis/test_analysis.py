@@ -116,7 +116,12 @@ def test_cross_check_each_action_takes_its_path(fn, cfg):
                 obs = w.step(setup, frames=1)
             if not obs.action_mask[i]:
                 continue
+            unsat = w.call("playtester.analysis.space:stats").get("perform_unsat", 0)
             obs = w.act(i, frames=1)
+            if not obs.done and w.call("playtester.analysis.space:stats").get("perform_unsat", 0) > unsat:
+                # p_i has no solution under this concrete state (e.g. this grid cell misses the live
+                # rect): validity over-approximates there, as the paper's p_g-only check does
+                continue
             got = {e.data["branch"] for e in obs.events if e.name == "took"}
             # an f-string branch name (took(f"move{move}")) matches on its constant prefix
             got |= {x.split("{")[0] for x in expect | avoid if "{" in x and any(g.startswith(x.split("{")[0]) for g in got)}

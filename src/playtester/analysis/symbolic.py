@@ -776,6 +776,9 @@ class Executor:
             return [(st, st.env[path])]
         out = []
         for s, base in self.ev(node.value, st, file):
+            if isinstance(base, EventV) and node.attr == "pos":
+                out.extend(self.fork_mouse(s))  # an event's position is a mouse position: the 4x4 grid
+                continue
             out.append((s, self.attr(s, base, node.attr, node, file)))
         return out
 
