@@ -47,13 +47,18 @@ def timings(spec, space, steps: int, seed: int) -> dict:
     obs, info = env.reset(seed=seed)
     done_steps = 0
     stats: dict = {}
+    snap: dict = {}  # the episode's figures so far (an episode that ends by the game exiting takes its own)
     while done_steps < steps:
         obs, r, term, trunc, info = env.step(agent.act(obs, info))
         done_steps += 1
         if term or trunc:
-            stats = _merge(stats, _stats(env))
+            last = _stats(env)
+            stats = _merge(stats, last or snap)
+            snap = {}
             obs, info = env.reset(seed=seed + done_steps)
-    stats = _merge(stats, _stats(env))
+        elif done_steps % 20 == 0:
+            snap = _stats(env) or snap
+    stats = _merge(stats, _stats(env) or snap)
     env.close()
     return stats
 

@@ -137,8 +137,9 @@ class _Runtime:
         self.perform_unsat = 0
         self._M: list[dict[str, Any]] | None = None
         self._var_code: dict[str, Any] = {}
+        self._free_keydown: dict[tuple[Any, ...], tuple[InputFrame, int]] = {}
         self.timing = {"mask_s": 0.0, "mask_n": 0, "valid_sum": 0, "perform_s": 0.0, "perform_n": 0,
-                       "empty_masks": 0}
+                       "empty_masks": 0, "solves": 0}
 
     # ---- roots
     def roots(self, ctx: ActionContext) -> dict[str, Any]:
@@ -200,6 +201,7 @@ class _Runtime:
             self.timing["perform_n"] += 1
 
     def _perform(self, index: int, ctx: ActionContext) -> InputFrame:
+        import z3
 
         act = self.actions[index]
         ns = self.roots(ctx)
@@ -241,6 +243,10 @@ class _Runtime:
             if cached is None:
                 return held.released()
             return self._spread(index, cached, subs, ctx) if "mouse" in act["forked"] else cached
+        # a free KEYDOWN key solved before stays right while it is not held now: no new solve
+        free_down = self._free_keydown.get((index, tuple(values)))
+        if act.get("needs_held") == ["keys"] and free_down is not None and free_down[1] not in held.keys:
+            return free_down[0]
         solver.push()
         for var, term in subs:
             solver.add(var == term)
@@ -253,9 +259,17 @@ class _Runtime:
                 except Exception:  # noqa: BLE001
                     continue
         frame = None
+        self.timing["solves"] += 1
         model = solve(solver, formula)
         if model is not None:
             frame = frame_from_model(model, formula, held, ctx.screen_size, keyat)
+            if act.get("needs_held") == ["keys"]:
+                import pygame
+
+                ev_type = model.eval(z3.Int("in:ev_type"), model_completion=True)
+                ev_key = model.eval(z3.Int("in:ev_key"), model_completion=True)
+                if z3.is_int_value(ev_type) and ev_type.as_long() == pygame.KEYDOWN and z3.is_int_value(ev_key):
+                    self._free_keydown[(index, tuple(values))] = (frame, ev_key.as_long())
         solver.pop()
         if frame is None:
             self.perform_unsat += 1
@@ -542,4 +556,5 @@ def solve(solver: Any, formula: Any) -> Any:
     m2 = solver.model() if ok else None
     solver.pop()
     return m2
+
 
