@@ -92,13 +92,16 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
     roots: dict[str, Any] = {"S": []}
     screen = rt.screen_size if rt.screen_size != (0, 0) else _screen(pygame)
     ex = sx.Executor(pygame=pygame, game_files=files, reaches_input=lambda code: code in reaches,
-                     screen=screen, roots=roots, module_index=module_index, key_domain=[],
+                     screen=screen, roots=roots, module_index=module_index,
+                     rebound=_rebound(fn_index, (loop_file, loop_node) if loop_frame.f_code.co_name == "<module>"
+                                      else None),
                      joysticks=rt.cfg.joysticks, blacklist=frozenset(_blacklist(rt.cfg.blacklist)))
     ex.reaching_names = {c.co_name for c in reaches}
     if options.get("max_forks"):
         ex.max_forks = int(options["max_forks"])
     ex.deadline = time.process_time() + ex.max_seconds
-    ex.live_ns = {"L": loop_frame.f_locals, "M": [_module_dict(f) for f in modules], "H": rt.held,
+    ex.live_ns = {"L": loop_frame.f_locals, "M": [rt.ctx.game.module_globals(f) or {} for f in modules],
+                  "H": rt.held,
                   "getattr": getattr, "bool": bool}
     ex.known_names = _known_names(fn_index, pygame)
     ex.dynamic_by_site = defaultdict(set)
@@ -118,12 +121,8 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
     sx.slice_function(body_holder, ex)
     st = sx.State(env=env)
     ends: list[Any] = []
-    error = None
-    try:
-        for s, _flow in ex.run_block(loop_node.body, st, loop_file):
-            ends.append(s)
-    except sx.AnalysisLimit as e:
-        error = str(e)
+    for s, _flow in ex.run_block(loop_node.body, st, loop_file):
+        ends.append(s)
     t_exec = _PERF()
     from playtester.analysis.paths import build_actions
 
@@ -147,18 +146,25 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
         "stats": {"paths": len(ends), "merged": merged, "notes": ex.notes, "kept_statements": ex.kept_stmts,
                   "sliced_statements": ex.sliced_stmts, "inlined": sorted(ex.inlined),
                   "summarized": sorted(ex.summarized), "functions": len(fn_index),
-                  "reaching_input": sorted(c.co_name for c in reaches), "truncated": ex.truncated or bool(error),
-                  "limit": error, "dynamic_edges": sum(len(v) for v in _EDGES.values())},
+                  "reaching_input": sorted(c.co_name for c in reaches), "truncated": ex.truncated, "dynamic_edges": sum(len(v) for v in _EDGES.values())},
         "unsupported": unsupported,
         "timings": {"prepare_s": t_prep - t0, "execute_s": t_exec - t_prep, "actions_s": t_end - t_exec},
     }
 
 
-def _module_dict(file: str) -> dict[str, Any]:
-    for m in list(sys.modules.values()):
-        if getattr(m, "__file__", None) == file:
-            return vars(m)
-    return {}
+def _rebound(index: dict[Any, ast.AST], module_loop: tuple[str, Any] | None) -> dict[str, set[str]]:
+    """Module globals the game rebinds while it runs (``global x`` in a function, or assignments in a
+    main loop at module level): game state, never folded as constants."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for key, tree in index.items():
+        if isinstance(key, tuple) and key[0] == "module":
+            for n in ast.walk(tree):
+                if isinstance(n, ast.Global):
+                    out[key[1]].update(n.names)
+    if module_loop is not None:
+        file, loop = module_loop
+        out[file].update(n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return out
 
 
 def _blacklist(names: list[str]) -> set[int]:
@@ -358,10 +364,15 @@ def _class_of(code: Any) -> type | None:
 
 
 def _globals_of(code: Any) -> dict[str, Any] | None:
-    for m in list(sys.modules.values()):
-        if getattr(m, "__file__", None) == code.co_filename:
-            return vars(m)
-    return None
+    """The globals of the loaded module that defines ``code`` (an index of modules by file, built once)."""
+    if not _BY_FILE or code.co_filename not in _BY_FILE:
+        _BY_FILE.clear()
+        _BY_FILE.update({m.__file__: vars(m) for m in list(sys.modules.values()) if getattr(m, "__file__", None)})
+        _BY_FILE.setdefault(code.co_filename, None)  # not a loaded module's file: not looked up again
+    return _BY_FILE.get(code.co_filename)
+
+
+_BY_FILE: dict[str, dict[str, Any] | None] = {}
 
 
 def _resolve(chain: str, g: dict[str, Any]) -> Any:

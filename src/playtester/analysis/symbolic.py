@@ -39,10 +39,6 @@ MAX_DEPTH = 12  # nested inlined calls
 GRID = 4  # mouse positions are forked into a GRID x GRID screen grid (the paper's choice)
 
 
-class AnalysisLimit(Exception):
-    """The analysis hit one of its limits (paths); what was found so far is kept."""
-
-
 @dataclass(frozen=True)
 class G:
     """A game-state expression: ``src`` is Python over the roots (``L`` loop locals, ``M[i]`` module
@@ -123,12 +119,6 @@ class State:
                      self.ev_hit, list(self.decisions))
 
 
-@dataclass
-class Path:
-    pc: list[Any]
-    reads: set[str]
-
-
 # ------------------------------------------------------------------------------------ game variables
 class GameVars:
     """z3 variables standing for game-state expressions, and how to evaluate each at play time.
@@ -176,7 +166,7 @@ class Executor:
     """Explores the paths of one frame of the game's input handling (see the module docstring)."""
 
     def __init__(self, *, pygame: Any, game_files: set[str], reaches_input: Any, screen: tuple[int, int],
-                 roots: dict[str, Any], module_index: dict[str, int], key_domain: list[int],
+                 roots: dict[str, Any], module_index: dict[str, int], rebound: dict[str, set[str]] | None = None,
                  joysticks: int = 0, blacklist: frozenset[int] = frozenset()) -> None:
         self.pg = pygame
         self.game_files = game_files
@@ -184,9 +174,8 @@ class Executor:
         self.screen = screen
         self.roots = roots  # root name -> live namespace ("L": loop locals, "M0": module globals ...)
         self.module_index = module_index  # module file -> index in M
-        self.key_domain = key_domain
+        self.rebound = rebound or {}  # module file -> globals the game assigns at run time (not constants)
         self.gv = GameVars()
-        self.paths: list[Path] = []
         self.unsupported: dict[tuple[str, int], str] = {}
         self.notes: list[str] = []
         self.inlined: set[str] = set()
@@ -760,11 +749,12 @@ class Executor:
 
     def global_value(self, name: str, g: dict[str, Any]) -> Any:
         v = g[name]
-        if isinstance(v, list) and name.isupper() and _foldable(tuple(v)):
+        if isinstance(v, list) and name.isupper() and _foldable(tuple(v)) and \
+                name not in self.rebound.get(g.get("__file__", ""), ()):
             return tuple(v)  # a constant table by convention (ALL_CAPS), e.g. a list of key bindings
         if _foldable(v) or isinstance(v, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)):
-            if name not in g.get("__pt_rebound__", ()):
-                return v
+            if name not in self.rebound.get(g.get("__file__", ""), ()):
+                return v  # a constant (never rebound by ``global`` or the module's own loop): folded
         idx = self.module_index.get(g.get("__file__", ""), None)
         if idx is None:
             return G(None, v)
@@ -1366,7 +1356,7 @@ class Executor:
                kwargs: dict[str, Any]) -> list[tuple[State, Any]]:
         fn = ref.fn
         caller_env = st.env
-        env: dict[str, Any] = {"__globals__": _globals_with_rebound(fn.__globals__)}
+        env: dict[str, Any] = {"__globals__": fn.__globals__}
         params = [a.arg for a in tree.args.posonlyargs + tree.args.args]
         values = ([ref.self_value] if ref.has_self else []) + list(args)
         defaults = list(fn.__defaults__ or ())
@@ -1629,10 +1619,6 @@ def _live(v: Any) -> Any:
     return v.live if isinstance(v, G) else v
 
 
-def _src_of(d: Any) -> str:
-    return repr(d)
-
-
 _VARS_CACHE: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
@@ -1677,10 +1663,6 @@ def _foldable(v: Any) -> bool:
     if isinstance(v, dict):
         return len(v) <= 4096 and all(_foldable(k) and _foldable(x) for k, x in v.items())
     return False
-
-
-def _globals_with_rebound(g: dict[str, Any]) -> dict[str, Any]:
-    return g
 
 
 def _as_bool(v: Any) -> Any:
