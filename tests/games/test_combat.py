@@ -325,7 +325,11 @@ def test_draw_runs_headless(sink: RecordingSink) -> None:
         g.hero.add_buff("burning")
         for keys in (_Keys(pygame.K_RIGHT, pygame.K_2), NO_KEYS):
             _run(g, 30, keys)
+            screen.fill((0, 0, 0))
             g.draw(screen)
+            # the arena, hero, boss and HUD are drawn: many colours, not a blank screen
+            colours = {tuple(screen.get_at((x, y))) for x in range(0, cb.SCREEN_W, 7) for y in range(0, cb.SCREEN_H, 7)}
+            assert len(colours) > 5
     finally:
         pygame.quit()
 

@@ -31,7 +31,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from playtester.actions.space import Action, ActionSpace, filter_blacklist
-from playtester.drive.inputs import InputFrame, key_code, mouse_button
+from playtester.drive.inputs import InputFrame, check_key_names, key_code, mouse_button
 from playtester.errors import ConfigError, UsageError
 
 SCHEMA_VERSION = 1
@@ -64,12 +64,7 @@ class ManualAction(BaseModel):
     @field_validator("keys")
     @classmethod
     def _keys(cls, v: list[str]) -> list[str]:
-        for k in v:
-            try:
-                key_code(k)
-            except UsageError as e:
-                raise ValueError(str(e)) from None
-        return v
+        return check_key_names(v)
 
     @field_validator("buttons")
     @classmethod

@@ -166,3 +166,15 @@ def mouse_button(b: int | str) -> int:
     elif b.lower() in MOUSE_BUTTON_NAMES:
         return MOUSE_BUTTON_NAMES[b.lower()]
     raise UsageError(f"unknown mouse button {b!r}; use 1-5 or one of {', '.join(MOUSE_BUTTON_NAMES)}")
+
+
+def check_key_names(names: list[str]) -> list[str]:
+    """A pydantic field validator's body: ``names`` if every one is a key, else ValueError saying which."""
+    from playtester.errors import UsageError
+
+    for k in names:
+        try:
+            key_code(k)
+        except UsageError as e:
+            raise ValueError(str(e)) from None
+    return names

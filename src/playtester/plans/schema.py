@@ -40,7 +40,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from playtester.errors import ConfigError, UsageError
+from playtester.errors import ConfigError
 
 PLAN_SCHEMA = 1
 CONFIG_SCHEMA = 1
@@ -203,14 +203,9 @@ class Control(BaseModel):
     @field_validator("keys")
     @classmethod
     def _keys(cls, v: list[str]) -> list[str]:
-        from playtester.drive.inputs import key_code
+        from playtester.drive.inputs import check_key_names
 
-        for k in v:
-            try:
-                key_code(k)
-            except UsageError as e:
-                raise ValueError(str(e)) from None
-        return v
+        return check_key_names(v)
 
 
 class ValidationSpec(BaseModel):
