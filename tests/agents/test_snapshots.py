@@ -36,6 +36,26 @@ def test_restore_continues_exactly_as_replaying_the_trace_and_can_be_repeated(wo
     assert w.restore(sid) is None and w.snapshot_count == 0
 
 
+def test_a_restored_episode_draws_the_same_random_numbers_as_the_trace(worker_for):
+    # combat rolls its damage and the boss's moves with the module-level random, which CPython reseeds
+    # in every forked child: the restored episode must get the snapshot's generator state back
+    import random
+
+    spec = resolve("combat")
+    space = resolve_space(spec, None)
+    w = worker_for(spec, space=space)
+    rng = random.Random(1)
+    prefix, after = [rng.randrange(len(space)) for _ in range(100)], [rng.randrange(len(space)) for _ in range(60)]
+    w.reset(seed=5)
+    for a in prefix:
+        w.act(a)
+    sid = w.snapshot()
+    played = [w.act(a).features for a in after]
+    assert len({f["score"] for f in played}) > 1  # hits were rolled after the snapshot
+    w.restore(sid)
+    assert [w.act(a).features for a in after] == played
+
+
 def test_a_crash_after_a_restore_is_reported_and_the_snapshot_survives_it(worker_for):
     spec = fixture_spec("raise_at", game_args={"n": 8})
     w = worker_for(spec, space=resolve_space(spec, "blind"), capture=None)

@@ -677,6 +677,9 @@ def snapshot_fork(rt: Runtime) -> None:
         except ChildProcessError:
             _snapshot_children.remove(pid)
     signal.pthread_sigmask(signal.SIG_BLOCK, {_SNAPSHOT_SIG})  # before the fork: no early wake-up is lost
+    # CPython reseeds the module-level random generator in every forked child (os.register_at_fork in
+    # random.py); the snapshot and each resumed episode put the episode's generator state back
+    rng_state = random.getstate()
     _audio_lock(True)
     try:
         pid = os.fork()
@@ -690,6 +693,7 @@ def snapshot_fork(rt: Runtime) -> None:
         rt.send("snapshot", pid)
         return
     _snapshot_children.clear()
+    random.setstate(rng_state)
     try:
         while True:
             signal.sigwait({_SNAPSHOT_SIG})
@@ -698,6 +702,7 @@ def snapshot_fork(rt: Runtime) -> None:
             _audio_lock(False)
             if child == 0:
                 _snapshot_children.clear()
+                random.setstate(rng_state)
                 rt.send("hello", os.getpid())
                 return  # back in next_command: this process is now the live episode
             while True:
