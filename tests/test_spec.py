@@ -60,3 +60,20 @@ def test_bad_config_names_file_and_field(tmp_path):
     (tmp_path / "playtester.toml").write_text("done_when = 'hp <= 0 and __import__(\"os\")'\n")
     with pytest.raises(ConfigError, match="done_when"):
         resolve(str(tmp_path / "game.py"))
+
+
+def test_feature_ranges_are_checked_and_cut_coverage_into_buckets(tmp_path):
+    from playtester.campaign import choose_abstraction
+    from playtester.drive.observation import Observation
+
+    (tmp_path / "game.py").write_text("def main():\n    pass\n")
+    (tmp_path / "playtester.toml").write_text("feature_ranges = { hp = [100, 0] }\n")
+    with pytest.raises(ConfigError, match="feature range of 'hp' must have its high above its low"):
+        resolve(str(tmp_path / "game.py"))
+    (tmp_path / "playtester.toml").write_text("feature_ranges = { hp = [0, 100] }\nfeature_buckets = 4\n")
+    cfg = resolve(str(tmp_path / "game.py")).config
+    a = choose_abstraction("auto", Observation(frame=None, features={"hp": 0.0, "x": 3.0}), None, cfg.feature_ranges,
+                           cfg.feature_buckets)
+    key = {hp: a.key(Observation(frame=None, features={"hp": hp, "x": 3.4})) for hp in (10.0, 20.0, 30.0, 99.0)}
+    assert key[10.0] == key[20.0] != key[30.0] != key[99.0]  # 4 buckets of 25 hp; x is rounded
+    assert dict(key[99.0]) == {"hp": 3, "x": 3}

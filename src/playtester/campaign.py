@@ -189,14 +189,16 @@ class Budget:
         return f"{self.steps} steps" if self.steps is not None else f"{self.seconds:g} s"
 
 
-def choose_abstraction(name: str, obs: Observation, features: list[str] | None) -> Abstraction:
+def choose_abstraction(name: str, obs: Observation, features: list[str] | None,
+                       ranges: dict[str, tuple[float, float]] | None = None, buckets: int = 10) -> Abstraction:
     """The state abstraction for coverage: as configured, or for ``auto`` the game's probe features when
-    it reports any, else the scene (live sprites by class and group), else pixel cells."""
+    it reports any (ranged ones cut into ``buckets`` intervals), else the scene (live sprites by class and
+    group), else pixel cells."""
     if name == "auto":
         name = "features" if obs.features else ("scene" if obs.info.get("scene") is not None and
                                                 obs.info.get("scene") != () else "pixels")
     if name == "features":
-        return make_abstraction("features", features=features)
+        return make_abstraction("features", features=features, ranges=ranges or None, m=buckets)
     return make_abstraction(name)
 
 
@@ -377,7 +379,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         slots[0].obs, slots[0].info = envs[0].reset(seed=first_seed)
         slots[0].seed = first_seed
         abstraction = choose_abstraction(prior.abstraction if resume and prior else cfg.abstraction,
-                                         envs[0].last_obs, cfg.features)
+                                         envs[0].last_obs, cfg.features, cfg.feature_ranges, cfg.feature_buckets)
         if resume and prior:
             cid = prior.id
             steps, episodes, elapsed0, next_seed = prior.steps, prior.episodes, prior.elapsed_s, prior.next_seed + 1
@@ -465,7 +467,8 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         if hook["setup"]:
             hook["setup"](CampaignInfo(len(space), workers, features=list(cfg.features or sorted(envs[0].last_obs.features)),
                                        reward_feature=cfg.reward_feature, position=cfg.position,
-                                       position_cell=cfg.position_cell, abstraction=abstraction.name,
+                                       position_cell=cfg.position_cell, cell_features=list(cfg.cell_features),
+                                       abstraction=abstraction.name,
                                        snapshots=envs[0].worker.snapshots_supported,
                                        max_episode_steps=envs[0].max_episode_steps))
         if hook["attach"]:

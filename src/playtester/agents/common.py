@@ -44,6 +44,7 @@ class CampaignInfo:
     reward_feature: str | None = None
     position: str = "auto"  # where the player's position comes from (the position map's source)
     position_cell: float = 1.0
+    cell_features: list[str] = field(default_factory=list)  # features that join Go-Explore's cell keys
     abstraction: str = "features"  # the campaign's state abstraction (keys in Transition.key)
     snapshots: bool = False  # the workers can park snapshots of episodes (pygame games)
     max_episode_steps: int = 1000

@@ -96,9 +96,24 @@ class GameConfig(BaseModel):
     virtual_time: bool = Field(True, description="also virtualize time.time/monotonic/perf_counter in the game")
     oracles: OracleSettings = Field(default_factory=OracleSettings)
     abstraction: str = Field("auto", description="state abstraction for coverage: auto, features, scene, pixels")
+    feature_ranges: dict[str, tuple[float, float]] = Field(
+        default_factory=dict, description="ranges of probe features for the features abstraction: each ranged "
+        "feature is cut into feature_buckets equal intervals (Wuji's state abstraction); others are rounded")
+    feature_buckets: int = Field(10, ge=1, description="intervals per ranged feature (Wuji's m)")
     position_cell: float = Field(1.0, gt=0, description="size of a position-map cell, in the game's units")
     position: str = Field("auto", description="where the player's position comes from, for the map: auto, "
                           "features, or entity:NAME")
+    cell_features: list[str] = Field(default_factory=list, description="probe features that tell game states "
+                                     "apart beyond the player's position (Go-Explore's domain-knowledge cells: "
+                                     "a level, keys held, buffs); their integer values join each cell's key")
+
+    @field_validator("feature_ranges")
+    @classmethod
+    def _feature_ranges(cls, v: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+        for k, (lo, hi) in v.items():
+            if not hi > lo:
+                raise ValueError(f"feature range of {k!r} must have its high above its low, got [{lo}, {hi}]")
+        return v
 
     @field_validator("done_when")
     @classmethod
