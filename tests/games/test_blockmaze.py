@@ -149,6 +149,17 @@ def test_game_bug_cells_follow_the_module_random(size: int) -> None:
     assert len(others) > 1
 
 
+def test_a_bug_seed_fixes_the_bug_cells_whatever_the_module_random() -> None:
+    placed = set()
+    for seed in range(5):
+        random.seed(seed)
+        placed.add(tuple(bm.BlockMaze(size=21, n_bugs=5, bug_seed=7).bug_positions))
+    assert len(placed) == 1
+    assert placed != {tuple(bm.BlockMaze(size=21, n_bugs=5, bug_seed=8).bug_positions)}
+    with pytest.raises(ValueError, match="bug_seed"):
+        bm.BlockMaze(size=21, bug_seed="7")
+
+
 def test_injected_bugs_describe_one_assertion_per_bug_cell() -> None:
     bugs = bm.injected_bugs(7)
     assert [b["id"] for b in bugs] == [f"bug-cell-{k}" for k in range(7)]

@@ -7,7 +7,8 @@ bugs: entering one fails an invariant check, which is how a tester finds it.
 
 The layout is a maze generated from ``layout_seed`` (a perfect maze with a few extra walls knocked out
 so that there are loops), so the level is the same for a given seed. The bug cells are drawn with the
-module-level :mod:`random`, which playtester seeds per episode, so they move between episodes. The
+module-level :mod:`random`, which playtester seeds per episode, so they move between episodes; with a
+``bug_seed`` they are drawn once from that seed and stay put, as the Wuji paper's injected bugs do. The
 robot starts in the top-left cell, the gold lies in the bottom-right one.
 
 Controls:
@@ -519,16 +520,17 @@ class BlockMaze:
         won: True once the gold is reached.
     """
 
-    def __init__(self, size: int = 11, n_bugs: int = 5, layout_seed: int = 0) -> None:
+    def __init__(self, size: int = 11, n_bugs: int = 5, layout_seed: int = 0, bug_seed: int | None = None) -> None:
         """Build the level.
 
         The layout comes from ``random.Random(layout_seed)``; the bug cells from the module-level
-        :mod:`random`.
+        :mod:`random`, or from ``random.Random(bug_seed)`` when one is given.
 
         Args:
             size: Cells per side.
             n_bugs: Number of bug cells.
             layout_seed: Seed of the maze layout.
+            bug_seed: Seed of fixed bug cells (None: new cells every episode).
 
         Raises:
             ValueError: If an argument is out of range.
@@ -540,7 +542,10 @@ class BlockMaze:
         self.layout_seed = layout_seed
         self.grid: Grid = generate_maze(size, random.Random(layout_seed))
         self.start, self.goal = start_and_goal(size)
-        self.bug_positions: list[Cell] = place_bugs(self.grid, self.start, self.goal, n_bugs)
+        if bug_seed is not None and (isinstance(bug_seed, bool) or not isinstance(bug_seed, int)):
+            raise ValueError(f"bug_seed must be an int or None, got {bug_seed!r}")
+        rng = None if bug_seed is None else random.Random(bug_seed)
+        self.bug_positions: list[Cell] = place_bugs(self.grid, self.start, self.goal, n_bugs, rng)
 
         self.cell_size = cell_size_for(size)
         self.top = HUD_HEIGHT
@@ -724,6 +729,7 @@ def main(
     layout_seed: int = 0,
     fps: int = 30,
     max_frames: int | None = None,
+    bug_seed: int | None = None,
 ) -> None:
     """Play Block Maze in a window until the player quits or wins.
 
@@ -731,6 +737,7 @@ def main(
         size: Cells per side (odd sizes fill the window best), ``MIN_SIZE`` to ``MAX_SIZE``.
         n_bugs: Number of bug cells, placed with the module-level :mod:`random`.
         layout_seed: Seed of the maze layout.
+        bug_seed: Seed of fixed bug cells; None draws new ones every episode.
         fps: Frame rate cap; 0 runs as fast as possible.
         max_frames: Stop after this many frames have been drawn (None: no limit).
 
@@ -738,7 +745,7 @@ def main(
         ValueError: If an argument is out of range (e.g. more bug cells than free cells).
     """
     _validate_main_args(fps, max_frames)
-    game = BlockMaze(size=size, n_bugs=n_bugs, layout_seed=layout_seed)
+    game = BlockMaze(size=size, n_bugs=n_bugs, layout_seed=layout_seed, bug_seed=bug_seed)
 
     pygame.init()
     try:
@@ -781,6 +788,7 @@ def _parse_args(argv: Iterable[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--size", type=int, default=11, help="cells per side (odd recommended)")
     parser.add_argument("--bugs", type=int, default=5, help="number of bug cells")
     parser.add_argument("--layout-seed", type=int, default=0, help="seed of the maze layout")
+    parser.add_argument("--bug-seed", type=int, default=None, help="seed of fixed bug cells (default: new per run)")
     parser.add_argument("--fps", type=int, default=30, help="frame rate cap, 0 = unlimited")
     parser.add_argument("--frames", type=int, default=None, help="quit after this many frames")
     return parser.parse_args(None if argv is None else list(argv))
@@ -794,4 +802,5 @@ if __name__ == "__main__":
         layout_seed=_args.layout_seed,
         fps=_args.fps,
         max_frames=_args.frames,
+        bug_seed=_args.bug_seed,
     )
