@@ -43,3 +43,76 @@ def test_goexplore_reaches_it_and_the_bug_replays_from_the_seed(tmp_path, mode):
         assert r.agent_stats["restore_ms"] > 0 and r.agent_stats["timings"]["snapshots"] > 0
     else:
         assert r.agent_stats["replay_ms"] > 0 and r.agent_stats["snapshots"] == 0
+
+
+# ---- cells and selection, on the agent alone (no game process)
+def _transition(features, entities=None):
+    from playtester.agents.common import Transition
+    from playtester.drive.observation import Observation
+
+    obs = Observation(frame=None, features=dict(features))
+    return Transition(None, 0, 0.0, None, False, False, {}, None, True, game_obs=obs)
+
+
+def _agent(**opts):
+    from playtester.agents.common import CampaignInfo
+    from playtester.agents.goexplore import GoExploreAgent
+
+    agent = GoExploreAgent(4, **opts)
+    agent.setup(CampaignInfo(4, features=["x", "y", "score", "buffs"], reward_feature="score",
+                             position="features", position_cell=10.0, cell_features=["buffs"]))
+    return agent
+
+
+def test_cell_features_join_the_position_cell_key():
+    agent = _agent()
+    a = agent.cell_key(_transition({"x": 15, "y": 25, "score": 0, "buffs": 0}))
+    b = agent.cell_key(_transition({"x": 15, "y": 25, "score": 0, "buffs": 2}))
+    c = agent.cell_key(_transition({"x": 19, "y": 21, "score": 0, "buffs": 2.7}))
+    assert a != b and b == c  # same 10-unit position cell; buffs 2 and 2.7 share the integer part
+    assert agent.cell_key(_transition({"x": 15, "y": 25, "score": 7, "buffs": 0})) != a  # a higher score bucket
+
+
+@pytest.mark.parametrize("base,scores,same", [(2.0, (300, 500), True), (1.25, (300, 500), False)])
+def test_score_base_sets_how_fine_score_buckets_are(base, scores, same):
+    agent = _agent(score_base=base)
+    lo, hi = (agent.level(s) for s in scores)
+    assert (lo == hi) is same and hi >= lo
+
+
+def test_level_weight_prefers_cells_of_the_highest_score_bucket():
+    from playtester.agents.goexplore import Cell
+
+    flat, ranked = _agent(level_weight=1.0), _agent(level_weight=0.1)
+    for agent in (flat, ranked):
+        agent.top_level = agent.level(1000)
+    low, high = Cell(0, (), 3.0), Cell(0, (), 1000.0)
+    assert flat.weight(low) == pytest.approx(flat.weight(high))
+    assert ranked.weight(high) == pytest.approx(flat.weight(high))
+    levels_below = ranked.level(1000) - ranked.level(3)
+    assert ranked.weight(low) == pytest.approx(flat.weight(low) * 0.1 ** levels_below)
+
+
+def test_cells_without_a_snapshot_on_this_worker_weigh_less():
+    from playtester.agents.goexplore import Cell
+
+    agent = _agent(replay_weight=0.1)
+    agent.archive = {"a": Cell(0, (1,), 0.0), "b": Cell(0, (2,), 0.0)}
+    agent.held = {0: {"a"}}
+    w0, w1 = agent.selection_weights(0, ["a", "b"]), agent.selection_weights(1, ["a", "b"])
+    assert w0[1] == pytest.approx(0.1 * w0[0])  # slot 0 parked a snapshot of a only
+    assert w1[0] == pytest.approx(w1[1])  # slot 1 holds none: both are replays
+    replaying = _agent(replay_weight=0.1, return_mode="replay")
+    replaying.archive, replaying.held = agent.archive, agent.held
+    w = replaying.selection_weights(0, ["a", "b"])
+    assert w[0] == pytest.approx(w[1])  # without snapshots every return is a replay
+
+
+def test_an_action_that_changed_nothing_is_not_repeated():
+    agent = _agent(repeat_prob=1.0)
+    info = {"action_mask": [1, 1, 1, 1]}
+    first = agent.act(None, info)
+    assert all(agent.act(None, info) == first for _ in range(20))  # repeat_prob 1: always repeated
+    agent.observe(0, _transition({"x": 5, "y": 5, "score": 0, "buffs": 0}))
+    agent.observe(0, _transition({"x": 5, "y": 5, "score": 0, "buffs": 0}))  # a move into a wall
+    assert 0 not in agent.last_action  # the next action is drawn afresh

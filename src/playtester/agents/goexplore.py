@@ -6,7 +6,8 @@ as a playtester explorer: remember the states you reached, return to one, explor
 - Each episode *chooses* a cell with count-based weights (Go-Explore's Eq. in its Section 2.1 / Appendix:
   ``w = sum_a 1 / sqrt(C_a + eps1) + eps2`` over "times chosen", "times chosen since it last led to a
   new cell" and "times seen"), *returns* to it, and *explores* from it with random valid actions,
-  repeating the previous action with probability ``repeat_prob``, for ``explore_steps`` steps.
+  repeating the previous action with probability ``repeat_prob`` (unless it left the game's features
+  unchanged: a move into a wall is not worth repeating), for ``explore_steps`` steps.
 - Return: by restoring a *snapshot* of the worker (a parked fork of the game process, taken when the
   cell was added; `playtester.drive.worker.Worker.snapshot`), else by *replaying the trace* from the
   seed (``Worker.reset(seed)`` then the actions). Both give the same game state (the driver is
@@ -14,7 +15,8 @@ as a playtester explorer: remember the states you reached, return to one, explor
 - Cells (``cell``): ``position``, the player's position cell (the game's position source, as the
   position map uses) plus a log2 bucket of the game's reward feature, Go-Explore's "domain knowledge"
   cells; ``pixels``, Go-Explore's downscaled frames (11x8 grayscale, 8 levels) plus the same score
-  bucket; ``state``, the campaign's state abstraction; ``auto``, position when the game reports one,
+  bucket; with both, the integer values of the game config's ``cell_features`` (the rest of
+  Go-Explore's domain knowledge: keys held, a level, active buffs) join the key; ``state``, the campaign's state abstraction; ``auto``, position when the game reports one,
   else pixels.
 - Choosing the start cell (the root) starts a fresh episode with the campaign's next seed, so new
   seeds keep coming.
@@ -60,9 +62,17 @@ class GoExploreConfig:
     """Added to each weight (Go-Explore: 0.00001)."""
     power: float = 0.5
     """Exponent of the counts in the weight (Go-Explore: 0.5)."""
+    level_weight: float = 0.1
+    """Score priority: a cell's weight is multiplied by ``level_weight ** (top - level)``, where level is
+    the cell's score bucket and top the highest bucket in the archive (Go-Explore's domain-knowledge
+    runs weight lower levels by 0.1; 1 switches it off)."""
+    score_base: float = 2.0
+    """Score buckets of a cell: ``floor(log_base(1 + score))``."""
+    replay_weight: float = 0.1
+    """Weight factor of a cell this worker holds no snapshot of (its return is a slow replay); 1 = off."""
     return_mode: str = "snapshot"
     """snapshot (restore a parked fork when the cell has one, else replay) or replay (always replay)."""
-    max_snapshots: int = 64
+    max_snapshots: int = 128
     """Parked snapshots per worker; past it the least promising cell's snapshot is dropped."""
 
 
@@ -80,6 +90,15 @@ class Cell:
 
 
 ROOT = "__root__"
+
+
+def _whole(v: Any) -> int | None:
+    """A cell feature's value as a key part: its floor, None when missing or not a finite number."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return math.floor(f) if math.isfinite(f) else None
 
 
 class GoExploreAgent(Explorer):
@@ -103,10 +122,12 @@ class GoExploreAgent(Explorer):
         self.score: dict[int, float] = {}  # slot -> score since the episode's start
         self.explored: dict[int, int] = {}  # slot -> exploration steps in this episode
         self.last_action: dict[int, int] = {}
+        self.last_features: dict[int, Any] = {}  # slot -> the game's features after its last step
         self.returns = {"root": 0, "snapshot": 0, "replay": 0, "replay_failed": 0}
         self.held: dict[int, set[Any]] = {}  # slot -> keys of the cells it holds a snapshot of
         self._key_of: dict[int, Any] = {}  # id(cell) -> its key
         self.new_cells = 0
+        self.top_level = 0  # the highest score bucket in the archive
 
     # ---- cells
     def setup(self, info: Any) -> None:
@@ -126,33 +147,51 @@ class GoExploreAgent(Explorer):
         if obs is None:
             return None
         score = obs.features.get(self.info.reward_feature, 0.0) if self.info.reward_feature else 0.0
-        level = int(math.log2(1 + max(0.0, score))) if math.isfinite(score) else -1
+        level = self.level(score)
+        extra = tuple(_whole(obs.features.get(f)) for f in self.info.cell_features)
         if self.mode == "position":
             pos = self.positions.position(obs) if self.positions else None
             if pos is None or not all(math.isfinite(v) for v in pos):
                 return None
             c = self.positions.cell if self.positions else 1.0
-            return (math.floor(pos[0] / c), math.floor(pos[1] / c), level)
+            return (math.floor(pos[0] / c), math.floor(pos[1] / c), level, *extra)
         key = self.pixels.key(obs)
-        return None if key is None else (key, level)
+        return None if key is None else (key, level, *extra)
+
+    def level(self, score: float) -> int:
+        """The score bucket of a cell."""
+        return int(math.log(1 + max(0.0, score), self.cfg.score_base)) if math.isfinite(score) else -1
 
     def weight(self, cell: Cell) -> float:
         c = self.cfg
-        return sum(1.0 / (n + c.eps1) ** c.power for n in (cell.chosen, cell.chosen_since_new, cell.seen)) + c.eps2
+        w = sum(1.0 / (n + c.eps1) ** c.power for n in (cell.chosen, cell.chosen_since_new, cell.seen)) + c.eps2
+        if c.level_weight != 1.0:
+            w *= c.level_weight ** (self.top_level - self.level(cell.score))
+        return w
+
+    def selection_weights(self, slot: int, keys: list[Any]) -> np.ndarray:
+        """Weights of choosing each cell of ``keys`` and, last, the root (a fresh episode), for ``slot``:
+        a cell this slot holds no snapshot of costs a replay to return to, so it weighs ``replay_weight``
+        times less."""
+        c = self.cfg
+        snapped = self.held.get(slot, set()) if c.return_mode == "snapshot" else set(keys)
+        cells = [self.weight(self.archive[k]) * (1.0 if k in snapped else c.replay_weight) for k in keys]
+        root = 3.0 / (self.root_chosen + c.eps1) ** c.power
+        return np.array(cells + [root])
 
     # ---- episodes
     def episode_start(self, slot: int) -> bool:
         ctl = self.ctl.get(slot)
         self.explored[slot] = 0
         self.last_action.pop(slot, None)
+        self.last_features.pop(slot, None)
         self.chosen[slot] = ROOT
         self.score[slot] = 0.0
         if ctl is None or not self.archive:
             self.returns["root"] += 1
             return False
         keys = list(self.archive)
-        weights = np.array([self.weight(self.archive[k]) for k in keys] +
-                           [sum(1.0 / (self.root_chosen + self.cfg.eps1) ** self.cfg.power for _ in range(3))])
+        weights = self.selection_weights(slot, keys)
         pick = int(self.rng.choice(len(weights), p=weights / weights.sum()))
         if pick == len(keys):
             self.root_chosen += 1
@@ -192,6 +231,10 @@ class GoExploreAgent(Explorer):
     def observe(self, slot: int, t: Transition) -> bool:
         self.score[slot] = self.score.get(slot, 0.0) + float(t.reward)
         self.explored[slot] = self.explored.get(slot, 0) + 1
+        features = t.game_obs.features if t.game_obs is not None else None
+        if features and features == self.last_features.get(slot):
+            self.last_action.pop(slot, None)  # it changed nothing (a move into a wall): not worth repeating
+        self.last_features[slot] = features
         if t.terminated:
             return False  # a game that ended is no place to explore from
         key = self.cell_key(t)
@@ -202,6 +245,7 @@ class GoExploreAgent(Explorer):
             cell = self.archive.get(key)
             if cell is None:
                 cell = self.archive[key] = Cell(seed, actions, score)
+                self.top_level = max(self.top_level, self.level(score))
                 self._key_of[id(cell)] = key
                 self.new_cells += 1
                 source = self.archive.get(self.chosen.get(slot, ROOT))
@@ -210,6 +254,7 @@ class GoExploreAgent(Explorer):
                 self._snapshot(slot, cell)
             elif score > cell.score or (score == cell.score and len(actions) < len(cell.actions)):
                 cell.seed, cell.actions, cell.score = seed, actions, score
+                self.top_level = max(self.top_level, self.level(score))
                 for holder, old in cell.snaps.items():
                     if ctl is not None:
                         ctl.drop(old)
@@ -249,11 +294,13 @@ class GoExploreAgent(Explorer):
         self.root_chosen, self.mode = state["root_chosen"], state["mode"]
         self.returns.update(state["returns"])
         self.new_cells = state["new_cells"]
+        self.top_level = max((self.level(c.score) for c in self.archive.values()), default=0)
 
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {"cells": len(self.archive), "returns": dict(self.returns),
                                "snapshots": sum(len(c.snaps) for c in self.archive.values()),
-                               "deepest": max((len(c.actions) for c in self.archive.values()), default=0)}
+                               "deepest": max((len(c.actions) for c in self.archive.values()), default=0),
+                               "best_score": max((c.score for c in self.archive.values()), default=0.0)}
         t: dict[str, float] = {}
         for ctl in self.ctl.values():
             for k, v in ctl.timings().items():
