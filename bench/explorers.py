@@ -1,8 +1,9 @@
 """The Wuji experiment on playtester's explorers: injected bugs found over wall time, and state coverage
 over time, by random, curiosity, wuji and goexplore, several campaign seeds each, 2 workers.
 
-Games: Block Maze (size 11, and the large maze, size 21; 5 bug cells placed at random reachable cells
-per episode) and combat (4 injected bugs; see combat.py). Every campaign runs with the oracles and
+Games: Block Maze (size 11, 5 bug cells placed at random reachable cells per episode; and the large maze,
+size 41, whose 5 bug cells are drawn once from the campaign's seed and stay put, as the Wuji paper's
+injected bugs do) and combat (4 injected bugs; see combat.py). Every campaign runs with the oracles and
 state coverage on and code coverage off. Go-Explore runs twice: returning by snapshot (a parked fork of
 the game process) and by replaying the trace; the return costs of both are printed.
 
@@ -11,7 +12,7 @@ Prints a table per game and writes, under ``--out`` (default bench/results):
 ``GAME_bugs.png`` / ``GAME_states.png`` (mean over seeds; one colour per agent, legend in the JSON and
 the README).
 
-Usage: python bench/explorers.py [--seconds 120] [--seeds 2] [--games blockmaze,maze21,combat]
+Usage: python bench/explorers.py [--seconds 120] [--seeds 2] [--games blockmaze,maze41,combat]
        [--agents random,curiosity,wuji,goexplore,goexplore-replay]
 """
 
@@ -42,7 +43,8 @@ COLORS = {"random": (120, 120, 120), "curiosity": (31, 119, 180), "wuji": (214, 
           "goexplore": (44, 160, 44), "goexplore-replay": (255, 127, 14)}
 GAMES = {
     "blockmaze": ("blockmaze", {"size": 11, "n_bugs": 5}),
-    "maze21": ("blockmaze", {"size": 21, "n_bugs": 5}),
+    # the large maze's bug cells stay put for a campaign (drawn from its seed), as the Wuji paper's do
+    "maze41": ("blockmaze", {"size": 41, "n_bugs": 5, "bug_seed": "campaign seed"}),
     "combat": ("combat", {}),
 }
 
@@ -69,6 +71,7 @@ def n_injected(game: str) -> int:
 def run(game: str, agent: str, seed: int, seconds: float, workers: int) -> dict:
     name, args = GAMES[game]
     spec = resolve(name)
+    args = {k: seed if v == "campaign seed" else v for k, v in args.items()}
     if args:
         spec = spec.with_config(game_args=spec.config.game_args | args)
     with tempfile.TemporaryDirectory() as out:
@@ -135,7 +138,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=120.0)
     ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--games", default="blockmaze,maze21,combat")
+    ap.add_argument("--games", default="blockmaze,maze41,combat")
     ap.add_argument("--agents", default="random,curiosity,wuji,goexplore,goexplore-replay")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     ap.add_argument("--append", action="store_true", help="add to the runs already in OUT/explorers.json "
