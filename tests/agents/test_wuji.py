@@ -37,3 +37,29 @@ def test_state_round_trips_for_resume():
     assert again.generation == agent.generation and again.history == agent.history
     assert [p.id for p in again.population] == [p.id for p in agent.population]
     assert all((a.weights == b.weights).all() for a, b in zip(again.population, agent.population, strict=True))
+    episodes = again.episodes
+    drive(again, Line(), 100, ["x"])  # and it plays on from there
+    assert again.episodes > episodes
+
+
+def test_the_numpy_actor_matches_the_torch_policy():
+    import numpy as np
+    import torch
+
+    from playtester.agents.wuji import FastActor, Policy, action_probs, action_probs_np
+
+    torch.manual_seed(0)
+    net = Policy(9, 6, 32)
+    fast = FastActor(net)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        x = rng.normal(size=9)
+        mask = rng.integers(0, 2, size=6)
+        mask[rng.integers(6)] = 1
+        with torch.no_grad():
+            logits, _ = net(torch.as_tensor(x, dtype=torch.float32)[None])
+            want = action_probs(logits, torch.as_tensor(mask)[None], 0.01)[0].numpy()
+        np.testing.assert_allclose(fast.logits(x), logits[0].numpy(), rtol=1e-4, atol=1e-5)
+        got = action_probs_np(fast.logits(x), mask, 0.01)
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+        assert got[mask == 0].sum() == 0 and abs(got.sum() - 1) < 1e-9

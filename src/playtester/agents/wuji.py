@@ -33,6 +33,7 @@ are ours (SB3's A2C where it applies).
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -125,6 +126,38 @@ def action_probs(logits: torch.Tensor, mask: torch.Tensor | None, min_prob: floa
     return p * (1 - floor * k) + floor * (mask > 0).float()
 
 
+class FastActor:
+    """A Policy's actor as numpy arrays, to pick one action at a time without torch's per-call overhead
+    (the same function as ``Policy.forward``'s logits; rebuilt after every training update)."""
+
+    def __init__(self, net: Policy) -> None:
+        def arr(t: torch.Tensor) -> np.ndarray:
+            return t.detach().numpy().astype(np.float64)
+
+        mods = list(net.body)
+        self.layers = [(arr(mods[i].weight), arr(mods[i].bias), arr(mods[i + 1].weight), arr(mods[i + 1].bias),
+                        float(mods[i + 1].eps)) for i in range(0, len(mods), 3)]
+        self.w, self.b = arr(net.actor.weight), arr(net.actor.bias)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        h = np.asarray(x, dtype=np.float64)
+        for w, b, g, beta, eps in self.layers:
+            h = w @ h + b
+            h = np.maximum((h - h.mean()) / np.sqrt(h.var() + eps) * g + beta, 0.0)
+        return self.w @ h + self.b
+
+
+def action_probs_np(logits: np.ndarray, mask: np.ndarray | None, min_prob: float) -> np.ndarray:
+    """``action_probs`` for one state in numpy."""
+    valid = np.ones_like(logits, dtype=bool) if mask is None else np.asarray(mask) > 0
+    z = np.where(valid, logits, -np.inf)
+    p = np.exp(z - z[valid].max())
+    p /= p.sum()
+    k = int(valid.sum())
+    floor = min(min_prob, 1.0 / max(k, 1))
+    return p * (1 - floor * k) + floor * valid
+
+
 @dataclass
 class Individual:
     """A policy of the population with its scores."""
@@ -176,6 +209,7 @@ class SlotRun:
     rollout: list[tuple[torch.Tensor, torch.Tensor, float]] = field(default_factory=list)
     x: np.ndarray | None = None
     mask: np.ndarray | None = None
+    fast: FastActor | None = None  # numpy copy of net's actor; None after an update changed net
 
 
 class WujiAgent(Explorer):
@@ -230,8 +264,8 @@ class WujiAgent(Explorer):
         return nn.utils.parameters_to_vector(net.parameters()).detach().numpy().copy()
 
     def _net(self, weights: np.ndarray) -> Policy:
-        assert self.n_in is not None
-        net = Policy(self.n_in, self.n_actions, self.cfg.hidden)
+        assert self.template is not None
+        net = copy.deepcopy(self.template)  # a copy is ~50x cheaper than a new module's random init
         nn.utils.vector_to_parameters(torch.as_tensor(weights), net.parameters())
         return net
 
@@ -307,11 +341,9 @@ class WujiAgent(Explorer):
         mask = info.get("action_mask")
         if mask is not None and not np.any(mask):
             raise NoValidActionError("the action mask has no valid action in this state")
-        xt = torch.as_tensor(x, dtype=torch.float32)[None]
-        mt = None if mask is None else torch.as_tensor(np.asarray(mask))[None]
-        with torch.no_grad():
-            logits, _ = run.net(xt)
-            p = action_probs(logits, mt, self.cfg.min_prob)[0].numpy().astype(np.float64)
+        if run.fast is None:
+            run.fast = FastActor(run.net)
+        p = action_probs_np(run.fast.logits(x), mask, self.cfg.min_prob)
         run.x, run.mask = x.astype(np.float32), None if mask is None else np.asarray(mask)
         return int(self.rng.choice(self.n_actions, p=p / p.sum()))
 
@@ -357,6 +389,7 @@ class WujiAgent(Explorer):
         loss.backward()
         nn.utils.clip_grad_norm_(run.net.parameters(), c.max_grad_norm)
         run.opt.step()
+        run.fast = None
         run.rollout.clear()
         self.train_updates += 1
 
@@ -411,6 +444,7 @@ class WujiAgent(Explorer):
         if state["n_in"] is None:
             return
         self.n_in = state["n_in"]
+        self.template = Policy(self.n_in, self.n_actions, self.cfg.hidden)
         self.norm = RunningNorm(self.n_in)
         self.norm.mean, self.norm.var, self.norm.count = state["norm"]
         self.population = [Individual(*p) for p in state["population"]]
