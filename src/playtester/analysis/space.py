@@ -3,15 +3,21 @@
 - Validity: every distinct p_g is compiled once into one Python function over the live game (the
   main loop's locals ``L``, module globals ``M``, an instance ``S`` of a class whose method reads
   inputs, the inputs held in the previous frame ``H``) and evaluated per step.
-- Performing: p_i is parsed once, the game variables it mentions are evaluated on the live game, and
-  z3 solves it (one solver per action, push/pop, answers cached by those concrete values). The model
-  becomes an `InputFrame`: keys held, mouse position and buttons, joystick axes, buttons and hats.
+- Performing: the game variables p_i mentions are evaluated on the live game; answers are cached by
+  those concrete values (and the held inputs the action depends on). On a miss, the action's latest
+  solutions (and a first one found in the worker host, with the game state left free) are tried under
+  the new values with p_i compiled to Python (`fastcheck`) and the device rules checked in Python; the
+  first that holds is reused. Only when none does, z3 solves p_i (one warm solver per p_i, made in the
+  worker host with p_i and the device rules that do not depend on held inputs; push/pop for the game
+  values and the rest). A solution becomes an `InputFrame`: keys held, mouse position and buttons,
+  joystick axes, buttons and hats. Counters: ``timing["solves"]`` (z3) vs ``timing["reuses"]``.
 """
 
 from __future__ import annotations
 
 import gc
 import weakref
+from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,15 +45,25 @@ class AnalyzedSpace(ActionSpace):
         return self._rt
 
     def prepare(self) -> None:
-        """Parse every action's p_i once in the worker host; episodes forked from it inherit them."""
-        import z3
-
-        for a in self.analysis.get("actions", []):
-            text = a["p_i"]
-            if text not in _PARSED:
-                _PARSED[text] = z3.And(*z3.parse_smt2_string(text)) if text else z3.BoolVal(True)
+        """Work every episode would repeat, done once in the worker host (episodes forked from it inherit
+        it): parse every action's p_i, translate it into a Python predicate, and find a first solution
+        with the game state left free (within ``SEED_BUDGET_S`` per call; a later call goes on), which
+        also leaves each p_i's solver built and warm."""
         if len(_PARSED) > 20000:
             _PARSED.clear()
+            _FASTS.clear()
+            _SOLVERS.clear()
+            _SEEDS.clear()
+        screen = _screen(tuple(self.analysis.get("screen") or (0, 0)))  # type: ignore[arg-type]
+        t0 = _now()
+        for a in self.analysis.get("actions", []):
+            text = a["p_i"]
+            if _fast_for(text) is not None and text not in _SEEDS and _now() - t0 < SEED_BUDGET_S:
+                # one solution with the game state left free: performing tries it first (under the live
+                # values) and the solver it came from is warm in every episode forked from here
+                solver, formula = _shared_solver(text, screen)
+                model = solve(solver, formula)
+                _SEEDS[text] = _assignment(model, formula) if model is not None else None
 
     def mask(self, ctx: ActionContext) -> np.ndarray:
         return self._runtime().mask(ctx)
@@ -132,14 +148,21 @@ class _Runtime:
         self.pred_src = preds
         self.pred_inst = inst
         self.errors = 0
-        self._solvers: dict[int, Any] = {}
-        self._cache: dict[tuple[Any, ...], InputFrame | None] = {}
+        self._cache: dict[tuple[Any, ...], tuple[InputFrame, dict[str, Any] | None] | None] = {}
         self.perform_unsat = 0
         self._M: list[dict[str, Any]] | None = None
         self._var_code: dict[str, Any] = {}
-        self._free_keydown: dict[tuple[Any, ...], tuple[InputFrame, int]] = {}
+        self._fasts: dict[int, Any] = {}
+        self._cands: dict[int, list[dict[str, Any]]] = {}  # action -> its latest distinct solutions
+        self.keep = 8
+        self.reuse_log: deque[dict[str, Any]] = deque(maxlen=256)  # the latest reuses (`reuse_log`, tests)
+        # solves: z3 calls for a perform (solve_s: their time; held_solves: those that needed the rules
+        # relative to held inputs, a second z3 call); reuses: a kept solution still held (checked in
+        # Python); cache_hits: same action, game values and held inputs as before; spread_checks /
+        # spread_solves: mouse points checked with the compiled predicate / with z3
         self.timing = {"mask_s": 0.0, "mask_n": 0, "valid_sum": 0, "perform_s": 0.0, "perform_n": 0,
-                       "empty_masks": 0, "solves": 0}
+                       "empty_masks": 0, "solves": 0, "solve_s": 0.0, "held_solves": 0, "reuses": 0,
+                       "cache_hits": 0, "spread_checks": 0, "spread_solves": 0}
 
     # ---- roots
     def roots(self, ctx: ActionContext) -> dict[str, Any]:
@@ -201,8 +224,6 @@ class _Runtime:
             self.timing["perform_n"] += 1
 
     def _perform(self, index: int, ctx: ActionContext) -> InputFrame:
-        import z3
-
         act = self.actions[index]
         ns = self.roots(ctx)
         if act.get("uses_instances"):
@@ -218,10 +239,37 @@ class _Runtime:
                     continue
             if ok or cands:
                 ns["S"] = _S(ctx.rng.choice(ok or cands))
-        solver, formula = self._solver(index)
-        values = []
-        subs = []
-        for name in act["p_i_game_vars"]:
+        gv = self._game_values(act, ns)
+        held = ctx.held
+        key: tuple[Any, ...] = (index, gv.key)
+        for part in act.get("needs_held", ("keys", "mouse_buttons", "mouse_pos")):
+            key += (getattr(held, part),)
+        mouse = "mouse" in act["forked"]
+        cached = self._cache.get(key, _MISSING)
+        if cached is not _MISSING:
+            self.timing["cache_hits"] += 1
+            if cached is None:
+                return held.released()
+            return self._spread(index, cached[0], cached[1], gv, ctx) if mouse else cached[0]
+        found = self._reuse(index, gv, ns, ctx)
+        if found is not None:
+            self.timing["reuses"] += 1
+        else:
+            t0 = _now()
+            found = self._solve(index, gv, ns, ctx)
+            self.timing["solve_s"] += _now() - t0
+        self._cache[key] = found
+        if len(self._cache) > 50000:
+            self._cache.clear()
+        if found is None:
+            return held.released()
+        return self._spread(index, found[0], found[1], gv, ctx) if mouse else found[0]
+
+    def _game_values(self, act: dict[str, Any], ns: dict[str, Any]) -> _GameValues:
+        """The game variables p_i mentions, evaluated on the live game."""
+        enums = self.a.get("enums", {})
+        names, raw, infos = act["p_i_game_vars"], [], []
+        for name in names:
             info = self.a["game_vars"][name]
             code = self._var_code.get(name)
             if code is None:
@@ -230,90 +278,318 @@ class _Runtime:
                 v = eval(code, ns)  # noqa: S307 - our own compiled game-variable expression
             except Exception:  # noqa: BLE001
                 v = None
-            values.append(_hashable(v))
-            term = _const_for(name, info, v, self.a.get("enums", {}))
-            if term is not None:
-                subs.append((_var(name, info), term))
-        held = ctx.held
-        key: tuple[Any, ...] = (index, tuple(values))
-        for part in act.get("needs_held", ("keys", "mouse_buttons", "mouse_pos")):
-            key += (getattr(held, part),)
-        if key in self._cache:
-            cached = self._cache[key]
-            if cached is None:
-                return held.released()
-            return self._spread(index, cached, subs, ctx) if "mouse" in act["forked"] else cached
-        # a free KEYDOWN key solved before stays right while it is not held now: no new solve
-        free_down = self._free_keydown.get((index, tuple(values)))
-        if act.get("needs_held") == ["keys"] and free_down is not None and free_down[1] not in held.keys:
-            return free_down[0]
-        solver.push()
-        for var, term in subs:
-            solver.add(var == term)
-        add_device_rules(solver, formula, held, ctx.screen_size)
+            raw.append(v)
+            infos.append(info)
+        return _GameValues(names, raw, infos, enums)
+
+    def _fast(self, index: int) -> _Fast | None:
+        got = self._fasts.get(index, _MISSING)
+        if got is _MISSING:
+            text = self.actions[index]["p_i"]
+            got = self._fasts[index] = _fast_for(text)
+        return got
+
+    def _keyat(self, names: Any, ns: dict[str, Any]) -> dict[str, int]:
         keyat = {}
-        for name in _input_vars(formula):
+        for name in names:
             if name.startswith("in:keyat:"):
                 try:
                     keyat[name] = int(eval(name[len("in:keyat:"):], ns))  # noqa: S307
                 except Exception:  # noqa: BLE001
                     continue
-        frame = None
+        return keyat
+
+    def _reuse(self, index: int, gv: _GameValues, ns: dict[str, Any],
+               ctx: ActionContext) -> tuple[InputFrame, dict[str, Any] | None] | None:
+        """An earlier solution of this action's p_i that still holds under the live game values and the
+        device rules relative to the held inputs (checked with the compiled predicate), or None."""
+        cands = self._cands.get(index)
+        if cands is None:
+            seed = _SEEDS.get(self.actions[index]["p_i"])
+            cands = self._cands[index] = [seed] if seed is not None else []
+        if not cands:
+            return None
+        fast = self._fast(index)
+        concrete = gv.concrete()
+        if fast is None or concrete is None:
+            return None
+        held, screen, dom = ctx.held, ctx.screen_size, _key_set()
+        found = None
+        for k, cand in enumerate(cands):
+            env = {**cand, **concrete}
+            if fast.devices.ok(env, held, screen, dom) and fast.pred(env):
+                if k:
+                    cands.insert(0, cands.pop(k))
+                found = env
+                break
+        if found is None and "in:ev_key" in fast.inputs:
+            # a KEYDOWN of a key held now (an event key p_i leaves free, a catch-all): another free key
+            tries = 0
+            for cand in cands:
+                if cand.get("in:ev_type") != fast.devices.KEYDOWN or cand.get("in:ev_key") not in held.keys:
+                    continue
+                for key in key_domain():
+                    if key in held.keys or key == cand.get("in:ev_key"):
+                        continue
+                    env = {**cand, **concrete, "in:ev_key": key}
+                    if fast.devices.ok(env, held, screen, dom) and fast.pred(env):
+                        found = env
+                        break
+                    tries += 1
+                    if tries >= MAX_KEY_TRIES:
+                        return None
+                if found is not None:
+                    break
+        if found is None:
+            return None
+        keyat = self._keyat(fast.inputs, ns)
+        frame = frame_from_values(found, fast.inputs, held, screen, keyat)
+        self._log("reuse", index, gv, found, ctx, frame, keyat)
+        return frame, found
+
+    def _solve(self, index: int, gv: _GameValues, ns: dict[str, Any],
+               ctx: ActionContext) -> tuple[InputFrame, dict[str, Any] | None] | None:
+        """z3: p_i under the live game values and the device rules; the solution is kept for reuse.
+
+        The rules relative to the held inputs are added lazily: without them first (unsat then is unsat
+        with them too), and only when the model breaks one of them (checked in Python), again with them."""
+        held, screen = ctx.held, _screen(ctx.screen_size)
+        solver, formula = self._solver(index, screen)  # p_i and the device rules held inputs do not change
+        fast = self._fast(index)
+        solver.push()
+        for var, term in gv.subs():
+            solver.add(var == term)
         self.timing["solves"] += 1
-        model = solve(solver, formula)
+        model = solve(solver, formula) if fast is not None else None
+        env = _assignment(model, formula) if model is not None else None
+        if fast is None or model is not None and (env is None or not fast.devices.ok(env, held, screen, _key_set())):
+            solver.add(*_held_rules(self.actions[index]["p_i"], formula, held))
+            self.timing["held_solves"] += 1
+            model = solve(solver, formula)
+            env = _assignment(model, formula) if model is not None else None
+        found = None
         if model is not None:
-            frame = frame_from_model(model, formula, held, ctx.screen_size, keyat)
-            if act.get("needs_held") == ["keys"]:
-                import pygame
-
-                ev_type = model.eval(z3.Int("in:ev_type"), model_completion=True)
-                ev_key = model.eval(z3.Int("in:ev_key"), model_completion=True)
-                if z3.is_int_value(ev_type) and ev_type.as_long() == pygame.KEYDOWN and z3.is_int_value(ev_key):
-                    self._free_keydown[(index, tuple(values))] = (frame, ev_key.as_long())
+            inputs = _input_vars(formula)
+            keyat = self._keyat(inputs, ns)
+            if env is None:
+                found = (frame_from_model(model, formula, held, ctx.screen_size, keyat), None)
+            else:  # the same frame as from the model, read from its assignment
+                found = (frame_from_values(env, inputs, held, ctx.screen_size, keyat), env)
+                if fast is not None:
+                    cands = self._cands.setdefault(index, [])
+                    if env in cands:
+                        cands.remove(env)
+                    cands.insert(0, env)
+                    del cands[self.keep:]
         solver.pop()
-        if frame is None:
+        if found is None:
             self.perform_unsat += 1
-        self._cache[key] = frame
-        if len(self._cache) > 50000:
-            self._cache.clear()
-        if frame is None:
-            return held.released()
-        return self._spread(index, frame, subs, ctx) if "mouse" in act["forked"] else frame
+        return found
 
-    def _spread(self, index: int, frame: InputFrame, subs: list[Any], ctx: ActionContext) -> InputFrame:
+    def _spread(self, index: int, frame: InputFrame, env: dict[str, Any] | None, gv: _GameValues,
+                ctx: ActionContext) -> InputFrame:
         """A random point of the action's mouse cell instead of the solver's corner, when the path still
         holds there (a 4x4 grid cell covers many targets: a match-3 board's tiles, a crowd of sprites)."""
-        import z3
-
         col, row = self.actions[index]["forked"]["mouse"]
         w, h = ctx.screen_size if ctx.screen_size != (0, 0) else tuple(self.a.get("screen", (640, 480)))
         from playtester.analysis.symbolic import GRID
 
         x = ctx.rng.randrange(col * w // GRID, max(col * w // GRID + 1, (col + 1) * w // GRID))
         y = ctx.rng.randrange(row * h // GRID, max(row * h // GRID + 1, (row + 1) * h // GRID))
-        solver, formula = self._solver(index)
+        fast = self._fast(index)
+        if fast is not None and env is not None and "in:mx" in fast.inputs and "in:my" in fast.inputs:
+            # the same solution with the mouse moved there: the predicate decides, no solver call
+            env2 = dict(env, **{"in:mx": x, "in:my": y})
+            ok = fast.devices.ok(env2, ctx.held, ctx.screen_size, _key_set()) and fast.pred(env2)
+            if ok is not None:
+                self.timing["spread_checks"] += 1
+                if not ok:
+                    return frame
+                frame = replace(frame, mouse_pos=(x, y))
+                self._log("spread", index, gv, env2, ctx, frame, None)
+                return frame
+        import z3
+
+        solver, _ = self._solver(index, _screen(ctx.screen_size))
         solver.push()
-        for var, term in subs:
+        for var, term in gv.subs():
             solver.add(var == term)
         solver.add(z3.Int("in:mx") == x, z3.Int("in:my") == y)
+        self.timing["spread_solves"] += 1
         ok = solver.check() == z3.sat
         solver.pop()
         return replace(frame, mouse_pos=(x, y)) if ok else frame
 
-    def _solver(self, index: int) -> tuple[Any, Any]:
+    def _log(self, kind: str, index: int, gv: _GameValues, env: dict[str, Any], ctx: ActionContext,
+             frame: InputFrame, keyat: dict[str, int] | None) -> None:
+        raw = [v if v is None or isinstance(v, (bool, int, float, str)) else repr(v) for v in gv.raw]
+        self.reuse_log.append({"kind": kind, "index": index, "game_values": dict(zip(gv.names, raw, strict=True)),
+                               "env": env, "held": ctx.held, "screen": ctx.screen_size, "frame": frame,
+                               "keyat": keyat})
+
+    def _solver(self, index: int, screen: tuple[int, int]) -> tuple[Any, Any]:
+        return _shared_solver(self.actions[index]["p_i"], screen)
+
+
+_MISSING: Any = object()
+_FREE: Any = object()
+
+
+class _GameValues:
+    """The game variables of one perform: raw live values (the cache key), their exact Python values
+    for the compiled predicate, and (only when z3 runs) the z3 equalities."""
+
+    def __init__(self, names: list[str], raw: list[Any], infos: list[dict[str, Any]],
+                 enums: dict[str, dict[str, int]]) -> None:
+        self.names, self.raw, self.infos, self.enums = names, raw, infos, enums
+        self.key = tuple(_hashable(v) for v in raw)
+
+    def subs(self) -> list[tuple[Any, Any]]:
+        out = []
+        for name, info, v in zip(self.names, self.infos, self.raw, strict=True):
+            term = _const_for(name, info, v, self.enums)
+            if term is not None:
+                out.append((_var(name, info), term))
+        return out
+
+    def concrete(self) -> dict[str, Any] | None:
+        """name -> the value z3 would be given (as `_const_for` builds it); variables `_const_for` leaves
+        free are left out (a kept solution supplies them); None if a value has no exact counterpart."""
+        out: dict[str, Any] = {}
+        for name, info, v in zip(self.names, self.infos, self.raw, strict=True):
+            try:
+                x = _py_const(name, info, v, self.enums)
+            except (ValueError, OverflowError, ZeroDivisionError):
+                return None
+            if x is not _FREE:
+                out[name] = x
+        return out
+
+
+def _py_const(name: str, info: dict[str, Any], v: Any, enums: dict[str, dict[str, int]]) -> Any:
+    """`_const_for` as a Python value: bool, int, or an exact Fraction (z3.RealVal reads ``str(float)``)."""
+    from fractions import Fraction
+
+    kind = info["kind"]
+    try:
+        if kind in ("truth", "isnone", "held_key", "held_button"):
+            return bool(v)
+        if kind == "enum":
+            table = enums.get(name, {})
+            return table.get(v, -1) if isinstance(v, str) else _FREE
+        if kind == "int":
+            return int(v)
+        f = float(v)
+    except (TypeError, ValueError):
+        return _FREE
+    return Fraction(str(f))  # inf / nan: ValueError, OverflowError (no exact value: z3 decides)
+
+
+@dataclass
+class _Fast:
+    """An action's p_i as a compiled predicate, with the device rules that apply to its inputs."""
+
+    pred: Any
+    devices: Any
+    inputs: frozenset[str]
+
+
+_FASTS: dict[str, _Fast | None] = {}  # p_i text -> compiled predicate, filled in the worker host too
+
+
+MAX_KEY_TRIES = 24  # other event keys a perform tries in Python before asking z3
+SEED_BUDGET_S = 5.0  # seconds `prepare` may spend per call finding first solutions (it goes on next call)
+_SOLVERS: dict[tuple[str, tuple[int, int]], tuple[Any, Any]] = {}  # (p_i text, screen) -> solver, formula
+_SEEDS: dict[str, dict[str, Any] | None] = {}  # p_i text -> a solution (game state free), from `prepare`
+
+
+_HELD_RULES: dict[tuple[Any, ...], list[Any]] = {}
+
+
+def _held_rules(text: str, formula: Any, held: InputFrame) -> list[Any]:
+    """`held_device_rules`, built once per p_i and held inputs (z3's Python API is slow to build terms)."""
+    key = (text, held.keys, held.mouse_buttons, held.mouse_pos)
+    got = _HELD_RULES.get(key)
+    if got is None:
+        if len(_HELD_RULES) > 20000:
+            _HELD_RULES.clear()
+        got = _HELD_RULES[key] = held_device_rules(formula, held)
+    return got
+
+
+def _screen(size: tuple[int, int]) -> tuple[int, int]:
+    return (int(size[0]), int(size[1])) if tuple(size) != (0, 0) else (640, 480)
+
+
+def _shared_solver(text: str, screen: tuple[int, int]) -> tuple[Any, Any]:
+    """One solver per p_i and screen holding p_i and the device rules that do not depend on held inputs
+    (a perform adds the game values and the held-input rules in a push/pop); made in the worker host
+    when it can be, so that episodes start with it built and warm."""
+    got = _SOLVERS.get((text, screen))
+    if got is None:
         import z3
 
-        got = self._solvers.get(index)
-        if got is None:
-            text = self.actions[index]["p_i"]
-            formula = _PARSED.get(text)
-            if formula is None:
-                formula = _PARSED[text] = z3.And(*z3.parse_smt2_string(text)) if text else z3.BoolVal(True)
-            s = z3.Solver()
-            s.set("timeout", 500)
-            s.add(formula)
-            got = self._solvers[index] = (s, formula)
-        return got
+        formula = _parsed(text)
+        s = z3.SimpleSolver()
+        s.set("timeout", 500)
+        s.add(formula)
+        s.add(*static_device_rules(formula, screen))
+        got = _SOLVERS[(text, screen)] = (s, formula)
+    return got
+
+
+def _parsed(text: str) -> Any:
+    import z3
+
+    formula = _PARSED.get(text)
+    if formula is None:
+        formula = _PARSED[text] = z3.And(*z3.parse_smt2_string(text)) if text else z3.BoolVal(True)
+    return formula
+
+
+def _fast_for(text: str) -> _Fast | None:
+    if text in _FASTS:
+        return _FASTS[text]
+    from playtester.analysis.fastcheck import Devices, compile_smt2
+
+    pred = compile_smt2(text)
+    names = frozenset(_input_vars(_parsed(text)))
+    got = _FASTS[text] = _Fast(pred, Devices(names), names) if pred is not None else None
+    return got
+
+
+def _assignment(model: Any, formula: Any) -> dict[str, Any] | None:
+    """Every constant of the formula as the model completes it (bool, int, exact Fraction); None when a
+    value is not rational (non-linear arithmetic), which the predicate could not check exactly."""
+    from fractions import Fraction
+
+    import z3
+
+    from playtester.analysis.symbolic import _var_map
+
+    out: dict[str, Any] = {}
+    for name, var in _var_map(formula).items():
+        r = model.eval(var, model_completion=True)
+        if z3.is_true(r):
+            out[name] = True
+        elif z3.is_false(r):
+            out[name] = False
+        elif z3.is_int_value(r):
+            out[name] = r.as_long()
+        elif z3.is_rational_value(r):
+            out[name] = Fraction(r.numerator_as_long(), r.denominator_as_long())
+        else:
+            return None
+    return out
+
+
+_KEY_SET: set[int] = set()
+
+
+def _key_set() -> set[int]:
+    if not _KEY_SET:
+        _KEY_SET.update(key_domain())
+    return _KEY_SET
 
 
 def _now() -> float:
@@ -329,6 +605,18 @@ def stats(rt: Any) -> dict[str, Any]:
     if r is None:
         return {}
     return dict(r.timing, errors=r.errors, perform_unsat=r.perform_unsat, n_actions=r.n)
+
+
+def reuse_log(rt: Any) -> list[dict[str, Any]]:
+    """The frames performed from a kept solution instead of z3 since the last call (at most the latest
+    256; ``Worker.call`` target): kind (reuse, spread), action index, raw game values, the assignment,
+    held inputs, screen, frame, key-at values."""
+    r = getattr(rt.space, "_rt", None)
+    if r is None:
+        return []
+    out = list(r.reuse_log)
+    r.reuse_log.clear()
+    return out
 
 
 _PARSED: dict[str, Any] = {}  # p_i text -> formula, filled in the worker host before each fork
@@ -390,58 +678,79 @@ def add_device_rules(solver: Any, formula: Any, held: InputFrame, screen: tuple[
                      naming: bool = False) -> None:
     """What real devices guarantee: keys from the key list, buttons 1-3, the mouse on the screen, an
     event consistent with the polled state and with the previous frame (KEYDOWN needs the key up)."""
+    solver.add(*static_device_rules(formula, screen, naming))
+    if not naming:
+        solver.add(*held_device_rules(formula, held))
+
+
+def static_device_rules(formula: Any, screen: tuple[int, int], naming: bool = False) -> list[Any]:
+    """The device rules that do not depend on the inputs held in the previous frame."""
+    import pygame
     import z3
 
     vs = _input_vars(formula)
     ev_type = vs.get("in:ev_type")
     w, h = screen if screen != (0, 0) else (640, 480)
-    import pygame
-
+    out: list[Any] = []
     if "in:ev_key" in vs:
         k = vs["in:ev_key"]
-        solver.add(k > 0)  # the key list itself is enforced after solving (`solve`), a big Or is slow
+        out.append(k > 0)  # the key list itself is enforced after solving (`solve`), a big Or is slow
         if ev_type is not None and not naming:
-            for hk in held.keys:
-                solver.add(z3.Implies(ev_type == pygame.KEYDOWN, k != hk))
-            solver.add(z3.Implies(ev_type == pygame.KEYUP, z3.Or(*[k == hk for hk in held.keys])
-                                  if held.keys else z3.BoolVal(False)))
             for name, var in vs.items():
                 if name.startswith("in:key_"):
                     code = int(name[len("in:key_"):])
-                    solver.add(z3.Implies(z3.And(ev_type == pygame.KEYDOWN, k == code), var))
-                    solver.add(z3.Implies(z3.And(ev_type == pygame.KEYUP, k == code), z3.Not(var)))
+                    out.append(z3.Implies(z3.And(ev_type == pygame.KEYDOWN, k == code), var))
+                    out.append(z3.Implies(z3.And(ev_type == pygame.KEYUP, k == code), z3.Not(var)))
     if "in:ev_button" in vs:
         b = vs["in:ev_button"]
-        solver.add(b >= 1, b <= 3)
+        out += [b >= 1, b <= 3]
         if ev_type is not None and not naming:
             for i in (1, 2, 3):
                 now = vs.get(f"in:mb_{i}")
-                was = i in held.mouse_buttons
-                if was:
-                    solver.add(z3.Implies(z3.And(ev_type == pygame.MOUSEBUTTONDOWN, b == i), z3.BoolVal(False)))
-                else:
-                    solver.add(z3.Implies(z3.And(ev_type == pygame.MOUSEBUTTONUP, b == i), z3.BoolVal(False)))
                 if now is not None:
-                    solver.add(z3.Implies(z3.And(ev_type == pygame.MOUSEBUTTONDOWN, b == i), now))
-                    solver.add(z3.Implies(z3.And(ev_type == pygame.MOUSEBUTTONUP, b == i), z3.Not(now)))
-    if ev_type is not None and "in:mx" in vs and held.mouse_pos is not None:
-        px, py = held.mouse_pos
-        solver.add(z3.Implies(ev_type == pygame.MOUSEMOTION, z3.Or(vs["in:mx"] != px, vs["in:my"] != py)))
+                    out.append(z3.Implies(z3.And(ev_type == pygame.MOUSEBUTTONDOWN, b == i), now))
+                    out.append(z3.Implies(z3.And(ev_type == pygame.MOUSEBUTTONUP, b == i), z3.Not(now)))
     if "in:mx" in vs:
-        solver.add(vs["in:mx"] >= 0, vs["in:mx"] < w)
+        out += [vs["in:mx"] >= 0, vs["in:mx"] < w]
     if "in:my" in vs:
-        solver.add(vs["in:my"] >= 0, vs["in:my"] < h)
+        out += [vs["in:my"] >= 0, vs["in:my"] < h]
     for name, var in vs.items():
-        if name.startswith(("in:hx_", "in:hy_", "in:ev_hx", "in:ev_hy")):
-            solver.add(var >= -1, var <= 1)
-        elif name.startswith("in:ax_"):
-            solver.add(var >= -1, var <= 1)
+        if name.startswith(("in:hx_", "in:hy_", "in:ev_hx", "in:ev_hy", "in:ax_")):
+            out += [var >= -1, var <= 1]
+    return out
+
+
+def held_device_rules(formula: Any, held: InputFrame) -> list[Any]:
+    """The device rules relative to the inputs held in the previous frame (KEYDOWN needs the key up,
+    KEYUP needs it down, the same for mouse buttons, a motion moves the mouse)."""
+    import pygame
+    import z3
+
+    vs = _input_vars(formula)
+    ev_type = vs.get("in:ev_type")
+    if ev_type is None:
+        return []
+    out: list[Any] = []
+    if "in:ev_key" in vs:
+        k = vs["in:ev_key"]
+        for hk in held.keys:
+            out.append(z3.Implies(ev_type == pygame.KEYDOWN, k != hk))
+        out.append(z3.Implies(ev_type == pygame.KEYUP, z3.Or(*[k == hk for hk in held.keys])
+                            if held.keys else z3.BoolVal(False)))
+    if "in:ev_button" in vs:
+        b = vs["in:ev_button"]
+        for i in (1, 2, 3):
+            ev = pygame.MOUSEBUTTONDOWN if i in held.mouse_buttons else pygame.MOUSEBUTTONUP
+            out.append(z3.Not(z3.And(ev_type == ev, b == i)))
+    if "in:mx" in vs and held.mouse_pos is not None:
+        px, py = held.mouse_pos
+        out.append(z3.Implies(ev_type == pygame.MOUSEMOTION, z3.Or(vs["in:mx"] != px, vs["in:my"] != py)))
+    return out
 
 
 def frame_from_model(model: Any, formula: Any, held: InputFrame, screen: tuple[int, int],
                      keyat: dict[str, int] | None = None) -> InputFrame:
     """The inputs to hold so the game takes the solved path (keys, mouse, joysticks)."""
-    import pygame
     import z3
 
     vs = _input_vars(formula)
@@ -462,6 +771,29 @@ def frame_from_model(model: Any, formula: Any, held: InputFrame, screen: tuple[i
         if z3.is_algebraic_value(r):
             return float(r.approx(6).as_decimal(6).rstrip("?"))
         return None
+
+    return _frame(val, vs, held, screen, keyat)
+
+
+def frame_from_values(values: dict[str, Any], inputs: Any, held: InputFrame, screen: tuple[int, int],
+                      keyat: dict[str, int] | None = None) -> InputFrame:
+    """`frame_from_model` for an assignment {name: bool | int | Fraction} of the input variables
+    ``inputs`` (a solution kept from an earlier model: the same frame that model gave)."""
+    from fractions import Fraction
+
+    def val(name: str) -> Any:
+        if name not in inputs:
+            return None
+        v = values.get(name)
+        if isinstance(v, Fraction):
+            return float(v.numerator) / float(v.denominator)
+        return v
+
+    return _frame(val, inputs, held, screen, keyat)
+
+
+def _frame(val: Any, vs: Any, held: InputFrame, screen: tuple[int, int], keyat: dict[str, int] | None) -> InputFrame:
+    import pygame
 
     keys: set[int] = set()
     for name in vs:
