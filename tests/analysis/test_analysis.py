@@ -107,6 +107,37 @@ def test_mouse_click_inside_a_rect_is_solved_under_the_live_rect():
     assert "button.x" in hit["p_i_text"] and "mx" in hit["p_i_text"]
 
 
+def test_staticmethod_classmethod_splatted_results_and_loops_over_a_binding_dict():
+    a = analyze(spec_of("static_moves"))
+    held = {frozenset(x["sample_inputs"].keys) for x in a.actions}
+    moves = {key_code(k) for k in ("a", "d", "w", "s")}
+    assert {frozenset({k}) for k in moves} <= held  # each key of MOVES.items(), read in a staticmethod
+    assert any(key_code("LSHIFT") in h for h in held)  # the classmethod's key
+    assert len(a.actions) == 32  # every key combination reports its own took() events: none merged
+
+
+def test_loops_that_only_set_locals_merge_paths_with_equal_locals():
+    a = analyze(spec_of("merged_moves"))
+    # 4 keys: 16 combinations, but only 9 (dx, dy) directions; the move itself happens after the loop
+    assert len(a.actions) == 9
+    dirs = set()
+    for x in a.actions:
+        keys = x["sample_inputs"].keys
+        dx = (key_code("d") in keys) - (key_code("a") in keys)
+        dy = (key_code("s") in keys) - (key_code("w") in keys)
+        dirs.add((dx, dy))
+    assert dirs == {(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    # performed in the game, the 9 actions move the 9 ways (a merged action may pick any of its inputs)
+    spec = spec_of("merged_moves")
+    moved = set()
+    with Worker(spec, space=a.space(), capture=None) as w:
+        for i in range(len(a.actions)):
+            before = w.reset(seed=0).features
+            after = w.act(i, frames=1).features
+            moved.add((after["x"] - before["x"], after["y"] - before["y"]))
+    assert moved == dirs
+
+
 @pytest.mark.parametrize("fn,cfg", [("listing1", {"joysticks": 1}), ("listing3", {}), ("bindings", {}),
                                     ("dispatch", {}), ("clicks", {})])
 def test_cross_check_each_action_takes_its_path(fn, cfg):

@@ -119,6 +119,7 @@ class State:
                      self.ev_hit, list(self.decisions))
 
 
+
 # ------------------------------------------------------------------------------------ game variables
 class GameVars:
     """z3 variables standing for game-state expressions, and how to evaluate each at play time.
@@ -160,6 +161,9 @@ UNSAFE_CALL_NAMES = {"play", "fire", "kill", "add", "remove", "append", "pop", "
                      "quit", "exit", "set_mode", "fill", "stop", "move_ip", "clamp_ip", "inflate_ip", "clear"}
 PURE_BUILTINS = {abs, min, max, len, int, float, bool, round, isinstance, hasattr, any, all, sum, str, tuple,
                  sorted, divmod, pow}
+# methods of a folded constant (dict, tuple, frozenset, str) that only read it
+PURE_METHODS = {"items", "keys", "values", "get", "index", "count", "copy", "lower", "upper", "startswith",
+                "endswith", "strip", "split", "isdisjoint", "issubset", "issuperset", "union", "intersection"}
 
 
 class Executor:
@@ -181,6 +185,7 @@ class Executor:
         self.inlined: set[str] = set()
         self.summarized: set[str] = set()
         self.truncated = False
+        self.merged_paths = 0  # paths folded into others by merge_locals
         self._fresh = itertools.count()
         self._asts: dict[types.CodeType, ast.FunctionDef] = {}
         self._pure: dict[types.CodeType, bool] = {}
@@ -500,6 +505,20 @@ class Executor:
     def is_game_fn(self, fn: Any) -> bool:
         return isinstance(fn, types.FunctionType) and fn.__code__.co_filename in self.game_files
 
+    def _reads_only_constants(self, fn: types.FunctionType) -> bool:
+        """Every global ``fn`` reads is a builtin, a module or a folded constant (never game state), so its
+        value depends on its arguments only."""
+        g = fn.__globals__
+        rebound = self.rebound.get(g.get("__file__", ""), ())
+        for name in fn.__code__.co_names:
+            if name in g:
+                v = g[name]
+                if name in rebound or not (_foldable(v) or isinstance(v, types.ModuleType)):
+                    return False
+            elif not hasattr(builtins, name):
+                return False
+        return True
+
     def is_pure(self, fn: types.FunctionType, depth: int = 0) -> bool:
         """A conservative check that calling ``fn`` changes nothing (so a mask may call it)."""
         code = fn.__code__
@@ -696,7 +715,7 @@ class Executor:
                     self.assign(node.target, item, s2, file)
                     for s3, f3 in self.run_block(node.body, s2, file):
                         nxt.append((s3, None if f3 == "continue" else f3))
-                live = nxt
+                live = self.merge_locals(nxt) if _only_locals(node.body) else nxt
             for s2, flow in live:
                 if flow == "break":
                     out.append((s2, None))
@@ -704,6 +723,44 @@ class Executor:
                     out.extend(self.run_block(node.orelse, s2, file))
                 else:
                     out.append((s2, flow))
+        return out
+
+    def merge_locals(self, items: list[tuple[State, Any]]) -> list[tuple[State, Any]]:
+        """State merging after an iteration of a loop whose body only sets local variables (no calls, no
+        stores into game objects): paths that leave it with the same locals continue as one path under
+        the disjunction of their conditions. ``for key, (kx, ky) in MOVES.items(): if keys[key]: dx += kx``
+        leaves 9 directions, not 2**len(MOVES) paths (LEFT+RIGHT held moves as no key held does)."""
+        if len(items) < 2:
+            return items
+        groups: dict[Any, list[State]] = {}
+        for st, flow in items:
+            if flow is not None or st.ended:
+                return items  # a break / return inside: leave the paths as they are
+            sig = (tuple(sorted((k, _vsig(v)) for k, v in st.env.items())), tuple(sorted(st.forked.items())),
+                   st.ev_hit, st.depth)
+            groups.setdefault(sig, []).append(st)
+        out = []
+        for g in groups.values():
+            first = g[0]
+            if len(g) == 1:
+                out.append((first, None))
+                continue
+            n = min(len(x.pc) for x in g)
+            k = 0  # the shared prefix of the conditions (forks copy the list: shared items are identical)
+            while k < n and all(x.pc[k] is first.pc[k] for x in g):
+                k += 1
+            rests = [[c for c in x.pc[k:] if c.get_id() not in self.assumed] for x in g]
+            merged = first.copy()
+            merged.pc = first.pc[:k] + [z3.Or(*[z3.And(*r) if len(r) > 1 else (r[0] if r else z3.BoolVal(True))
+                                                for r in rests])]
+            for x in g[1:]:
+                merged.reads |= x.reads
+                d = 0
+                while d < min(len(merged.decisions), len(x.decisions)) and merged.decisions[d] == x.decisions[d]:
+                    d += 1
+                merged.decisions = merged.decisions[:d]
+            self.merged_paths += len(g) - 1
+            out.append((merged, None))
         return out
 
     def _event_type_domain(self, st: State, el: EventList) -> Any:
@@ -1143,8 +1200,9 @@ class Executor:
             for a in node.args:
                 nxt = []
                 for s2, acc in arg_states:
-                    if isinstance(a, ast.Starred):
-                        nxt.append((s2, [*acc, _Fresh()]))
+                    if isinstance(a, ast.Starred):  # f(*xs): the items when xs is a tuple or list here
+                        for s3, v in self.ev(a.value, s2, file):
+                            nxt.append((s3, [*acc, *v] if isinstance(v, (tuple, list)) else [*acc, _Fresh()]))
                         continue
                     for s3, v in self.ev(a, s2, file):
                         nxt.append((s3, [*acc, v]))
@@ -1207,6 +1265,13 @@ class Executor:
             if _concrete(args[0]):
                 return [(st, d.get(args[0], args[1] if len(args) > 1 else None))]
             return self.dict_lookup(st, d, args[0], args[1] if len(args) > 1 else None)
+        if isinstance(fn, types.BuiltinMethodType) and fn.__name__ in PURE_METHODS and _foldable(fn.__self__) and \
+                all(_concrete(a) for a in args) and not kwargs:  # MOVES.items() on a folded constant
+            try:
+                v = fn(*args)
+            except Exception:  # noqa: BLE001
+                return [(st, _Fresh())]
+            return [(st, tuple(v) if fn.__name__ in ("items", "keys", "values") else v)]
         if all(_concrete(a) for a in args) and all(_concrete(v) for v in kwargs.values()) and _safe_pure(fn):
             try:
                 return [(st, fn(*args, **kwargs))]
@@ -1270,7 +1335,12 @@ class Executor:
         func = getattr(live, "__func__", None)
         if isinstance(func, types.FunctionType) and self.is_game_fn(func):
             src = f"{base.src}.{name}" if base.src is not None else None
+            if isinstance(getattr(live, "__self__", None), type):  # a classmethod: cls is the class, not game state
+                return self.inline_or_summarize(st, FuncRef(func, G(None, live.__self__), True), args, kwargs, node,
+                                                file, src=src)
             return self.inline_or_summarize(st, FuncRef(func, base, True), args, kwargs, node, file, src=src)
+        if isinstance(live, types.FunctionType) and self.is_game_fn(live):  # a staticmethod: no self
+            return self.inline_or_summarize(st, FuncRef(live), args, kwargs, node, file, src=None)
         if name == "get" and isinstance(base.live, dict) and args:
             return self.dict_lookup(st, base.live, args[0], args[1] if len(args) > 1 else None)
         if name in ("update",) and base.live is not None and _is_group(base.live):
@@ -1338,7 +1408,16 @@ class Executor:
                 return self.inline(st, ref, tree, args, kwargs)
             self.note(node, file, f"source of {fn.__qualname__} is not available: summarized")
         self.summarized.add(fn.__qualname__)
-        if src is not None and all(_evaluable(a) for a in args) and not kwargs and self.is_pure(fn):
+        pure = self.is_pure(fn)
+        if pure and not ref.has_self and all(_concrete(a) for a in args) and all(_concrete(v) for v in kwargs.values()) \
+                and self._reads_only_constants(fn):
+            try:  # a pure game function of concrete values only (``_sign(dx)``): its value
+                value = fn(*args, **kwargs)
+                if _foldable(value):
+                    return [(st, value)]
+            except Exception:  # noqa: BLE001
+                pass
+        if src is not None and all(_evaluable(a) for a in args) and not kwargs and pure:
             live = None
             if ref.has_self and isinstance(ref.self_value, G) and ref.self_value.live is not None:
                 try:  # a pure method: its live value tells the types of what it returns (a joystick...)
@@ -1504,6 +1583,8 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
             return list(s.items)
         if isinstance(s, (ast.Try, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
             return []
+        if isinstance(s, ast.Assign):  # a plain name it stores to is not read
+            return [s.value, *[t for t in s.targets if not isinstance(t, ast.Name)]]
         return [s]
 
     def calls_input(s: ast.stmt) -> bool:
@@ -1532,12 +1613,14 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
         return out
 
     keep: set[int] = set()
+    controlled: set[int] = set()  # local assignments under an input-dependent test, in a loop
+    in_loops = {id(n) for loop in stmts if isinstance(loop, ast.For) for b in loop.body for n in ast.walk(b)}
     changed = True
     while changed:
         changed = False
         for s in stmts:
             reads = set().union(*[names_in(p) for p in own_expr_nodes(s)]) if own_expr_nodes(s) else set()
-            direct = calls_input(s) or bool(reads & tainted)
+            direct = calls_input(s) or bool(reads & tainted) or id(s) in controlled
             if direct:
                 new_t = targets_of(s) - tainted
                 if new_t:
@@ -1546,6 +1629,15 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
                 if id(s) not in keep:
                     keep.add(id(s))
                     changed = True
+                if isinstance(s, ast.If) and id(s) in in_loops:
+                    # control dependence (inside loops, where merge_locals folds the paths back together): a
+                    # local set only when an input-derived test holds is input-derived
+                    for inner in s.body + s.orelse:
+                        if isinstance(inner, (ast.Assign, ast.AugAssign)) and id(inner) not in controlled and \
+                                all(isinstance(t, ast.Name) for t in
+                                    (inner.targets if isinstance(inner, ast.Assign) else [inner.target])):
+                            controlled.add(id(inner))
+                            changed = True
         # backward: definitions of names read by kept statements
         needed: set[str] = set()
         for s in stmts:
@@ -1653,6 +1745,37 @@ def _names(e: Any) -> set[str]:
 
 def _vars(e: Any) -> set[Any]:
     return set(_var_map(e).values())
+
+
+def _vsig(v: Any, depth: int = 0) -> Any:
+    """A hashable summary of a local's value for state merging: equal summaries mean equal values (z3
+    terms are hash-consed, so equal terms share an id); anything else is compared by identity."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return (type(v).__name__, v)
+    if isinstance(v, z3.ExprRef):
+        return ("z", v.get_id())
+    if isinstance(v, (tuple, list)) and depth < 4 and len(v) <= 64:
+        return (type(v).__name__, tuple(_vsig(x, depth + 1) for x in v))
+    if isinstance(v, Vec):
+        return ("vec", _vsig(v.x, depth + 1), _vsig(v.y, depth + 1))
+    return ("id", id(v))
+
+
+def _only_locals(body: list[ast.stmt]) -> bool:
+    """The statements only compute and set local names (no call, no attribute or item store, no flow out
+    of the loop), so two paths with equal locals after them are the same path."""
+    for n in (x for stmt in body for x in ast.walk(stmt)):
+        if getattr(n, "_pt_sliced", False):
+            return False  # a sliced statement may have set something: the locals do not tell the paths apart
+        if isinstance(n, (ast.Call, ast.Return, ast.Break, ast.Raise, ast.Yield, ast.YieldFrom, ast.Await,
+                          ast.Global, ast.Nonlocal, ast.Delete, ast.With, ast.Try, ast.NamedExpr)):
+            return False
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if any(not all(isinstance(t, ast.Name) for t in ast.walk(x) if isinstance(t, ast.expr) and
+                           not isinstance(t, (ast.Tuple, ast.List, ast.Load, ast.Store))) for x in targets):
+                return False
+    return True
 
 
 def _foldable(v: Any) -> bool:
