@@ -111,7 +111,8 @@ def main() -> None:
                "truncated": a.result["stats"]["truncated"],
                "avg_valid": t.get("valid_sum", 0) / mask_n, "validity_ms": 1000 * t.get("mask_s", 0) / mask_n,
                "perform_ms": 1000 * t.get("perform_s", 0) / perf_n, "perform_unsat": t.get("perform_unsat", 0),
-               "empty_masks": t.get("empty_masks", 0)}
+               "empty_masks": t.get("empty_masks", 0), "z3_solves": t.get("solves", 0),
+               "reuses": t.get("reuses", 0), "cache_hits": t.get("cache_hits", 0)}
         spaces = {"analyzed": analyzed, "blind": make_space("blind", spec.config.blacklist),
                   "manual": manual_space(spec)}
         for name, space in spaces.items():
@@ -129,7 +130,8 @@ def main() -> None:
         rows.append(row)
         print(f"{game}: analysis {row['analysis_s']:.2f} s (+{row['record_run_s']:.2f} s recording), "
               f"{row['actions']} actions, {row['avg_valid']:.1f} valid/step, validity {row['validity_ms']:.3f} ms, "
-              f"perform {row['perform_ms']:.3f} ms | states a/b/m {row['analyzed_states']:.0f}/"
+              f"perform {row['perform_ms']:.3f} ms ({row['z3_solves']} z3 solves, {row['reuses']} reuses, "
+              f"{row['cache_hits']} cache hits) | states a/b/m {row['analyzed_states']:.0f}/"
               f"{row['blind_states']:.0f}/{row['manual_states']:.0f} | lines a/b/m {row['analyzed_lines']:.0f}/"
               f"{row['blind_lines']:.0f}/{row['manual_lines']:.0f}", flush=True)
     avg = {k: statistics.mean(r[k] for r in rows) for k in rows[0] if isinstance(rows[0][k], (int, float))
