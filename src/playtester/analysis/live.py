@@ -403,33 +403,43 @@ def _z3_version() -> str:
     return z3.get_version_string()
 
 
-def name_actions(result: dict[str, Any], screen: tuple[int, int]) -> None:
-    """Give each action a readable, unique name from one solution of its p_i (game state left free),
-    and keep that solution as the action's sample inputs (what ``--json`` exports)."""
+def _one_solution(formula: Any, screen: tuple[int, int]) -> tuple[Any, str]:
+    """One solution of p_i with the game state left free, as an InputFrame, and its event's name."""
     import pygame
 
     from playtester.analysis.space import add_device_rules, frame_from_model, solve
     from playtester.drive.inputs import InputFrame
 
+    s = z3.Solver()
+    s.set("timeout", 500)
+    s.add(formula)
+    add_device_rules(s, formula, InputFrame(), screen, naming=True)
+    frame = InputFrame()
+    event = ""
+    m = solve(s, formula)
+    if m is not None:
+        frame = frame_from_model(m, formula, InputFrame(), screen)
+        evt = m.eval(z3.Int("in:ev_type"), model_completion=True)
+        if "in:ev_type" in sx._var_map(formula) and z3.is_int_value(evt):
+            event = pygame.event.event_name(evt.as_long())
+            key = m.eval(z3.Int("in:ev_key"), model_completion=True)
+            if evt.as_long() in (pygame.KEYDOWN, pygame.KEYUP) and z3.is_int_value(key) and \
+                    "in:ev_key" in sx._var_map(formula):
+                event += f"({pygame.key.name(key.as_long()) or key.as_long()})"
+    return frame, event
+
+
+def name_actions(result: dict[str, Any], screen: tuple[int, int]) -> None:
+    """Give each action a readable, unique name from one solution of its p_i (game state left free),
+    and keep that solution as the action's sample inputs (what ``--json`` exports)."""
     used: dict[str, int] = {}
+    solved: dict[str, tuple[Any, str]] = {}  # p_i text -> (frame, event): paths that differ in p_g only
     for act in result["actions"]:
         formula = act.pop("_pi")
-        s = z3.Solver()
-        s.set("timeout", 500)
-        s.add(formula)
-        add_device_rules(s, formula, InputFrame(), screen, naming=True)
-        frame = InputFrame()
-        event = ""
-        m = solve(s, formula)
-        if m is not None:
-            frame = frame_from_model(m, formula, InputFrame(), screen)
-            evt = m.eval(z3.Int("in:ev_type"), model_completion=True)
-            if "in:ev_type" in sx._var_map(formula) and z3.is_int_value(evt):
-                event = pygame.event.event_name(evt.as_long())
-                key = m.eval(z3.Int("in:ev_key"), model_completion=True)
-                if evt.as_long() in (pygame.KEYDOWN, pygame.KEYUP) and z3.is_int_value(key) and \
-                        "in:ev_key" in sx._var_map(formula):
-                    event += f"({pygame.key.name(key.as_long()) or key.as_long()})"
+        if act["p_i"] in solved:
+            frame, event = solved[act["p_i"]]
+        else:
+            frame, event = solved[act["p_i"]] = _one_solution(formula, screen)
         parts = []
         if event:
             parts.append(event)

@@ -87,11 +87,18 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
                 if g and len(picked) < MAX_ACTIONS:
                     picked.append(g.pop(0))
         unique = picked
+    by_pi: dict[int, tuple[list[Any], dict[str, Any], str]] = {}  # many paths share p_i (not p_g): solve once
     for _key, pg_parts, pi_parts, st in unique:
         pi = z3.And(*pi_parts) if pi_parts else z3.BoolVal(True)
-        ex._last_pins = {}
-        pg_parts += _previous_frame(pi, ex)
-        pins = ex._last_pins
+        got = by_pi.get(pi.get_id())
+        if got is None:
+            ex._last_pins = {}
+            prev = _previous_frame(pi, ex)
+            solver = z3.Solver()
+            solver.add(pi)
+            got = by_pi[pi.get_id()] = (prev, ex._last_pins, solver.to_smt2())
+        prev, pins, text = got
+        pg_parts = pg_parts + prev
         names = sx._var_map(pi)
         # does solving depend on the previous frame's inputs beyond what p_g already tests?
         ev = "in:ev_type" in names
@@ -100,9 +107,6 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
             ("mouse_buttons", ev and "in:ev_button" in names and pins.get("button") is None),
             ("mouse_pos", ev and "in:mx" in names and pins.get("type") in (None, ex.pg.MOUSEMOTION))) if need]
         pg = z3.simplify(z3.And(*pg_parts)) if pg_parts else z3.BoolVal(True)
-        solver = z3.Solver()
-        solver.add(pi)
-        text = solver.to_smt2()
         game_in_pi = sorted(n for n in sx._var_map(pi) if n.startswith("g:"))
         pg_src = to_python(pg, ex.gv)
         act = {"_pi": pi, "p_g": pg_src, "p_g_text": _readable(pg, ex.gv), "p_i": text,
