@@ -22,6 +22,13 @@ def test_run_bundled_game_prints_a_summary(tmp_path):
     assert data["steps"] == 300 and data["workers"] == 2 and data["actions"] == "manual"
 
 
+def test_run_with_a_learning_agent_says_it_does_not_learn_there():
+    out = playtester("run", "blockmaze", "--agent", "goexplore", "--steps", "20")
+    assert out.returncode == 0, out.stderr
+    assert "learns only in a campaign" in out.stdout + out.stderr
+    assert "learns only" not in playtester("run", "blockmaze", "--steps", "20").stdout
+
+
 def test_run_reports_crashes_with_exit_code_1(tmp_path):
     out = playtester("run", f"{GAMES / 'raise_at.py'}:main", "--steps", "40", "--actions", "blind",
                      "--game-arg", "n=12", "--json", str(tmp_path / "s.json"))

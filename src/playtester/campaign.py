@@ -99,6 +99,9 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
     space = envs[0].space
     summary = RunSummary(spec.text, agent, space.kind, len(space), workers, warnings=list(space.warnings))
     agents = [make_agent(agent, len(space), seed=seed * 1000 + i) for i in range(workers)]
+    if getattr(agents[0], "shared", False):
+        summary.warnings.append(f"agent {agent.split(':')[0]!r} learns only in a campaign (`playtester explore`); "
+                                "here it plays its untrained policy")
     next_seed = seed
     states: list[tuple[Any, dict[str, Any], int]] = []
     t0 = time.perf_counter()
