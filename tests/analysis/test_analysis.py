@@ -268,3 +268,20 @@ def test_analysis_failure_falls_back_to_blind_with_a_reason():
     assert any("analysis failed" in w and "no input handling" in w for w in space.warnings), space.warnings
     with pytest.raises(AnalysisError):
         analyze(resolve("gym:CartPole-v1"))
+
+
+def test_an_end_of_frame_exit_test_is_not_part_of_any_validity_condition():
+    """``if level.finished or frames >= max_frames: running = False`` closes the main loop's body: the
+    local it sets is read only by the next frame (live), so no action's p_g may depend on it (else every
+    action is valid only on the frame the game ends, and the mask falls back to all-valid)."""
+    a = analyze(spec_of("exit_check"))
+    assert a.actions
+    assert not any("finished" in x["p_g"] or "max_frames" in x["p_g"] for x in a.actions)
+    right = [x for x in a.actions if key_code("right") in x["sample_inputs"].keys]
+    assert right, names(a)
+    with Worker(spec_of("exit_check"), space=a.space(), capture=None) as w:
+        obs = w.reset(seed=0)
+        i = a.actions.index(right[0])
+        assert obs.action_mask[i] and obs.action_mask.sum() < len(a.actions)  # RIGHT is valid; "not running" is not
+        after = w.act(i, frames=1)
+        assert after.features["x"] == 1

@@ -1612,6 +1612,23 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
             out |= names_in(t)
         return out
 
+    # a plain local set outside any loop and read by nothing after it is dead in this pass: the analysis runs
+    # the frame (and each call) once, so ``if game.finished: running = False`` at the end of the main loop's
+    # body decides nothing this frame (the next frame reads ``running`` live) and must not fork on game state
+    in_any_loop = {id(n) for loop in stmts if isinstance(loop, (ast.For, ast.While))
+                   for b in [*loop.body, *loop.orelse] for n in ast.walk(b)}
+    call_pos = [_pos(s) for s in stmts if any(isinstance(n, ast.Call) for p in own_expr_nodes(s) for n in ast.walk(p))]
+    is_module = isinstance(tree, ast.Module)
+    declared = {n for s in stmts if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names}
+
+    def dead_store(s: ast.stmt, name: str, reads: list[tuple[int, int]]) -> bool:
+        if "." in name or name in declared or id(s) in in_any_loop or not isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            return False
+        at = _pos(s)
+        if any(r > at for r in reads):
+            return False
+        return not (is_module and any(c > at for c in call_pos))  # a module global a later call may read
+
     keep: set[int] = set()
     controlled: set[int] = set()  # local assignments under an input-dependent test, in a loop
     in_loops = {id(n) for loop in stmts if isinstance(loop, ast.For) for b in loop.body for n in ast.walk(b)}
@@ -1639,13 +1656,14 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
                             controlled.add(id(inner))
                             changed = True
         # backward: definitions of names read by kept statements
-        needed: set[str] = set()
+        needed: dict[str, list[tuple[int, int]]] = {}
         for s in stmts:
             if id(s) in keep:
                 for p in own_expr_nodes(s):
-                    needed |= names_in(p)
+                    for name in names_in(p):
+                        needed.setdefault(name, []).append(_pos(s))
         for s in stmts:
-            if id(s) not in keep and targets_of(s) & needed:
+            if id(s) not in keep and any(not dead_store(s, name, needed[name]) for name in targets_of(s) & needed.keys()):
                 keep.add(id(s))
                 changed = True
     # compound statements around kept ones
@@ -1666,6 +1684,10 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
         else:
             s._pt_sliced = True  # type: ignore[attr-defined]
             ex.sliced_stmts += 1
+
+
+def _pos(s: ast.AST) -> tuple[int, int]:
+    return (getattr(s, "lineno", 0), getattr(s, "col_offset", 0))
 
 
 _INPUT_NAMES = {"get_pressed", "get_just_pressed", "get_just_released", "get", "poll", "wait", "get_pos",
