@@ -285,3 +285,15 @@ def test_an_end_of_frame_exit_test_is_not_part_of_any_validity_condition():
         assert obs.action_mask[i] and obs.action_mask.sum() < len(a.actions)  # RIGHT is valid; "not running" is not
         after = w.act(i, frames=1)
         assert after.features["x"] == 1
+
+
+def test_past_the_fork_budget_a_mixed_input_and_game_test_keeps_only_its_input_part():
+    """``if keys[SPACE] and self.cooldown == 0`` met past the budget: the cooldown is taken as the game has
+    it now (an assumption, out of p_g), so no action becomes valid only when the cooldown is 0; with the
+    whole budget, the cooldown is a real validity condition."""
+    full = analyze(spec_of("cooldown_fire"))
+    assert any("cooldown" in x["p_g"] for x in full.actions)
+    cut = analyze(spec_of("cooldown_fire"), max_forks=1)
+    assert cut.actions and any("forks" in n for n in cut.result["stats"]["notes"])
+    assert not any("cooldown" in x["p_g"] for x in cut.actions), [x["p_g"] for x in cut.actions]
+    assert any(key_code("space") in x["sample_inputs"].keys for x in cut.actions)

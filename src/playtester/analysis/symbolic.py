@@ -201,6 +201,7 @@ class Executor:
         self.live_ns: dict[str, Any] | None = None  # the roots as they are now (set by analysis.live)
         self.instances: list[Any] = []  # S[k]: one live instance per instance root
         self._live_cache: dict[str, Any] = {}
+        self._side_cache: dict[int, tuple[Any, Any]] = {}  # condition id -> (condition, its live view)
         self.assumed: set[int] = set()  # conditions followed on the live state after the fork budget
         self.deadline = time.process_time() + MAX_SECONDS  # CPU time: the game's clocks are virtual
         self._var_cache: dict[int, set[str]] = {}
@@ -281,8 +282,9 @@ class Executor:
         if z3.is_false(cond):
             return [(st, False)]
         if self.truncated:
-            side = self._live_side(cond)
-            if side is not None:  # past the budget: follow the side the live game state takes now
+            live = self._live_view(cond)
+            if z3.is_true(live) or z3.is_false(live):  # past the budget: follow the side the game takes now
+                side = z3.is_true(live)
                 s2 = st.copy()
                 taken = cond if side else z3.Not(cond)
                 s2.pc = [*st.pc, taken]
@@ -290,6 +292,10 @@ class Executor:
                 self._keep.append(taken)
                 self.assumed.add(taken.get_id())
                 return [(s2, side)]
+            # a test on inputs and game state (``aim > T and self.cooldown == 0``): the game's part is taken
+            # as it is now, the rest stays a condition on the inputs (else the one side explored would make
+            # every later path need this moment's game state in p_g)
+            cond = live
         out = []
         on_event = any(n.startswith("in:ev_") for n in _var_map(cond))
         for side, c in ((True, cond), (False, z3.Not(cond))):
@@ -306,23 +312,28 @@ class Executor:
             self._count_fork()
         return out
 
-    def _live_side(self, cond: Any) -> bool | None:
-        """The truth of a game-state-only condition in the game as it is now, or None."""
-        names = _var_map(cond)
-        if not names or any(not n.startswith("g:") for n in names):
-            return None
+    def _live_view(self, cond: Any) -> Any:
+        """``cond`` with every game value the live game can give replaced by it, simplified (memoized: past
+        the budget the same game-state test comes once per input combination)."""
+        got = self._side_cache.get(cond.get_id())
+        if got is None:
+            got = self._side_cache[cond.get_id()] = (cond, self._live_view_now(cond))  # cond kept: its id stays
+        return got[1]
+
+    def _live_view_now(self, cond: Any) -> Any:
         subs = []
-        for n, v in names.items():
+        for n, v in _var_map(cond).items():
+            if not n.startswith("g:"):
+                continue
             val = self._live_value(n)
             if val is _NOPE:
-                return None
+                continue
             try:
                 subs.append((v, z3.BoolVal(bool(val)) if z3.is_bool(v) else
                              (z3.IntVal(int(val)) if v.is_int() else z3.RealVal(float(val)))))
             except (TypeError, ValueError, z3.Z3Exception):
-                return None
-        r = z3.simplify(z3.substitute(cond, *subs))
-        return True if z3.is_true(r) else False if z3.is_false(r) else None
+                continue
+        return z3.simplify(z3.substitute(cond, *subs)) if subs else cond
 
     def _live_value(self, name: str) -> Any:
         if name in self._live_cache:
