@@ -180,8 +180,9 @@ def test_report_features(sink: RecordingSink) -> None:
     g = cb.Combat()
     _run(g, 1)
     assert set(sink.features) == {"hero_x", "hero_y", "hero_hp", "mana", "boss_hp", "boss_phase", "distance",
-                                  "buffs", "score"}
+                                  "buffs", "buff_mask", "score"}
     assert sink.features["distance"] == 360.0
+    assert sink.features["buff_mask"] == 0
     assert sink.checks == []
 
 
@@ -194,6 +195,8 @@ def test_strike_combo_gives_rage_and_hits(sink: RecordingSink) -> None:
     hits = sink.named("hit")
     assert len(hits) == cb.COMBO_HITS and all(1 <= h["damage"] <= 60 for h in hits)
     assert "rage" in g.hero.buffs and {"buff": "rage"} in sink.named("buff")
+    g.report()
+    assert sink.features["buff_mask"] == 1 << cb.BUFF_ORDER.index("rage")
     assert g.score == sum(h["damage"] for h in hits) == cb.BOSS_MAX_HP - g.boss.hp
 
 

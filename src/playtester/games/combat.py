@@ -41,10 +41,10 @@ every hit lies in **[1, 60]** (the highest is a raging, blessed bolt crit: (20 x
 which is the ``balance`` range in ``combat.toml``.
 
 Instrumentation: every frame ``probe.observe(hero_x, hero_y, hero_hp, mana, boss_hp, boss_phase,
-distance, buffs, score)`` (``score`` is the damage dealt to the boss so far, ``buffs`` the number of
-active buffs and debuffs) and the entities ``"hero"`` and ``"boss"``; the events ``skill`` (``name``),
-``hit`` (``damage``, ``skill``), ``buff`` (``name``), ``phase`` (``phase``), ``hurt`` (``damage``,
-``attack``: the boss hit the hero), ``win`` and ``hero_died``; invariants through ``probe.check``. Hooks:
+distance, buffs, buff_mask, score)`` (``score`` is the damage dealt to the boss so far, ``buffs`` the
+number of active buffs and debuffs, ``buff_mask`` which ones: bit i for ``BUFF_ORDER[i]``) and the
+entities ``"hero"`` and ``"boss"``; the events ``skill`` (``name``), ``hit`` (``damage``, ``skill``),
+``buff`` (``name``), ``phase`` (``phase``), ``hurt`` (``damage``, ``attack``: the boss hit the hero), ``win`` and ``hero_died``; invariants through ``probe.check``. Hooks:
 ``teleport(x, y)`` (the hero) and ``debug_phase(phase)`` (sets the boss's hp to the top of that phase),
 for tests only; plain play never uses them.
 
@@ -975,6 +975,7 @@ class Combat:
             boss_phase=boss.phase,
             distance=round(self.distance(), 1),
             buffs=len(hero.buffs),
+            buff_mask=sum(1 << i for i, name in enumerate(BUFF_ORDER) if name in hero.buffs),
             score=self.score,
         )
         probe.entity("hero", "hero", (hero.x, hero.y), hp=hero.hp, mana=hero.mana, charging=hero.charging)
