@@ -403,6 +403,9 @@ def _z3_version() -> str:
     return z3.get_version_string()
 
 
+_NAMING_SOLVER: Any = None
+
+
 def _one_solution(formula: Any, screen: tuple[int, int]) -> tuple[Any, str]:
     """One solution of p_i with the game state left free, as an InputFrame, and its event's name."""
     import pygame
@@ -410,13 +413,20 @@ def _one_solution(formula: Any, screen: tuple[int, int]) -> tuple[Any, str]:
     from playtester.analysis.space import add_device_rules, frame_from_model, solve
     from playtester.drive.inputs import InputFrame
 
-    s = z3.Solver()
-    s.set("timeout", 500)
-    s.add(formula)
-    add_device_rules(s, formula, InputFrame(), screen, naming=True)
+    global _NAMING_SOLVER
+    if _NAMING_SOLVER is None:
+        _NAMING_SOLVER = z3.Solver()  # one solver for every action (push / pop): no set-up per action
+        _NAMING_SOLVER.set("timeout", 500)
+    s = _NAMING_SOLVER
+    s.push()
+    try:
+        s.add(formula)
+        add_device_rules(s, formula, InputFrame(), screen, naming=True)
+        m = solve(s, formula)
+    finally:
+        s.pop()
     frame = InputFrame()
     event = ""
-    m = solve(s, formula)
     if m is not None:
         frame = frame_from_model(m, formula, InputFrame(), screen)
         evt = m.eval(z3.Int("in:ev_type"), model_completion=True)

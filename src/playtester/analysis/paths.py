@@ -87,17 +87,19 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
                 if g and len(picked) < MAX_ACTIONS:
                     picked.append(g.pop(0))
         unique = picked
-    by_pi: dict[int, tuple[list[Any], dict[str, Any], str]] = {}  # many paths share p_i (not p_g): solve once
-    for _key, pg_parts, pi_parts, st in unique:
-        pi = z3.And(*pi_parts) if pi_parts else z3.BoolVal(True)
-        got = by_pi.get(pi.get_id())
+    # many paths share p_i (they differ in p_g): build, expand, solve and print it once per distinct p_i
+    by_pi: dict[tuple[int, ...], tuple[Any, list[Any], dict[str, Any], str, str]] = {}
+    for key, pg_parts, pi_parts, st in unique:
+        got = by_pi.get(key[1])
         if got is None:
+            pi = z3.And(*pi_parts) if pi_parts else z3.BoolVal(True)
             ex._last_pins = {}
             prev = _previous_frame(pi, ex)
             solver = z3.Solver()
             solver.add(pi)
-            got = by_pi[pi.get_id()] = (prev, ex._last_pins, solver.to_smt2())
-        prev, pins, text = got
+            pi_text = _readable(z3.And(*[c for c in pi_parts if not _is_domain(c)]) if pi_parts else pi, ex.gv)
+            got = by_pi[key[1]] = (pi, prev, ex._last_pins, solver.to_smt2(), pi_text)
+        pi, prev, pins, text, pi_text = got
         pg_parts = pg_parts + prev
         names = sx._var_map(pi)
         # does solving depend on the previous frame's inputs beyond what p_g already tests?
@@ -110,7 +112,7 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
         game_in_pi = sorted(n for n in sx._var_map(pi) if n.startswith("g:"))
         pg_src = to_python(pg, ex.gv)
         act = {"_pi": pi, "p_g": pg_src, "p_g_text": _readable(pg, ex.gv), "p_i": text,
-               "p_i_text": _readable(z3.And(*[c for c in pi_parts if not _is_domain(c)]) if pi_parts else pi, ex.gv),
+               "p_i_text": pi_text,
                "p_i_game_vars": game_in_pi,
                "forked": {k: list(v) if isinstance(v, tuple) else v for k, v in st.forked.items()
                           if k != "ev_key_domain" and not k.startswith("num:")},
@@ -141,8 +143,18 @@ def _previous_frame(pi: Any, ex: sx.Executor) -> list[Any]:
     names = sx._var_map(pi)
     if "in:ev_type" not in names:
         return []
-    s = z3.Solver()
-    s.set("timeout", 200)
+    s = getattr(ex, "_frame_solver", None)
+    if s is None:
+        s = ex._frame_solver = z3.Solver()  # one solver for every p_i (push / pop): no set-up per action
+        s.set("timeout", 200)
+    s.push()
+    try:
+        return _expand(s, pi, names, ex)
+    finally:
+        s.pop()
+
+
+def _expand(s: Any, pi: Any, names: dict[str, Any], ex: sx.Executor) -> list[Any]:
     s.add(pi)
     t = _pinned(s, names["in:ev_type"])
     pg = ex.pg
