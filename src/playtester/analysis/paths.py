@@ -92,12 +92,12 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
     for key, pg_parts, pi_parts, st in unique:
         got = by_pi.get(key[1])
         if got is None:
-            pi = z3.And(*pi_parts) if pi_parts else z3.BoolVal(True)
+            pi = _and(pi_parts)
             ex._last_pins = {}
             prev = _previous_frame(pi, ex)
             solver = z3.Solver()
             solver.add(pi)
-            pi_text = _readable(z3.And(*[c for c in pi_parts if not _is_domain(c)]) if pi_parts else pi, ex.gv)
+            pi_text = _readable(_and([c for c in pi_parts if not _is_domain(c)]) if pi_parts else pi, ex.gv)
             got = by_pi[key[1]] = (pi, prev, ex._last_pins, solver.to_smt2(), pi_text)
         pi, prev, pins, text, pi_text = got
         pg_parts = pg_parts + prev
@@ -108,7 +108,7 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
             ("keys", ev and "in:ev_key" in names and pins.get("key") is None),
             ("mouse_buttons", ev and "in:ev_button" in names and pins.get("button") is None),
             ("mouse_pos", ev and "in:mx" in names and pins.get("type") in (None, ex.pg.MOUSEMOTION))) if need]
-        pg = z3.simplify(z3.And(*pg_parts)) if pg_parts else z3.BoolVal(True)
+        pg = z3.simplify(_and(pg_parts)) if pg_parts else z3.BoolVal(True)
         game_in_pi = sorted(n for n in sx._var_map(pi) if n.startswith("g:"))
         pg_src = to_python(pg, ex.gv)
         act = {"_pi": pi, "p_g": pg_src, "p_g_text": _readable(pg, ex.gv), "p_i": text,
@@ -121,6 +121,20 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
                "uses_instances": "S[" in pg_src or any("S[" in ex.gv.info[g]["src"] for g in game_in_pi)}
         order.append(act)
     return order, merged
+
+
+def _and(parts: list[Any]) -> Any:
+    """``z3.And(*parts)`` for Bool terms of one context, built in one C call (z3.And coerces and checks
+    every argument in Python, which dominated the actions phase on games with long path conditions)."""
+    if not parts:
+        return z3.BoolVal(True)
+    if len(parts) == 1:
+        return parts[0]
+    ctx = parts[0].ctx
+    arr = (z3.Ast * len(parts))()
+    for i, c in enumerate(parts):
+        arr[i] = c.as_ast()
+    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(parts), arr), ctx)
 
 
 def _pinned(solver: Any, var: Any) -> int | None:
