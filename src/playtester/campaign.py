@@ -13,7 +13,7 @@ import glob
 import os
 import re
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -242,6 +242,9 @@ class _Slot:
     positions: PositionMap | None = None
     code: dict[str, set[int]] = field(default_factory=dict)
     suite: Any = None
+    replaying: deque[int] | None = None  # actions of a trace being replayed (an explorer's return) still to play
+    replayed: Callable[[bool], None] | None = None  # called when that replay ends: did it get there?
+    replay_t0: float = 0.0
 
 
 @dataclass
@@ -303,13 +306,18 @@ class EpisodeControl:
         self._t["restores"] += 1
         return True
 
-    def replay(self, seed: int, actions: list[int] | tuple[int, ...]) -> bool:
+    def replay(self, seed: int, actions: list[int] | tuple[int, ...],
+               on_done: Callable[[bool], None] | None = None) -> bool:
         t0 = time.perf_counter()
         slot, env = self._slot, self._slot.env
         obs, info = env.reset(seed=seed)
         self._late_code(slot)
         suite = self._make_suite()
         suite.check(env.last_obs, 0)  # findings on the way were reported when the trace was first played
+        if on_done is not None and actions:  # played by the campaign's loop, beside the other slots' steps
+            slot.obs, slot.info, slot.seed, slot.actions, slot.suite = obs, info, seed, [], suite
+            slot.replaying, slot.replayed, slot.replay_t0 = deque(actions), on_done, t0
+            return True
         for j, a in enumerate(actions):
             obs, _r, term, _trunc, info = env.step(a)
             suite.check(env.last_obs, j + 1)
@@ -322,7 +330,20 @@ class EpisodeControl:
         if env.last_obs is not None and env.last_obs.done:
             return False
         slot.obs, slot.info, slot.seed, slot.actions, slot.suite = obs, info, seed, list(actions), suite
+        if on_done is not None:
+            on_done(True)
         return True
+
+    def replayed(self, ok: bool) -> None:
+        """The end of a replay played by the campaign's loop (see `replay`): count it, tell the explorer."""
+        slot = self._slot
+        done, slot.replaying, slot.replayed = slot.replayed, None, None
+        if ok:
+            self._t["replay_s"] += time.perf_counter() - slot.replay_t0
+            self._t["replays"] += 1
+            self._t["replay_steps"] += len(slot.actions)
+        if done is not None:
+            done(ok)
 
     def drop(self, snap: Snapshot) -> None:
         self._slots[snap.slot].env.worker.drop_snapshot(snap.id)
@@ -474,9 +495,11 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
                                        abstraction=abstraction.name,
                                        snapshots=envs[0].worker.snapshots_supported,
                                        max_episode_steps=envs[0].max_episode_steps))
+        controls: dict[int, EpisodeControl] = {}
         if hook["attach"]:
             for slot in slots:
-                hook["attach"](slot.index, EpisodeControl(slot, slots, new_suite, add_code, late_code))
+                controls[slot.index] = EpisodeControl(slot, slots, new_suite, add_code, late_code)
+                hook["attach"](slot.index, controls[slot.index])
         if resume and prior and prior.agent_state and hasattr(shared, "load_state"):
             shared.load_state(prior.agent_state)
         saved_at = time.perf_counter()
@@ -497,9 +520,31 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         for slot in slots[1:]:
             start(slot)
         prev: dict[int, Any] = {}
+
+        def replay_step(slot: _Slot, ended: bool) -> None:
+            """One step of a return by trace replay: the oracles watch (their findings were reported when the
+            trace was first played), coverage and the step count do not; a replay that cannot reach its end
+            starts the slot afresh."""
+            obs = slot.env.last_obs
+            slot.suite.check(obs, len(slot.actions))
+            add_code(slot, obs)
+            ctl = controls[slot.index]
+            if ended or obs.done:
+                ctl.replayed(False)
+                start(slot)
+            elif not slot.replaying:
+                ctl.replayed(True)
+
         while not budget.spent(steps, now_s()):
             active = slots if budget.steps is None else slots[:max(1, min(len(slots), budget.steps - steps))]
+            replaying: set[int] = set()
             for slot in active:
+                if slot.replaying:
+                    replaying.add(slot.index)
+                    a = slot.replaying.popleft()
+                    slot.actions.append(a)
+                    slot.env.step_async(a)
+                    continue
                 try:
                     a = act(slot)
                 except NoValidActionError as e:
@@ -510,6 +555,10 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
                 slot.actions.append(a)
                 slot.env.step_async(a)
             for slot in active:
+                if slot.index in replaying:
+                    slot.obs, _r, term, trunc, slot.info = slot.env.step_wait()
+                    replay_step(slot, term or trunc)
+                    continue
                 slot.obs, r, term, trunc, slot.info = slot.env.step_wait()
                 steps += 1
                 obs = slot.env.last_obs
@@ -534,8 +583,8 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
                 on_progress({"steps": steps, "seconds": now_s(), "episodes": episodes, "states": len(seen),
                              "bugs": store.bug_count(cid) if steps % 100 == 0 else None,
                              "budget": budget})
-        for slot in slots:  # the episodes in flight count too
-            if slot.actions:
+        for slot in slots:  # the episodes in flight count too (not a return still replaying its way there)
+            if slot.actions and slot.replayed is None:
                 finish(slot, "budget", "the campaign's budget was spent")
         save_agent()
         store.update_campaign(cid, status="finished", steps=steps, episodes=episodes, elapsed_s=now_s())

@@ -116,3 +116,45 @@ def test_an_action_that_changed_nothing_is_not_repeated():
     agent.observe(0, _transition({"x": 5, "y": 5, "score": 0, "buffs": 0}))
     agent.observe(0, _transition({"x": 5, "y": 5, "score": 0, "buffs": 0}))  # a move into a wall
     assert 0 not in agent.last_action  # the next action is drawn afresh
+
+
+def test_cell_feature_buckets_fixed_size_and_log2():
+    from playtester.agents.common import CampaignInfo
+    from playtester.agents.goexplore import GoExploreAgent, bucket
+
+    assert [bucket(v, "log2") for v in (0, 0.5, 1, 2, 3, 4, 7, 8, -4)] == [0, 1, 1, 2, 2, 3, 3, 4, -3]
+    assert [bucket(v, 16.0) for v in (0, 15.9, 16, -1)] == [0, 0, 1, -1]
+    assert bucket(None, "log2") is None and bucket(float("nan"), 2.0) is None
+    agent = GoExploreAgent(4)
+    agent.setup(CampaignInfo(4, features=["x", "y", "score", "distance"], reward_feature="score",
+                             position="features", position_cell=10.0, cell_features=["distance:log2"]))
+    keys = [agent.cell_key(_transition({"x": 15, "y": 25, "score": 0, "distance": d})) for d in (0, 4, 6.5, 9)]
+    assert keys[0] != keys[1] == keys[2] != keys[3]  # standing on the target is a cell of its own
+
+
+@pytest.mark.parametrize("entry", ["distance:", "distance:zero", "distance:-2", ":log2", "distance:inf"])
+def test_malformed_cell_features_are_config_errors(tmp_path, entry):
+    from playtester.drive.spec import load_config
+    from playtester.errors import ConfigError
+
+    cfg = tmp_path / "playtester.toml"
+    cfg.write_text(f'entry = "game.py"\ncell_features = ["{entry}"]\n')
+    with pytest.raises(ConfigError, match="cell_features"):
+        load_config(cfg)
+
+
+def test_a_return_by_replay_does_not_hold_the_other_worker_up(tmp_path):
+    """Replays run in the campaign's loop beside the other slots: while one worker replays its way back to a
+    cell (steps that do not count), the other keeps exploring (steps that do)."""
+    counted: list[int] = []
+    r = explore(_corridor(), out=tmp_path / "two", agent="goexplore:explore_steps=30,return_mode=replay",
+                budget=Budget(steps=1500), workers=2, actions=f"manual:{GAMES / 'corridor.actions.yaml'}",
+                code_coverage=False, replay_known=False, on_progress=lambda p: counted.append(p["steps"]))
+    replay_steps = r.agent_stats["timings"]["replay_steps"]
+    assert r.agent_stats["returns"]["replay"] > 5 and r.agent_stats["returns"]["replay_failed"] == 0
+    # each loop round steps both workers; a round that counted fewer than 2 had a worker replaying
+    idle = sum(2 - (b - a) for a, b in zip([0] + counted, counted))
+    assert replay_steps > 0 and idle >= replay_steps
+    assert any(0 < b - a < 2 for a, b in zip([0] + counted, counted))  # one replayed while the other explored
+    [bug] = [b for b in r.bugs if b.kind != "frame_time"]
+    assert replay_bug(bug).reproduced

@@ -15,8 +15,8 @@ as a playtester explorer: remember the states you reached, return to one, explor
 - Cells (``cell``): ``position``, the player's position cell (the game's position source, as the
   position map uses) plus a log2 bucket of the game's reward feature, Go-Explore's "domain knowledge"
   cells; ``pixels``, Go-Explore's downscaled frames (11x8 grayscale, 8 levels) plus the same score
-  bucket; with both, the integer values of the game config's ``cell_features`` (the rest of
-  Go-Explore's domain knowledge: keys held, a level, active buffs) join the key; ``state``, the campaign's state abstraction; ``auto``, position when the game reports one,
+  bucket; with both, the game config's ``cell_features`` (the rest of Go-Explore's domain knowledge:
+  keys held, a level, active buffs), each as its integer part, a fixed-size or a log2 bucket, join the key; ``state``, the campaign's state abstraction; ``auto``, position when the game reports one,
   else pixels.
 - Choosing the start cell (the root) starts a fresh episode with the campaign's next seed, so new
   seeds keep coming.
@@ -36,6 +36,7 @@ import numpy as np
 from playtester.agents.common import Explorer, Transition, make_config, random_valid
 from playtester.coverage.maps import PositionMap
 from playtester.coverage.state import PixelCells
+from playtester.drive.spec import cell_feature
 
 
 @dataclass
@@ -92,13 +93,19 @@ class Cell:
 ROOT = "__root__"
 
 
-def _whole(v: Any) -> int | None:
-    """A cell feature's value as a key part: its floor, None when missing or not a finite number."""
+def bucket(v: Any, how: float | str | None = None) -> int | None:
+    """A cell feature's value as a key part (see `playtester.drive.spec.cell_feature`): its floor, the floor
+    of ``v / how`` for a step ``how``, or for ``"log2"`` ``ceil(log2(1 + |v|))`` with ``v``'s sign; None when
+    missing or not a finite number."""
     try:
         f = float(v)
     except (TypeError, ValueError):
         return None
-    return math.floor(f) if math.isfinite(f) else None
+    if not math.isfinite(f):
+        return None
+    if how == "log2":
+        return int(math.copysign(math.ceil(math.log2(1 + abs(f))), f)) if f else 0
+    return math.floor(f / how) if how else math.floor(f)
 
 
 class GoExploreAgent(Explorer):
@@ -117,6 +124,7 @@ class GoExploreAgent(Explorer):
         self.root_chosen = 0
         self.pixels = PixelCells(self.cfg.cell_width, self.cfg.cell_height, self.cfg.cell_levels)
         self.positions: PositionMap | None = None
+        self.extras: list[tuple[str, float | str | None]] = []  # the cell features and their buckets
         self.mode: str | None = None  # the resolved cell representation
         self.chosen: dict[int, Any] = {}  # slot -> the cell key its episode returned to
         self.score: dict[int, float] = {}  # slot -> score since the episode's start
@@ -133,6 +141,7 @@ class GoExploreAgent(Explorer):
     def setup(self, info: Any) -> None:
         super().setup(info)
         self.positions = PositionMap(info.position_cell, info.position)
+        self.extras = [cell_feature(f) for f in info.cell_features]
 
     def cell_key(self, t: Transition) -> Any:
         obs = t.game_obs
@@ -148,7 +157,7 @@ class GoExploreAgent(Explorer):
             return None
         score = obs.features.get(self.info.reward_feature, 0.0) if self.info.reward_feature else 0.0
         level = self.level(score)
-        extra = tuple(_whole(obs.features.get(f)) for f in self.info.cell_features)
+        extra = tuple(bucket(obs.features.get(f), how) for f, how in self.extras)
         if self.mode == "position":
             pos = self.positions.position(obs) if self.positions else None
             if pos is None or not all(math.isfinite(v) for v in pos):
@@ -210,9 +219,18 @@ class GoExploreAgent(Explorer):
                 return True
             del cell.snaps[slot]
             self.held.get(slot, set()).discard(key)
-        if ctl.replay(cell.seed, cell.actions):
+        trace = (cell.seed, cell.actions)
+
+        def arrived(ok: bool) -> None:
+            if not ok:  # the campaign starts the slot afresh (episode_start again)
+                self.returns["replay_failed"] += 1
+                return
             self.returns["replay"] += 1
-            self._snapshot(slot, cell)  # this worker can restore it next time
+            if (cell.seed, cell.actions) == trace:  # not improved by another slot meanwhile
+                self._snapshot(slot, cell)  # this worker can restore it next time
+
+        # played by the campaign's loop beside the other workers' steps
+        if ctl.replay(cell.seed, cell.actions, on_done=arrived):
             return True
         self.returns["replay_failed"] += 1
         self.chosen[slot] = ROOT

@@ -105,7 +105,9 @@ class GameConfig(BaseModel):
                           "features, or entity:NAME")
     cell_features: list[str] = Field(default_factory=list, description="probe features that tell game states "
                                      "apart beyond the player's position (Go-Explore's domain-knowledge cells: "
-                                     "a level, keys held, buffs); their integer values join each cell's key")
+                                     "a level, keys held, buffs); NAME joins each cell's key with its integer "
+                                     "part, NAME:STEP with floor(value / STEP), NAME:log2 with a log2 bucket "
+                                     "(0 alone, then (0,1], (1,3], (3,7], ...)")
 
     @field_validator("feature_ranges")
     @classmethod
@@ -113,6 +115,13 @@ class GameConfig(BaseModel):
         for k, (lo, hi) in v.items():
             if not hi > lo:
                 raise ValueError(f"feature range of {k!r} must have its high above its low, got [{lo}, {hi}]")
+        return v
+
+    @field_validator("cell_features")
+    @classmethod
+    def _cell_features(cls, v: list[str]) -> list[str]:
+        for entry in v:
+            cell_feature(entry)
         return v
 
     @field_validator("done_when")
@@ -170,6 +179,34 @@ def _explain(err: ValidationError, where: str) -> str:
         lines.append(f"{where}: field '{loc}': {e['msg']}")
     fields = ", ".join(GameConfig.model_fields)
     return "\n".join(lines) + f"\n(known fields: {fields})"
+
+
+def cell_feature(entry: str) -> tuple[str, float | str | None]:
+    """Parse one ``cell_features`` entry: ``NAME`` (integer part), ``NAME:STEP`` (floor of value / STEP) or
+    ``NAME:log2`` (``ceil(log2(1 + |value|))`` with the value's sign: 0 has a bucket of its own).
+
+    Returns:
+        ``(name, bucket)`` with bucket None, the step, or ``"log2"``.
+
+    Raises:
+        ValueError: the entry is malformed (the message says what a valid one looks like).
+    """
+    name, sep, how = entry.partition(":")
+    name, how = name.strip(), how.strip()
+    if not name:
+        raise ValueError(f"cell feature {entry!r} has no feature name; write NAME, NAME:STEP or NAME:log2")
+    if not sep:
+        return name, None
+    if how == "log2":
+        return name, "log2"
+    try:
+        step = float(how)
+    except ValueError:
+        step = float("nan")
+    if not step > 0 or step == float("inf"):
+        raise ValueError(f"cell feature {entry!r}: after the colon write a positive bucket size (e.g. "
+                         f"{name}:16) or log2, not {how!r}")
+    return name, step
 
 
 def load_config(path: Path, table: str | None = None) -> GameConfig:
