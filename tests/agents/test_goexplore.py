@@ -153,8 +153,9 @@ def test_a_return_by_replay_does_not_hold_the_other_worker_up(tmp_path):
     replay_steps = r.agent_stats["timings"]["replay_steps"]
     assert r.agent_stats["returns"]["replay"] > 5 and r.agent_stats["returns"]["replay_failed"] == 0
     # each loop round steps both workers; a round that counted fewer than 2 had a worker replaying
-    idle = sum(2 - (b - a) for a, b in zip([0] + counted, counted))
+    rounds = list(zip([0] + counted[:-1], counted, strict=True))
+    idle = sum(2 - (b - a) for a, b in rounds)
     assert replay_steps > 0 and idle >= replay_steps
-    assert any(0 < b - a < 2 for a, b in zip([0] + counted, counted))  # one replayed while the other explored
+    assert any(0 < b - a < 2 for a, b in rounds)  # one replayed while the other explored
     [bug] = [b for b in r.bugs if b.kind != "frame_time"]
     assert replay_bug(bug).reproduced
