@@ -245,6 +245,7 @@ class _Slot:
     replaying: deque[int] | None = None  # actions of a trace being replayed (an explorer's return) still to play
     replayed: Callable[[bool], None] | None = None  # called when that replay ends: did it get there?
     replay_t0: float = 0.0
+    replay_skip: int = 0  # actions of that trace a restored snapshot already stood at
 
 
 @dataclass
@@ -270,7 +271,7 @@ class EpisodeControl:
         self._make_suite, self._add_code, self._late_code = make_suite, add_code, late_code
         self.snapshots = slot.env.worker.snapshots_supported
         self._t = {"restore_s": 0.0, "restores": 0, "restore_failed": 0, "replay_s": 0.0, "replays": 0,
-                   "replay_steps": 0, "snapshot_s": 0.0, "snapshots": 0}
+                   "replay_steps": 0, "replay_skipped_steps": 0, "snapshot_s": 0.0, "snapshots": 0}
 
     @property
     def seed(self) -> int:
@@ -307,18 +308,27 @@ class EpisodeControl:
         return True
 
     def replay(self, seed: int, actions: list[int] | tuple[int, ...],
-               on_done: Callable[[bool], None] | None = None) -> bool:
+               on_done: Callable[[bool], None] | None = None, start: Snapshot | None = None) -> bool:
         t0 = time.perf_counter()
         slot, env = self._slot, self._slot.env
-        obs, info = env.reset(seed=seed)
-        self._late_code(slot)
-        suite = self._make_suite()
-        suite.check(env.last_obs, 0)  # findings on the way were reported when the trace was first played
-        if on_done is not None and actions:  # played by the campaign's loop, beside the other slots' steps
-            slot.obs, slot.info, slot.seed, slot.actions, slot.suite = obs, info, seed, [], suite
-            slot.replaying, slot.replayed, slot.replay_t0 = deque(actions), on_done, t0
+        actions = tuple(actions)
+        skip = 0
+        if (start is not None and start.seed == seed and actions[:len(start.actions)] == start.actions
+                and self.restore(start)):  # a snapshot on the way: replay only the rest
+            skip = len(start.actions)
+            obs, info, suite = slot.obs, slot.info, slot.suite
+            self._t["replay_skipped_steps"] += skip
+        else:
+            obs, info = env.reset(seed=seed)
+            self._late_code(slot)
+            suite = self._make_suite()
+            suite.check(env.last_obs, 0)  # findings on the way were reported when the trace was first played
+        rest = actions[skip:]
+        if on_done is not None and rest:  # played by the campaign's loop, beside the other slots' steps
+            slot.obs, slot.info, slot.seed, slot.actions, slot.suite = obs, info, seed, list(actions[:skip]), suite
+            slot.replaying, slot.replayed, slot.replay_t0, slot.replay_skip = deque(rest), on_done, t0, skip
             return True
-        for j, a in enumerate(actions):
+        for j, a in enumerate(rest, start=skip):
             obs, _r, term, _trunc, info = env.step(a)
             suite.check(env.last_obs, j + 1)
             self._add_code(slot, env.last_obs)
@@ -326,7 +336,7 @@ class EpisodeControl:
                 return False
         self._t["replay_s"] += time.perf_counter() - t0
         self._t["replays"] += 1
-        self._t["replay_steps"] += len(actions)
+        self._t["replay_steps"] += len(rest)
         if env.last_obs is not None and env.last_obs.done:
             return False
         slot.obs, slot.info, slot.seed, slot.actions, slot.suite = obs, info, seed, list(actions), suite
@@ -341,7 +351,7 @@ class EpisodeControl:
         if ok:
             self._t["replay_s"] += time.perf_counter() - slot.replay_t0
             self._t["replays"] += 1
-            self._t["replay_steps"] += len(slot.actions)
+            self._t["replay_steps"] += len(slot.actions) - slot.replay_skip
         if done is not None:
             done(ok)
 

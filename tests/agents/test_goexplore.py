@@ -159,3 +159,17 @@ def test_a_return_by_replay_does_not_hold_the_other_worker_up(tmp_path):
     assert any(0 < b - a < 2 for a, b in rounds)  # one replayed while the other explored
     [bug] = [b for b in r.bugs if b.kind != "frame_time"]
     assert replay_bug(bug).reproduced
+
+
+def test_a_replay_starts_from_the_nearest_snapshot_on_the_way(tmp_path):
+    """A worker returning to a cell the other worker found restores its own snapshot of a cell on the way
+    there (where that exploration set out from) and replays only the rest; bugs found after such a
+    return still replay from the seed."""
+    r = explore(_corridor(), out=tmp_path / "two", agent="goexplore:explore_steps=30,replay_weight=1", workers=2,
+                budget=Budget(steps=1500), actions=f"manual:{GAMES / 'corridor.actions.yaml'}",
+                code_coverage=False, replay_known=False)
+    stats = r.agent_stats
+    assert stats["returns"]["via_snapshot"] > 0 and stats["returns"]["replay_failed"] == 0
+    assert stats["timings"]["replay_skipped_steps"] > stats["timings"]["replay_steps"] > 0
+    [bug] = [b for b in r.bugs if b.kind != "frame_time"]
+    assert replay_bug(bug).reproduced

@@ -82,9 +82,12 @@ class EpisodeControl(Protocol):
         """Make ``snap`` the running episode; False when the snapshot is gone."""
         ...
 
-    def replay(self, seed: int, actions: Sequence[int], on_done: Callable[[bool], None] | None = None) -> bool:
+    def replay(self, seed: int, actions: Sequence[int], on_done: Callable[[bool], None] | None = None,
+               start: Any | None = None) -> bool:
         """Start an episode with ``seed`` and play ``actions`` (the oracles watch, nothing is re-reported);
-        False when the episode ended before the last action. With ``on_done``, return True at once: the
+        False when the episode ended before the last action. With ``start``, a snapshot of this slot whose
+        trace is a prefix of ``seed``, ``actions``: restore it and play only the rest (from the seed
+        when it is gone or not a prefix). With ``on_done``, return True at once: the
         campaign's loop plays the actions beside the other slots' steps (a long replay no longer holds
         every worker up) and calls ``on_done(reached)`` at the end; a replay that fails starts the slot
         afresh (``episode_start`` again)."""

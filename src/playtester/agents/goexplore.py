@@ -11,7 +11,10 @@ as a playtester explorer: remember the states you reached, return to one, explor
 - Return: by restoring a *snapshot* of the worker (a parked fork of the game process, taken when the
   cell was added; `playtester.drive.worker.Worker.snapshot`), else by *replaying the trace* from the
   seed (``Worker.reset(seed)`` then the actions). Both give the same game state (the driver is
-  deterministic); the snapshot skips the replay. ``return_mode=replay`` switches snapshots off.
+  deterministic); the snapshot skips the replay. A worker with no snapshot of the cell restores its
+  snapshot of the nearest cell on the way (the longest prefix of the cell's trace, e.g. where the
+  exploration that found it set out from) and replays only the rest; the campaign plays replays beside
+  the other workers' steps. ``return_mode=replay`` switches snapshots off.
 - Cells (``cell``): ``position``, the player's position cell (the game's position source, as the
   position map uses) plus a log2 bucket of the game's reward feature, Go-Explore's "domain knowledge"
   cells; ``pixels``, Go-Explore's downscaled frames (11x8 grayscale, 8 levels) plus the same score
@@ -131,7 +134,7 @@ class GoExploreAgent(Explorer):
         self.explored: dict[int, int] = {}  # slot -> exploration steps in this episode
         self.last_action: dict[int, int] = {}
         self.last_features: dict[int, Any] = {}  # slot -> the game's features after its last step
-        self.returns = {"root": 0, "snapshot": 0, "replay": 0, "replay_failed": 0}
+        self.returns = {"root": 0, "snapshot": 0, "replay": 0, "replay_failed": 0, "via_snapshot": 0}
         self.held: dict[int, set[Any]] = {}  # slot -> keys of the cells it holds a snapshot of
         self._key_of: dict[int, Any] = {}  # id(cell) -> its key
         self.new_cells = 0
@@ -229,13 +232,28 @@ class GoExploreAgent(Explorer):
             if (cell.seed, cell.actions) == trace:  # not improved by another slot meanwhile
                 self._snapshot(slot, cell)  # this worker can restore it next time
 
-        # played by the campaign's loop beside the other workers' steps
-        if ctl.replay(cell.seed, cell.actions, on_done=arrived):
+        # from this worker's nearest snapshot on the way, played by the campaign's loop beside the other
+        # workers' steps
+        start = self._nearest_snapshot(slot, cell) if self.cfg.return_mode == "snapshot" else None
+        if start is not None:
+            self.returns["via_snapshot"] += 1
+        if ctl.replay(cell.seed, cell.actions, on_done=arrived, start=start):
             return True
         self.returns["replay_failed"] += 1
         self.chosen[slot] = ROOT
         self.score[slot] = 0.0
         return False
+
+    def _nearest_snapshot(self, slot: int, cell: Cell) -> Any | None:
+        """This worker's snapshot whose trace is the longest prefix of ``cell``'s (a cell on the way there:
+        the one its explorer set out from, or an ancestor of it), or None."""
+        best, best_n = None, 0
+        for k in self.held.get(slot, ()):
+            snap = self.archive[k].snaps.get(slot)
+            m = len(snap.actions) if snap is not None else 0
+            if best_n < m <= len(cell.actions) and snap.seed == cell.seed and cell.actions[:m] == snap.actions:
+                best, best_n = snap, m
+        return best
 
     def act(self, obs: Any, info: dict[str, Any], slot: int = 0) -> int:
         mask = info.get("action_mask")
