@@ -173,3 +173,13 @@ def test_a_replay_starts_from_the_nearest_snapshot_on_the_way(tmp_path):
     assert stats["timings"]["replay_skipped_steps"] > stats["timings"]["replay_steps"] > 0
     [bug] = [b for b in r.bugs if b.kind != "frame_time"]
     assert replay_bug(bug).reproduced
+
+
+def test_the_snapshot_cap_follows_the_memory_available():
+    from playtester.agents.goexplore import GoExploreAgent, auto_snapshot_cap
+
+    assert auto_snapshot_cap(2, avail_mb=21_000) == 512  # a 24 GB machine: the most
+    assert auto_snapshot_cap(2, avail_mb=2_000) == 64  # a small one: the least
+    assert auto_snapshot_cap(1, avail_mb=4_000) == 200 and auto_snapshot_cap(2, avail_mb=4_000) == 100  # shared
+    assert auto_snapshot_cap(2, avail_mb=None) in range(64, 513)
+    assert GoExploreAgent(4, max_snapshots=3).snapshot_cap == 3 and GoExploreAgent(4).snapshot_cap >= 64
