@@ -329,10 +329,9 @@ class EpisodeControl:
             slot.replaying, slot.replayed, slot.replay_t0, slot.replay_skip = deque(rest), on_done, t0, skip
             return True
         for j, a in enumerate(rest, start=skip):
-            obs, _r, term, _trunc, info = env.step(a)
-            suite.check(env.last_obs, j + 1)
-            self._add_code(slot, env.last_obs)
-            if term and j < len(actions) - 1:
+            obs, _r, term, trunc, info = env.step(a)
+            self.watch(suite, j + 1)
+            if (term or trunc) and j < len(actions) - 1:
                 return False
         self._t["replay_s"] += time.perf_counter() - t0
         self._t["replays"] += 1
@@ -343,6 +342,12 @@ class EpisodeControl:
         if on_done is not None:
             on_done(True)
         return True
+
+    def watch(self, suite: Any, step: int) -> None:
+        """One replayed step seen by the oracles (their findings were reported when the trace was first
+        played, so they are dropped) and by code coverage."""
+        suite.check(self._slot.env.last_obs, step)
+        self._add_code(self._slot, self._slot.env.last_obs)
 
     def replayed(self, ok: bool) -> None:
         """The end of a replay played by the campaign's loop (see `replay`): count it, tell the explorer."""
@@ -532,14 +537,11 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         prev: dict[int, Any] = {}
 
         def replay_step(slot: _Slot, ended: bool) -> None:
-            """One step of a return by trace replay: the oracles watch (their findings were reported when the
-            trace was first played), coverage and the step count do not; a replay that cannot reach its end
-            starts the slot afresh."""
-            obs = slot.env.last_obs
-            slot.suite.check(obs, len(slot.actions))
-            add_code(slot, obs)
+            """One step of a return by trace replay (`EpisodeControl.watch`; state coverage and the step count
+            leave it out); a replay that cannot reach its end starts the slot afresh."""
             ctl = controls[slot.index]
-            if ended or obs.done:
+            ctl.watch(slot.suite, len(slot.actions))
+            if ended or slot.env.last_obs.done:
                 ctl.replayed(False)
                 start(slot)
             elif not slot.replaying:

@@ -117,26 +117,18 @@ def bucket(v: Any, how: float | str | None = None) -> int | None:
 SNAPSHOT_MB = 8.0  # what one parked snapshot is budgeted at (combat's measured 5 MB, with room)
 
 
-def available_mb() -> float | None:
-    """Memory available for new processes (Linux's MemAvailable), in MB; None where unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return None
-
-
 def auto_snapshot_cap(workers: int, avail_mb: float | None = None) -> int:
     """Snapshots per worker for ``max_snapshots=-1``: 40% of the available memory at ``SNAPSHOT_MB`` each
     (about a quarter at the 5 MB measured), shared by the workers, kept within [64, 512]; 128 where the
     memory is unknown."""
-    avail = available_mb() if avail_mb is None else avail_mb
-    if avail is None:
-        return 128
-    return int(min(512, max(64, avail * 0.4 / SNAPSHOT_MB / max(1, workers))))
+    if avail_mb is None:
+        try:
+            import psutil
+
+            avail_mb = psutil.virtual_memory().available / 2**20
+        except (ImportError, OSError):
+            return 128
+    return int(min(512, max(64, avail_mb * 0.4 / SNAPSHOT_MB / max(1, workers))))
 
 
 class GoExploreAgent(Explorer):
@@ -301,8 +293,8 @@ class GoExploreAgent(Explorer):
         if features and features == self.last_features.get(slot):
             self.last_action.pop(slot, None)  # it changed nothing (a move into a wall): not worth repeating
         self.last_features[slot] = features
-        if t.terminated:
-            return False  # a game that ended is no place to explore from
+        if t.terminated or t.truncated:
+            return False  # a game that ended, or hit its step limit, is no place to explore from
         key = self.cell_key(t)
         if key is not None:
             ctl = self.ctl.get(slot)
