@@ -139,7 +139,7 @@ def test_loops_that_only_set_locals_merge_paths_with_equal_locals():
 
 
 @pytest.mark.parametrize("fn,cfg", [("listing1", {"joysticks": 1}), ("listing3", {}), ("bindings", {}),
-                                    ("dispatch", {}), ("clicks", {})])
+                                    ("dispatch", {}), ("clicks", {}), ("early_return", {})])
 def test_cross_check_each_action_takes_its_path(fn, cfg):
     """Perform every analyzed action in a state where it is valid; the game must report the branch the
     action's path went through (and not the ones it avoided)."""
@@ -297,3 +297,43 @@ def test_past_the_fork_budget_a_mixed_input_and_game_test_keeps_only_its_input_p
     assert cut.actions and any("forks" in n for n in cut.result["stats"]["notes"])
     assert not any("cooldown" in x["p_g"] for x in cut.actions), [x["p_g"] for x in cut.actions]
     assert any(key_code("space") in x["sample_inputs"].keys for x in cut.actions)
+
+
+def test_slicing_keeps_early_returns_drops_unread_attribute_stores_and_follows_input_reading_constructors():
+    """``if self.blink > 0: self.blink -= 1`` stores what nothing after it in the call reads: no action may
+    depend on it. ``if self.press is None: return`` decides whether the release is handled: the release's
+    actions must. ``Quick()``'s constructor reads the q key: its paths become actions."""
+    a = analyze(spec_of("early_return"))
+    assert not any("blink" in x["p_g"] for x in a.actions), [x["p_g"] for x in a.actions]
+    ups = [x for x in a.actions if x["event"] == "MouseButtonUp"]
+    assert ups and all("press" in x["p_g"] for x in ups), [x["p_g"] for x in ups]
+    assert len({x["p_g"] for x in ups}) == 2  # press is None (returns early) / is not None (handled)
+    q = key_code("q")
+    assert any(q in x["sample_inputs"].keys for x in a.actions) and any(q not in x["sample_inputs"].keys
+                                                                         for x in a.actions)
+    with Worker(spec_of("early_return"), space=a.space(), capture=None) as w:
+        obs = w.reset(seed=0)
+        quick = next(i for i, x in enumerate(a.actions) if x["name"] == "q" or x["name"] == "Q")
+        assert obs.action_mask[quick]
+        assert w.act(quick, frames=1).features["quick"] == 1
+
+
+def test_past_the_fork_budget_a_call_whose_value_is_dropped_and_reads_no_input_is_not_followed():
+    """Past the budget such a call could only add one side of a test on inputs already read; following it
+    on every path was most of arena's analysis time."""
+    full = analyze(spec_of("dropped_call"))
+    assert "recoil" in full.result["stats"]["inlined"]
+    cut = analyze(spec_of("dropped_call"), max_forks=1)
+    assert cut.result["stats"]["truncated"]
+    assert "recoil" not in cut.result["stats"]["inlined"] and "recoil" in cut.result["stats"]["summarized"]
+    assert cut.actions
+
+
+def test_tests_on_unknown_values_do_not_multiply_paths():
+    """``if lamp.flicker(): glow = 1`` twice, then LEFT and RIGHT: 4 paths, not 16 (each unknown test's
+    two sides continue as one path, the local they set becoming unknown), and the 4 key actions."""
+    a = analyze(spec_of("unknown_tests"))
+    assert a.result["stats"]["paths"] == 4
+    held = {frozenset(x["sample_inputs"].keys) for x in a.actions}
+    left, right = key_code("left"), key_code("right")
+    assert len(a.actions) == 4 and {frozenset({left}), frozenset({right})} <= held

@@ -62,15 +62,23 @@ def _game_files(spec: Any) -> set[str]:
 def analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Analyse the game's input handling from the live main loop; a JSON-ready result."""
     sys.setprofile(None)
-    if options and options.get("profile"):
-        import cProfile
+    # the executor makes millions of short-lived objects and few cycles: the cyclic collector's passes over
+    # the game's heap cost more than they free (for a few seconds, with bounded memory)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if options and options.get("profile"):
+            import cProfile
 
-        prof = cProfile.Profile()
-        try:
-            return prof.runcall(_analyze_here, rt, options)
-        finally:
-            prof.dump_stats(options["profile"])
-    return _analyze_here(rt, options)
+            prof = cProfile.Profile()
+            try:
+                return prof.runcall(_analyze_here, rt, options)
+            finally:
+                prof.dump_stats(options["profile"])
+        return _analyze_here(rt, options)
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -96,7 +104,7 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
                      rebound=_rebound(fn_index, (loop_file, loop_node) if loop_frame.f_code.co_name == "<module>"
                                       else None),
                      joysticks=rt.cfg.joysticks, blacklist=frozenset(_blacklist(rt.cfg.blacklist)))
-    ex.reaching_names = {c.co_name for c in reaches}
+    ex.reaching_names = {c.co_name for c in reaches} | {_class_name(c) for c in reaches if c.co_name == "__init__"}
     if options.get("max_forks"):
         ex.max_forks = int(options["max_forks"])
     ex.deadline = time.process_time() + ex.max_seconds
@@ -387,12 +395,28 @@ def _resolve(chain: str, g: dict[str, Any]) -> Any:
     return obj
 
 
+def _class_name(code: types.CodeType) -> str:
+    """``Alien`` for the code of ``Alien.__init__`` (a nested class: its own name)."""
+    parts = code.co_qualname.split(".")
+    return parts[-2] if len(parts) >= 2 else code.co_name
+
+
 def _known_names(index: dict[Any, ast.AST], pygame: Any) -> set[str]:
     import builtins
 
     names = {c.co_name for c in index if isinstance(c, types.CodeType)}
+    # a game class's name calls its __init__ (``Alien()``): known; it reaches inputs when __init__ does
+    names |= {_class_name(c) for c in index if isinstance(c, types.CodeType) and c.co_name == "__init__"}
     names |= set(dir(builtins))
-    for obj in (pygame.Surface, pygame.Rect, pygame.sprite.Sprite, pygame.sprite.Group, list, dict, set, str,
+    import collections
+    import functools
+    import itertools
+    import math
+    import operator
+    import random
+
+    for obj in (random, math, itertools, functools, operator, collections,  # never read inputs
+                pygame.Surface, pygame.Rect, pygame.sprite.Sprite, pygame.sprite.Group, list, dict, set, str,
                 pygame.draw, pygame.display, pygame.time, pygame.font, pygame.transform, pygame.mixer,
                 pygame.math.Vector2, pygame.image, pygame.time.Clock):
         names |= {n for n in dir(obj) if not n.startswith("_")}

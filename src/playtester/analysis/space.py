@@ -203,15 +203,18 @@ class _Runtime:
             self.timing["valid_sum"] += self.n
             return out
         values = np.array([self._eval(c, ns, k) for k, c in enumerate(self.preds)], dtype=np.int8)
-        out = values[self.pred_of] if self.n else np.zeros(0, dtype=np.int8)
-        if self.n and not out.any():
+        out = values.take(self.pred_of) if self.n else np.zeros(0, dtype=np.int8)
+        valid = int(np.count_nonzero(out))
+        if self.n and not valid:
             # no path condition holds: the analysis missed this state (a path limit, an unsupported
             # construct); every action may be tried rather than none, and the stats say it happened
             out = np.ones(self.n, dtype=np.int8)
+            valid = self.n
             self.timing["empty_masks"] += 1
-        self.timing["mask_s"] += _now() - t0
-        self.timing["mask_n"] += 1
-        self.timing["valid_sum"] += int(out.sum())
+        timing = self.timing
+        timing["mask_s"] += _now() - t0
+        timing["mask_n"] += 1
+        timing["valid_sum"] += valid
         return out
 
     # ---- performing

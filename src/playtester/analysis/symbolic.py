@@ -209,6 +209,9 @@ class Executor:
         self._solver = z3.Solver()
         self._solver.set("timeout", 25)  # nonlinear conditions (vector lengths) may not finish: unknown counts as feasible
         self._keep: list[Any] = []
+        self._simple: dict[int, tuple[Any, Any, int, Any]] = {}  # test id -> (test, simplified, its id, negation)
+        self._true_id, self._false_id = z3.BoolVal(True).get_id(), z3.BoolVal(False).get_id()  # hash-consed
+        self._unused: ast.expr | None = None  # the call of the expression statement running now
         self.input_apis = self._input_apis()
 
     # ---- input API table (the live, virtualized pygame functions)
@@ -276,17 +279,23 @@ class Executor:
 
     def fork(self, st: State, cond: Any) -> list[tuple[State, bool]]:
         """Split ``st`` on a z3 condition: the feasible sides, each with its condition added."""
-        cond = z3.simplify(cond)
-        if z3.is_true(cond):
+        cid = cond.get_id()
+        got = self._simple.get(cid)
+        if got is None:  # the same test comes once per path: simplify and negate it once
+            simple = z3.simplify(cond)
+            got = self._simple[cid] = (cond, simple, simple.get_id(), z3.Not(simple))
+        _, cond, sid, neg = got
+        if sid == self._true_id:
             return [(st, True)]
-        if z3.is_false(cond):
+        if sid == self._false_id:
             return [(st, False)]
         if self.truncated:
             live = self._live_view(cond)
-            if z3.is_true(live) or z3.is_false(live):  # past the budget: follow the side the game takes now
-                side = z3.is_true(live)
+            lid = live.get_id()
+            if lid in (self._true_id, self._false_id):  # past the budget: follow the side the game takes now
+                side = lid == self._true_id
                 s2 = st.copy()
-                taken = cond if side else z3.Not(cond)
+                taken = cond if side else neg
                 s2.pc = [*st.pc, taken]
                 # an assumption about this moment, not a validity condition: kept out of p_g
                 self._keep.append(taken)
@@ -295,10 +304,10 @@ class Executor:
             # a test on inputs and game state (``aim > T and self.cooldown == 0``): the game's part is taken
             # as it is now, the rest stays a condition on the inputs (else the one side explored would make
             # every later path need this moment's game state in p_g)
-            cond = live
+            cond, neg = live, z3.Not(live)
         out = []
         on_event = any(n.startswith("in:ev_") for n in _var_map(cond))
-        for side, c in ((True, cond), (False, z3.Not(cond))):
+        for side, c in ((True, cond), (False, neg)):
             pc = [*st.pc, c]
             if self.feasible(pc):
                 s2 = st.copy()
@@ -585,6 +594,7 @@ class Executor:
         if getattr(node, "_pt_sliced", False):
             return [(st, None)]
         if isinstance(node, ast.Expr):
+            self._unused = node.value
             return [(s, None) for s, _ in self.ev(node.value, st, file)]
         if isinstance(node, ast.Assign):
             out = []
@@ -616,9 +626,15 @@ class Executor:
             out = []
             for s, c in self.ev(node.test, st, file):
                 for s2, b in self.to_bool(s, c, node, file):
+                    sides = []
                     for s3, side in self.branch(s2, b):
                         s3.decisions.append((file, node.lineno, side))  # the path, for the cross-check
-                        out.extend(self.run_block(node.body if side else node.orelse, s3, file))
+                        sides.append(self.run_block(node.body if side else node.orelse, s3, file))
+                    joined = self.join_unknown(s2, b, sides)
+                    if joined is not None:
+                        out.append((joined, None))
+                    else:
+                        out.extend(x for side_out in sides for x in side_out)
             return out
         if isinstance(node, ast.For):
             return self.run_for(node, st, file)
@@ -682,6 +698,35 @@ class Executor:
                 self._count_fork()
             states = nxt
         return states
+
+    def join_unknown(self, base: State, cond: Any, sides: list[list[tuple[State, Any]]]) -> State | None:
+        """Both sides of a test on unknown values only (a summarized call's result, ``hypot(dx, dy) > DZ``)
+        continue as one path when each side is one path that added no condition and fell through: the
+        test is not a condition on inputs or on game state (it would be dropped from p_i and p_g), so the
+        two paths would make the same action unless what they stored differs, and a stored value that
+        differs becomes unknown. Without this, every such test doubles the paths after it."""
+        if len(sides) != 2 or not isinstance(cond, z3.BoolRef) or any(len(x) != 1 for x in sides):
+            return None
+        names = _var_map(cond)
+        if not names or any(not n.startswith("u:") for n in names):
+            return None
+        (a, fa), (b, fb) = sides[0][0], sides[1][0]
+        n = len(base.pc) + 1
+        if fa is not None or fb is not None or a.ended or b.ended or len(a.pc) != n or len(b.pc) != n or \
+                a.forked != b.forked or a.ev_hit != b.ev_hit or a.depth != b.depth:
+            return None
+        merged = base.copy()
+        merged.env = {}
+        for k in a.env.keys() | b.env.keys():
+            va, vb = a.env.get(k, _NOPE), b.env.get(k, _NOPE)
+            same = va is vb or (va is not _NOPE and vb is not _NOPE and _vsig(va) == _vsig(vb))
+            if not same and not (_plain(va) and _plain(vb)):
+                return None  # an input handle (a joystick made on one side) must not become unknown
+            merged.env[k] = va if same else _Fresh()
+        merged.reads = a.reads | b.reads
+        merged.forked = dict(a.forked)
+        self.merged_paths += 1
+        return merged
 
     def branch(self, st: State, b: Any) -> list[tuple[State, bool]]:
         if isinstance(b, z3.BoolRef):
@@ -1133,8 +1178,13 @@ class Executor:
         out = []
         for s, c in self.ev(node.test, st, file):
             for s2, b in self.to_bool(s, c, node, file):
-                for s3, side in self.branch(s2, b):
-                    out.extend(self.ev(node.body if side else node.orelse, s3, file))
+                sides = [self.ev(node.body if side else node.orelse, s3, file) for s3, side in self.branch(s2, b)]
+                joined = self.join_unknown(s2, b, [[(x, None) for x, _ in side] for side in sides])
+                if joined is not None:
+                    va, vb = sides[0][0][1], sides[1][0][1]
+                    out.append((joined, va if va is vb or _vsig(va) == _vsig(vb) else _Fresh()))
+                else:
+                    out.extend(x for side in sides for x in side)
         return out
 
     def ev_BinOp(self, node: ast.BinOp, st: State, file: str) -> list[tuple[State, Any]]:
@@ -1249,8 +1299,11 @@ class Executor:
             return [(st, _Fresh())]
         if isinstance(fn, type) and self.is_game_class(fn):
             init = fn.__dict__.get("__init__")
-            if isinstance(init, types.FunctionType) and self.is_game_fn(init) and self._needs_inline(init, args):
-                self.inline_or_summarize(st, FuncRef(init, G(None), True), args, kwargs, node, file, src=None)
+            if isinstance(init, types.FunctionType) and self.is_game_fn(init) and self.reaches_input(init.__code__):
+                # a constructor that reads inputs: its paths (conditions, forks) count; the new object is unknown
+                return [(s, G(None)) for s, _ in self.inline_or_summarize(st, FuncRef(init, G(None), True), args,
+                                                                          kwargs, node, file, src=None)]
+            # else what it stores goes into an object the analysis does not follow: nothing to explore
             return [(st, G(None))]
         if fn in (bool,):
             return [(s, b) for s, b in self.to_bool(st, args[0], node, file)] if args else [(st, False)]
@@ -1412,6 +1465,11 @@ class Executor:
     def inline_or_summarize(self, st: State, ref: FuncRef, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
                             file: str, src: str | None) -> list[tuple[State, Any]]:
         fn = ref.fn
+        if self.truncated and node is self._unused and not self.reaches_input(fn.__code__):
+            # past the fork budget, a call whose value is dropped and that reads no input could only add
+            # one side of a test on values already read (an inlined call's stores do not outlive it)
+            self.summarized.add(fn.__qualname__)
+            return [(st, None)]
         if self._needs_inline(fn, args) and st.depth < MAX_DEPTH:
             tree = self.fn_ast(fn)
             if tree is not None:
@@ -1594,9 +1652,20 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
             return list(s.items)
         if isinstance(s, (ast.Try, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
             return []
-        if isinstance(s, ast.Assign):  # a plain name it stores to is not read
-            return [s.value, *[t for t in s.targets if not isinstance(t, ast.Name)]]
+        if isinstance(s, ast.Assign):  # what it stores to is not read; the objects it stores into are
+            return [s.value, *[r for t in s.targets for r in target_reads(t)]]
         return [s]
+
+    def target_reads(t: ast.expr) -> list[ast.AST]:
+        if isinstance(t, ast.Attribute):
+            return [t.value]  # ``self.x = v`` reads ``self``, not ``self.x``
+        if isinstance(t, ast.Subscript):
+            return [t.value, t.slice]
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return [r for e in t.elts for r in target_reads(e)]
+        if isinstance(t, ast.Starred):
+            return target_reads(t.value)
+        return []
 
     def calls_input(s: ast.stmt) -> bool:
         for part in own_expr_nodes(s):
@@ -1618,10 +1687,25 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
             ts = [s.target]
         elif isinstance(s, ast.For):
             ts = [s.target]
-        out = set()
+        out: set[str] = set()
         for t in ts:
-            out |= names_in(t)
+            out |= stored(t)
         return out
+
+    def stored(t: ast.expr) -> set[str]:
+        """The name or attribute path a target stores (``self.grid[i] = v`` changes ``self.grid``)."""
+        if isinstance(t, ast.Name):
+            return {t.id}
+        if isinstance(t, ast.Attribute):
+            d = _dotted(t)
+            return {d} if d else set()
+        if isinstance(t, ast.Subscript):
+            return stored(t.value)
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return set().union(*[stored(e) for e in t.elts]) if t.elts else set()
+        if isinstance(t, ast.Starred):
+            return stored(t.value)
+        return set()
 
     # a plain local set outside any loop and read by nothing after it is dead in this pass: the analysis runs
     # the frame (and each call) once, so ``if game.finished: running = False`` at the end of the main loop's
@@ -1639,6 +1723,19 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
         if any(r > at for r in reads):
             return False
         return not (is_module and any(c > at for c in call_pos))  # a module global a later call may read
+
+    parents: dict[int, ast.stmt] = {}
+    for s in stmts:
+        for child in ast.iter_child_nodes(s):
+            if isinstance(child, ast.stmt):
+                parents[id(child)] = s
+
+    def jump_matters(j: ast.stmt, last_kept: tuple[int, int]) -> bool:
+        if isinstance(j, ast.Raise) or isinstance(j, ast.Return) and j.value is not None:
+            return True  # it ends the path, or its value is the call's
+        if isinstance(j, ast.Return):
+            return last_kept > _pos(j)
+        return last_kept > (0, 0)  # break / continue: any kept statement may run in a later iteration
 
     keep: set[int] = set()
     controlled: set[int] = set()  # local assignments under an input-dependent test, in a loop
@@ -1677,24 +1774,25 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
             if id(s) not in keep and any(not dead_store(s, name, needed[name]) for name in targets_of(s) & needed.keys()):
                 keep.add(id(s))
                 changed = True
-    # compound statements around kept ones
-    parents: dict[int, ast.stmt] = {}
-    for s in stmts:
-        for child in ast.iter_child_nodes(s):
-            if isinstance(child, ast.stmt):
-                parents[id(child)] = s
-    for s in stmts:
-        if id(s) in keep:
-            p = parents.get(id(s))
-            while p is not None and id(p) not in keep:
-                keep.add(id(p))
-                p = parents.get(id(p))
+        # control dependence: the compound statements around kept ones, and around a jump that decides
+        # whether kept statements run (``if self.press is None: return`` before the handling of a click)
+        last_kept = max((_pos(s) for s in stmts if id(s) in keep), default=(0, 0))
+        for s in stmts:
+            if id(s) in keep or (isinstance(s, JUMPS) and jump_matters(s, last_kept)):
+                p = parents.get(id(s))
+                while p is not None and id(p) not in keep:
+                    keep.add(id(p))
+                    changed = True
+                    p = parents.get(id(p))
     for s in stmts:
         if id(s) in keep or isinstance(s, (ast.Return, ast.Break, ast.Continue, ast.Raise)):
             ex.kept_stmts += 1
         else:
             s._pt_sliced = True  # type: ignore[attr-defined]
             ex.sliced_stmts += 1
+
+
+JUMPS = (ast.Return, ast.Break, ast.Continue, ast.Raise)
 
 
 def _pos(s: ast.AST) -> tuple[int, int]:
@@ -1794,6 +1892,19 @@ def _vsig(v: Any, depth: int = 0) -> Any:
     return ("id", id(v))
 
 
+def _plain(v: Any, depth: int = 0) -> bool:
+    """Data, not a way to reach inputs or game objects: a value that may become unknown at a join."""
+    if v is _NOPE or v is None or isinstance(v, (bool, int, float, str, z3.ExprRef, _Fresh)):
+        return True
+    if isinstance(v, G):
+        return v.live is None or isinstance(v.live, (bool, int, float, str))
+    if isinstance(v, Vec):
+        return _plain(v.x, depth + 1) and _plain(v.y, depth + 1)
+    if isinstance(v, tuple) and depth < 4 and len(v) <= 16:
+        return all(_plain(x, depth + 1) for x in v)
+    return False
+
+
 def _only_locals(body: list[ast.stmt]) -> bool:
     """The statements only compute and set local names (no call, no attribute or item store, no flow out
     of the loop), so two paths with equal locals after them are the same path."""
@@ -1839,13 +1950,22 @@ def _as_vec(v: Any) -> Vec | None:
 
 def _unify(x: Any, y: Any) -> tuple[Any, Any]:
     """Make an Int and a Real term comparable (z3 does not mix sorts)."""
-    xr = isinstance(x, float) or isinstance(x, z3.ArithRef) and not x.is_int()
-    yr = isinstance(y, float) or isinstance(y, z3.ArithRef) and not y.is_int()
-    if xr and isinstance(y, z3.ArithRef) and y.is_int():
+    xa, ya = isinstance(x, z3.ArithRef), isinstance(y, z3.ArithRef)
+    xi = xa and _int_sorted(x)
+    yi = ya and _int_sorted(y)
+    xr = isinstance(x, float) or xa and not xi
+    yr = isinstance(y, float) or ya and not yi
+    if xr and yi:
         y = z3.ToReal(y)
-    if yr and isinstance(x, z3.ArithRef) and x.is_int():
+    if yr and xi:
         x = z3.ToReal(x)
     return x, y
+
+
+def _int_sorted(e: Any) -> bool:
+    """``e.is_int()`` without building a SortRef (this runs for every arithmetic operand)."""
+    ctx = e.ctx_ref()
+    return z3.Z3_get_sort_kind(ctx, z3.Z3_get_sort(ctx, e.as_ast())) == z3.Z3_INT_SORT
 
 
 def _is_int_term(v: Any) -> bool:
