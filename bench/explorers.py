@@ -36,10 +36,13 @@ AGENTS = {
     "curiosity": "curiosity",
     # the paper's population of 30 would not finish one generation in a few minutes on 2 cores
     "wuji": "wuji:population=8,offspring=8,runs=1,max_train_rounds=4,patience=2",
+    # the paper's 0.01 floor on every valid action, uncapped (an ablation: with ~100 valid actions the
+    # floors take nearly all the probability and the policy hardly chooses)
+    "wuji-floor": "wuji:population=8,offspring=8,runs=1,max_train_rounds=4,patience=2,floor_mass=1.0",
     "goexplore": "goexplore",
     "goexplore-replay": "goexplore:return_mode=replay",
 }
-COLORS = {"random": (120, 120, 120), "curiosity": (31, 119, 180), "wuji": (214, 39, 40),
+COLORS = {"random": (120, 120, 120), "curiosity": (31, 119, 180), "wuji": (214, 39, 40), "wuji-floor": (148, 103, 189),
           "goexplore": (44, 160, 44), "goexplore-replay": (255, 127, 14)}
 GAMES = {
     "blockmaze": ("blockmaze", {"size": 11, "n_bugs": 5}),

@@ -60,6 +60,58 @@ def test_the_numpy_actor_matches_the_torch_policy():
             logits, _ = net(torch.as_tensor(x, dtype=torch.float32)[None])
             want = action_probs(logits, torch.as_tensor(mask)[None], 0.01)[0].numpy()
         np.testing.assert_allclose(fast.logits(x), logits[0].numpy(), rtol=1e-4, atol=1e-5)
+        with torch.no_grad():
+            value = float(net(torch.as_tensor(x, dtype=torch.float32)[None])[1][0])
+        assert abs(fast.value(x) - value) < 1e-4
         got = action_probs_np(fast.logits(x), mask, 0.01)
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
         assert got[mask == 0].sum() == 0 and abs(got.sum() - 1) < 1e-9
+
+
+def test_action_floors_take_at_most_floor_mass_together():
+    """The paper's floor keeps every valid action possible; with a hundred valid actions a 0.01 floor each
+    would leave the policy choosing 0 steps in 1. ``floor_mass`` caps what the floors take together."""
+    import numpy as np
+    import torch
+
+    from playtester.agents.wuji import action_probs, action_probs_np
+
+    logits = np.zeros(150)
+    logits[7] = 50.0  # the policy is sure of action 7
+    mask = np.ones(150)
+    mask[100:] = 0  # 100 valid actions
+    old = action_probs_np(logits, mask, 0.01)  # no cap: the floors take everything
+    assert old[7] < 0.02
+    p = action_probs_np(logits, mask, 0.01, floor_mass=0.2)
+    assert abs(p[7] - (0.8 + 0.002)) < 1e-9 and p[:100].min() >= 0.002 - 1e-12 and p[100:].sum() == 0
+    few = np.zeros(6)
+    few[2] = 50.0
+    q = action_probs_np(few, np.ones(6), 0.01, floor_mass=0.2)  # few actions: the paper's 0.01 floor
+    assert abs(q.min() - 0.01) < 1e-9
+    both = action_probs(torch.as_tensor(np.stack([logits, np.pad(few, (0, 144), constant_values=-1e9)]),
+                                        dtype=torch.float32),
+                        torch.as_tensor(np.stack([mask, np.pad(np.ones(6), (0, 144))]), dtype=torch.float32),
+                        0.01, 0.2).numpy()
+    np.testing.assert_allclose(both[0], p, atol=1e-6)
+    np.testing.assert_allclose(both[1][:6], q, atol=1e-6)
+
+
+def test_wuji_never_picks_a_masked_action_while_scoring_and_training():
+    """Every action Wuji plays, in scoring and in A2C training episodes, is one the mask allows."""
+    from toy import Line
+
+    class Masked(Line):
+        def info(self):
+            info = super().info()
+            info["action_mask"] = np.array([self.t % 2 == 0, 1, self.t % 3 == 0], dtype=np.int8)
+            return info
+
+    bad = []
+
+    def check(obs, info, a):
+        if not info["action_mask"][a]:
+            bad.append((info["action_mask"].tolist(), a))
+
+    agent = WujiAgent(3, seed=0, population=3, offspring=3, runs=1, hidden=16, max_train_rounds=2, patience=1)
+    drive(agent, Masked(), 600, ["x"], on_step=check)
+    assert agent.train_updates > 0 and not bad, bad[:5]
