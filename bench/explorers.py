@@ -12,7 +12,7 @@ Prints a table per game and writes, under ``--out`` (default bench/results):
 ``GAME_bugs.png`` / ``GAME_states.png`` (mean over seeds; one colour per agent, legend in the JSON and
 the README).
 
-Usage: python bench/explorers.py [--seconds 120] [--seeds 2] [--games blockmaze,maze41,combat]
+Usage: python bench/explorers.py [--seconds 120] [--seeds 2] [--first-seed 0] [--games blockmaze,maze41,combat]
        [--agents random,curiosity,wuji,goexplore,goexplore-replay]
 """
 
@@ -140,6 +140,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=120.0)
     ap.add_argument("--seeds", type=int, default=2)
+    ap.add_argument("--first-seed", type=int, default=0, help="campaign seeds are FIRST .. FIRST+SEEDS-1")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--games", default="blockmaze,maze41,combat")
     ap.add_argument("--agents", default="random,curiosity,wuji,goexplore,goexplore-replay")
@@ -151,10 +152,11 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     path = out / "explorers.json"
     results: list[dict] = json.loads(path.read_text())["runs"] if args.append and path.is_file() else []
-    todo = {(g, a, s) for g in args.games.split(",") for a in args.agents.split(",") for s in range(args.seeds)}
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    todo = {(g, a, s) for g in args.games.split(",") for a in args.agents.split(",") for s in seeds}
     results = [r for r in results if (r["game"], r["agent"], r["seed"]) not in todo]
     for game in args.games.split(","):
-        for seed in range(args.seeds):
+        for seed in seeds:
             for agent in args.agents.split(","):  # interleaved: machine load drifts over time
                 t0 = time.time()
                 res = run(game, agent, seed, args.seconds, args.workers)
