@@ -82,3 +82,22 @@ def test_agent_names_take_hyper_parameter_overrides():
         make_agent("goexplore:nope=1", 5)
     with pytest.raises(UsageError, match="unknown agent"):
         make_agent("smart", 5)
+
+
+def test_running_norm_one_sample_at_a_time_matches_batches():
+    """Agents update the feature statistics one step at a time (a fast path): the same mean and variance
+    as a batch update, and the same as numpy's over all the samples."""
+    import numpy as np
+
+    from playtester.agents.common import RunningNorm
+
+    xs = np.random.default_rng(0).normal(3.0, 2.0, size=(400, 5))
+    one, batch = RunningNorm(5), RunningNorm(5)
+    for x in xs:
+        one.update(x)
+    batch.update(xs[:150])
+    batch.update(xs[150:])
+    np.testing.assert_allclose(one.mean, batch.mean, atol=1e-9)
+    np.testing.assert_allclose(one.var, batch.var, rtol=1e-6)
+    np.testing.assert_allclose(one.mean, xs.mean(0), atol=1e-5)
+    np.testing.assert_allclose(one.var, xs.var(0), rtol=1e-3)

@@ -115,3 +115,45 @@ def test_wuji_never_picks_a_masked_action_while_scoring_and_training():
     agent = WujiAgent(3, seed=0, population=3, offspring=3, runs=1, hidden=16, max_train_rounds=2, patience=1)
     drive(agent, Masked(), 600, ["x"], on_step=check)
     assert agent.train_updates > 0 and not bad, bad[:5]
+
+
+def test_a_lucky_score_is_scored_again_and_averaged():
+    """Scores of one run are noisy and selection keeps the luckiest: a policy kept in P plays more scoring
+    runs (re-scoring jobs, and the runs of P that fill idle workers), so its scores become means."""
+    agent = WujiAgent(3, seed=3, population=4, offspring=4, runs=1, hidden=16, max_train_rounds=2, patience=1,
+                      rescore_runs=4)
+    drive(agent, Line(), 100, ["x"])  # P0 scored
+    lucky = agent.population[0]
+    lucky.es, lucky.rs, lucky.runs = 25.0, 25.0, 1  # a run no policy can repeat on Line (at most 21 and 20)
+    drive(agent, Line(), 2000, ["x"])  # 100 steps were 5 whole episodes: nothing is left half-played
+    assert lucky.runs >= 3, (lucky.runs, agent.generation)
+    assert lucky.es < 25.0 and lucky.rs < 25.0  # the mean of its runs
+    kept = [p for p in agent.population if p.origin == "P0"]
+    assert all(p.runs >= 2 for p in kept), [(p.id, p.runs) for p in kept]
+
+
+def test_a2c_learns_from_rewards_scaled_by_the_return_scale():
+    """Game scores come in hundreds; A2C's rewards are divided by the running std of the discounted return
+    (``norm_reward``), the raw return still makes the winning score."""
+
+    class BigLine(Line):
+        def step(self, a):
+            obs, r, term, trunc, info = super().step(a)
+            return obs, 500.0 * r, term, trunc, info
+
+    seen: dict[bool, list[float]] = {True: [], False: []}
+    for norm in (True, False):
+        agent = WujiAgent(3, seed=0, population=2, offspring=2, runs=1, hidden=16, max_train_rounds=3,
+                          norm_reward=norm)
+        update = agent._a2c_update
+
+        def spy(run, bootstrap, norm=norm, update=update):
+            seen[norm] += [r for _, _, r, _ in run.rollout]
+            update(run, bootstrap)
+
+        agent._a2c_update = spy
+        drive(agent, BigLine(), 600, ["x"])
+        assert agent.train_updates > 0
+        assert max(p.rs for p in agent.population) >= 500.0  # scores in the game's units
+    assert max(seen[False]) == 500.0
+    assert 0 < max(seen[True]) < 10.0, max(seen[True])

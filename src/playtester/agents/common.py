@@ -256,6 +256,12 @@ class RunningNorm:
         self.clip = clip
 
     def update(self, x: np.ndarray) -> None:
+        if x.ndim == 1:  # one sample (an agent's step): the same update without the batch reductions
+            self.count += 1.0
+            delta = x - self.mean
+            self.mean = self.mean + delta / self.count
+            self.var = self.var + (delta * (x - self.mean) - self.var) / self.count
+            return
         x = np.atleast_2d(x)
         b_mean, b_var, b_n = x.mean(0), x.var(0), x.shape[0]
         delta = b_mean - self.mean
