@@ -29,7 +29,7 @@ from playtester.drive.observation import GameExit, Observation
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import code_include_patterns
 from playtester.env import GameEnv, resolve_space
-from playtester.errors import NoValidActionError, UsageError
+from playtester.errors import ConfigError, NoValidActionError, UsageError
 from playtester.findings import Trace
 from playtester.oracles import make_oracles
 from playtester.store import Store
@@ -419,6 +419,13 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         slots[0].seed = first_seed
         abstraction = choose_abstraction(prior.abstraction if resume and prior else cfg.abstraction,
                                          envs[0].last_obs, cfg.features, cfg.feature_ranges, cfg.feature_buckets)
+        # what a learning agent takes as input (checked before the campaign is stored: a typo loses nothing)
+        inputs = list(cfg.agent_features or cfg.features or sorted(envs[0].last_obs.features))
+        missing = [n for n in cfg.agent_features or [] if n not in envs[0].last_obs.features]
+        if missing:
+            raise ConfigError(f"{spec.text}: agent_features lists {', '.join(map(repr, missing))}, which the game's "
+                              f"probe does not report; it reports {', '.join(sorted(envs[0].last_obs.features)) or 'no features'}. "
+                              f"Fix the names in the game config, or report them with probe.observe")
         if resume and prior:
             cid = prior.id
             steps, episodes, elapsed0, next_seed = prior.steps, prior.episodes, prior.elapsed_s, prior.next_seed + 1
@@ -504,7 +511,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
                                          "next_seed": next_seed})
 
         if hook["setup"]:
-            hook["setup"](CampaignInfo(len(space), workers, features=list(cfg.features or sorted(envs[0].last_obs.features)),
+            hook["setup"](CampaignInfo(len(space), workers, features=inputs,
                                        reward_feature=cfg.reward_feature, position=cfg.position,
                                        position_cell=cfg.position_cell, cell_features=list(cfg.cell_features),
                                        abstraction=abstraction.name,

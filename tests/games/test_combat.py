@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import inspect
+import math
 import os
 import random
 from collections.abc import Iterator
@@ -180,8 +181,13 @@ def test_report_features(sink: RecordingSink) -> None:
     g = cb.Combat()
     _run(g, 1)
     assert set(sink.features) == {"hero_x", "hero_y", "hero_hp", "mana", "boss_hp", "boss_phase", "distance",
-                                  "buffs", "buff_mask", "score"}
+                                  "buffs", "buff_mask", "score", "boss_dx", "boss_dy", "facing_x", "facing_y",
+                                  "boss_windup"}
     assert sink.features["distance"] == 360.0
+    f = sink.features
+    assert (f["boss_dx"], f["boss_dy"]) == (round(g.boss.x - g.hero.x, 1), round(g.boss.y - g.hero.y, 1))
+    assert abs(math.hypot(f["boss_dx"], f["boss_dy"]) - f["distance"]) < 0.2
+    assert (f["facing_x"], f["facing_y"]) == g.hero.facing and f["boss_windup"] == 0
     assert sink.features["buff_mask"] == 0
     assert sink.checks == []
 

@@ -100,6 +100,9 @@ class GameConfig(BaseModel):
         default_factory=dict, description="ranges of probe features for the features abstraction: each ranged "
         "feature is cut into feature_buckets equal intervals (Wuji's state abstraction); others are rounded")
     feature_buckets: int = Field(10, ge=1, description="intervals per ranged feature (Wuji's m)")
+    agent_features: list[str] | None = Field(
+        None, description="probe features a learning agent takes as input (Wuji's policy network), when it "
+        "should see more than coverage counts (where the boss is, which way the hero faces); default: features")
     position_cell: float = Field(1.0, gt=0, description="size of a position-map cell, in the game's units")
     position: str = Field("auto", description="where the player's position comes from, for the map: auto, "
                           "features, or entity:NAME")

@@ -41,8 +41,10 @@ every hit lies in **[1, 60]** (the highest is a raging, blessed bolt crit: (20 x
 which is the ``balance`` range in ``combat.toml``.
 
 Instrumentation: every frame ``probe.observe(hero_x, hero_y, hero_hp, mana, boss_hp, boss_phase,
-distance, buffs, buff_mask, score)`` (``score`` is the damage dealt to the boss so far, ``buffs`` the
-number of active buffs and debuffs, ``buff_mask`` which ones: bit i for ``BUFF_ORDER[i]``) and the
+distance, buffs, buff_mask, score, boss_dx, boss_dy, facing_x, facing_y, boss_windup)`` (``score`` is the
+damage dealt to the boss so far, ``buffs`` the number of active buffs and debuffs, ``buff_mask`` which
+ones: bit i for ``BUFF_ORDER[i]``, ``boss_dx``/``boss_dy`` the boss's offset from the hero, ``facing_*``
+the hero's facing, ``boss_windup`` 1 while the boss telegraphs an attack) and the
 entities ``"hero"`` and ``"boss"``; the events ``skill`` (``name``), ``hit`` (``damage``, ``skill``),
 ``buff`` (``name``), ``phase`` (``phase``), ``hurt`` (``damage``, ``attack``: the boss hit the hero), ``win`` and ``hero_died``; invariants through ``probe.check``. Hooks:
 ``teleport(x, y)`` (the hero) and ``debug_phase(phase)`` (sets the boss's hp to the top of that phase),
@@ -977,6 +979,11 @@ class Combat:
             buffs=len(hero.buffs),
             buff_mask=sum(1 << i for i, name in enumerate(BUFF_ORDER) if name in hero.buffs),
             score=self.score,
+            boss_dx=round(boss.x - hero.x, 1),
+            boss_dy=round(boss.y - hero.y, 1),
+            facing_x=hero.facing[0],
+            facing_y=hero.facing[1],
+            boss_windup=int(boss.state == "windup"),
         )
         probe.entity("hero", "hero", (hero.x, hero.y), hp=hero.hp, mana=hero.mana, charging=hero.charging)
         probe.entity("boss", "boss", (boss.x, boss.y), hp=boss.hp, phase=boss.phase, state=boss.state)
