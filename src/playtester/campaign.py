@@ -423,9 +423,10 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         inputs = list(cfg.agent_features or cfg.features or sorted(envs[0].last_obs.features))
         missing = [n for n in cfg.agent_features or [] if n not in envs[0].last_obs.features]
         if missing:
-            raise ConfigError(f"{spec.text}: agent_features lists {', '.join(map(repr, missing))}, which the game's "
-                              f"probe does not report; it reports {', '.join(sorted(envs[0].last_obs.features)) or 'no features'}. "
-                              f"Fix the names in the game config, or report them with probe.observe")
+            reported = ", ".join(sorted(envs[0].last_obs.features)) or "no features"
+            raise ConfigError(f"{spec.text}: agent_features lists {', '.join(map(repr, missing))}, which the "
+                              f"game's probe does not report; it reports {reported}. Fix the names in the game "
+                              f"config, or report them with probe.observe")
         if resume and prior:
             cid = prior.id
             steps, episodes, elapsed0, next_seed = prior.steps, prior.episodes, prior.elapsed_s, prior.next_seed + 1

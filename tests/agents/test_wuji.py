@@ -35,6 +35,7 @@ def test_state_round_trips_for_resume():
     again = WujiAgent(3, seed=2, population=4, offspring=4, runs=1, hidden=16, max_train_rounds=2)
     again.load_state(agent.state_bytes())
     assert again.generation == agent.generation and again.history == agent.history
+    assert again.ret_norm.count == agent.ret_norm.count > 0 and (again.ret_norm.var == agent.ret_norm.var).all()
     assert [p.id for p in again.population] == [p.id for p in agent.population]
     assert all((a.weights == b.weights).all() for a, b in zip(again.population, agent.population, strict=True))
     episodes = again.episodes
@@ -128,8 +129,10 @@ def test_a_lucky_score_is_scored_again_and_averaged():
     drive(agent, Line(), 2000, ["x"])  # 100 steps were 5 whole episodes: nothing is left half-played
     assert lucky.runs >= 3, (lucky.runs, agent.generation)
     assert lucky.es < 25.0 and lucky.rs < 25.0  # the mean of its runs
+    ids = [p.id for p in agent.population]
+    assert len(set(ids)) == len(ids), ids  # a re-scored policy is in the selection pool once, not twice
     kept = [p for p in agent.population if p.origin == "P0"]
-    assert all(p.runs >= 2 for p in kept), [(p.id, p.runs) for p in kept]
+    assert kept and all(p.runs >= 2 for p in kept), [(p.id, p.runs) for p in kept]
 
 
 def test_a2c_learns_from_rewards_scaled_by_the_return_scale():

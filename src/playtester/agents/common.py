@@ -249,10 +249,11 @@ def gray(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 class RunningNorm:
     """Running mean and variance (Welford, batched) to standardize feature vectors, clipped to +-clip."""
 
-    def __init__(self, n: int, clip: float = 5.0) -> None:
+    def __init__(self, n: int, clip: float = 5.0, count: float = 1e-4) -> None:
+        """``count``: the weight of the prior (mean 0, variance 1); 0 trusts the first samples alone."""
         self.mean = np.zeros(n)
         self.var = np.ones(n)
-        self.count = 1e-4
+        self.count = count
         self.clip = clip
 
     def update(self, x: np.ndarray) -> None:

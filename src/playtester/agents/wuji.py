@@ -257,7 +257,7 @@ class WujiAgent(Explorer):
         setup_torch(seed)
         self.n_in: int | None = None
         self.norm: RunningNorm | None = None
-        self.ret_stats = [0, 0.0, 0.0]  # count, mean, M2 (Welford) of the discounted return in training
+        self.ret_norm = RunningNorm(1, count=0.0)  # of the discounted return in training episodes
         self.template: Policy | None = None
         self.population: list[Individual] = []
         self.jobs: list[Job] = []
@@ -331,7 +331,8 @@ class WujiAgent(Explorer):
         if self.jobs and not all(j.done for j in self.jobs):
             return
         if self.phase == "evolve":
-            pool = self.population + [j.ind for j in self.jobs] + [j.trained for j in self.jobs if j.trained]
+            # P' and Q are the offspring jobs' (a re-scoring job's policy is already in P: once in the pool)
+            pool = self.population + [j.ind for j in self.jobs if j.train] + [j.trained for j in self.jobs if j.trained]
             keep = select_population([p.scores for p in pool], self.cfg.population)
             self.population = [pool[i] for i in keep]
             self.generation += 1
@@ -340,9 +341,7 @@ class WujiAgent(Explorer):
         self.history.append({"generation": self.generation, "es_mean": float(np.mean(es)), "es_max": float(np.max(es)),
                              "rs_mean": float(np.mean(rs)), "rs_max": float(np.max(rs))})
         self.phase = "evolve"
-        self.jobs = [Job(p) for p in self.population if p.runs < self.cfg.rescore_runs]  # re-score P, one run
-        for job in self.jobs:
-            job.evals_left = 1
+        self.jobs = [Job(p, evals_left=1) for p in self.population if p.runs < self.cfg.rescore_runs]  # re-score P
         self.jobs += [Job(kid, train=True, evals_left=self.cfg.runs) for kid in self.make_offspring()]
 
     # ---- episodes
@@ -417,13 +416,9 @@ class WujiAgent(Explorer):
     def _return_scale(self, disc: float) -> float:
         """Add a discounted return to the running statistics; their standard deviation (the return itself
         while there is no spread yet; at least 1e-4)."""
-        st = self.ret_stats
-        st[0] += 1
-        delta = disc - st[1]
-        st[1] += delta / st[0]
-        st[2] += delta * (disc - st[1])
-        std = math.sqrt(st[2] / st[0]) if st[2] > 0 else abs(disc)
-        return max(std, 1e-4)
+        self.ret_norm.update(np.array([disc]))
+        var = float(self.ret_norm.var[0])
+        return max(math.sqrt(var) if var > 0 else abs(disc), 1e-4)
 
     def _a2c_update(self, run: SlotRun, bootstrap: float) -> None:
         c = self.cfg
@@ -496,7 +491,7 @@ class WujiAgent(Explorer):
         return {"n_in": self.n_in, "population": [ind(p) for p in self.population], "phase": self.phase,
                 "generation": self.generation, "next_id": self.next_id, "history": self.history,
                 "norm": None if self.norm is None else (self.norm.mean, self.norm.var, self.norm.count),
-                "ret_stats": list(self.ret_stats),
+                "ret_norm": (self.ret_norm.mean, self.ret_norm.var, self.ret_norm.count),
                 "jobs": [(ind(j.ind), j.train, j.evals_left, None if j.trained is None else ind(j.trained), j.rounds,
                           j.best, j.stale, j.done) for j in self.jobs],
                 "episodes": self.episodes, "config": asdict(self.cfg)}
@@ -508,7 +503,8 @@ class WujiAgent(Explorer):
         self.template = Policy(self.n_in, self.n_actions, self.cfg.hidden)
         self.norm = RunningNorm(self.n_in)
         self.norm.mean, self.norm.var, self.norm.count = state["norm"]
-        self.ret_stats = list(state.get("ret_stats", [0, 0.0, 0.0]))  # none in states saved before scaling
+        if "ret_norm" in state:  # none in states saved before reward scaling
+            self.ret_norm.mean, self.ret_norm.var, self.ret_norm.count = state["ret_norm"]
         self.population = [Individual(*p) for p in state["population"]]
         self.phase, self.generation, self.next_id = state["phase"], state["generation"], state["next_id"]
         self.history = state["history"]
