@@ -41,9 +41,13 @@ AGENTS = {
     "wuji-floor": "wuji:population=8,offspring=8,runs=1,max_train_rounds=4,patience=2,floor_mass=1.0",
     "goexplore": "goexplore",
     "goexplore-replay": "goexplore:return_mode=replay",
+    # Wuji warm-started from demonstrations (games with some in DEMOS; bench/combat_demos.py plays them)
+    "wuji-demos": "wuji:population=8,offspring=8,runs=1,max_train_rounds=4,patience=2",
 }
+DEMOS = {"wuji-demos": {"combat": "bench/data/combat_demos"}}
 COLORS = {"random": (120, 120, 120), "curiosity": (31, 119, 180), "wuji": (214, 39, 40), "wuji-floor": (148, 103, 189),
-          "goexplore": (44, 160, 44), "goexplore-replay": (255, 127, 14)}
+          "goexplore": (44, 160, 44), "goexplore-replay": (255, 127, 14),
+          "wuji-demos": (140, 86, 75)}
 GAMES = {
     "blockmaze": ("blockmaze", {"size": 11, "n_bugs": 5}),
     # the large maze's bug cells stay put for a campaign (drawn from its seed), as the Wuji paper's do
@@ -73,13 +77,17 @@ def n_injected(game: str) -> int:
 
 def run(game: str, agent: str, seed: int, seconds: float, workers: int) -> dict:
     name, args = GAMES[game]
+    demos = DEMOS.get(agent, {})
+    if agent in DEMOS and game not in demos:
+        raise SystemExit(f"{agent} needs demonstrations, and bench/ has none for {game}")
     spec = resolve(name)
     args = {k: seed if v == "campaign seed" else v for k, v in args.items()}
     if args:
         spec = spec.with_config(game_args=spec.config.game_args | args)
     with tempfile.TemporaryDirectory() as out:
         r = explore(spec, out=out, agent=AGENTS[agent], budget=Budget(seconds=seconds), workers=workers,
-                    seed=seed, code_coverage=False, replay_known=False)
+                    seed=seed, code_coverage=False, replay_known=False,
+                    demos=[Path(__file__).parent.parent / demos[game]] if game in demos else ())
         first: dict[str, float] = {}
         for b in r.bugs:
             which = injected(game, b)

@@ -14,14 +14,14 @@ import os
 import re
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from playtester.actions.space import space_from_dict, space_to_dict
 from playtester.agents import make_agent
-from playtester.agents.common import CampaignInfo, Transition
+from playtester.agents.common import CampaignInfo, Demo, DemoStep, Transition
 from playtester.coverage.code import CodeCoverage
 from playtester.coverage.maps import PositionMap
 from playtester.coverage.state import Abstraction, encode_key, make_abstraction
@@ -370,13 +370,20 @@ class EpisodeControl:
 def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", budget: Budget = Budget(steps=1000),
             workers: int = 1, seed: int = 0, actions: Any = None, resume: bool = False, code_coverage: bool = True,
             replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None,
-            max_store_mb: float | None = None) -> ExploreResult:
+            max_store_mb: float | None = None, demos: Sequence[str | Path] = ()) -> ExploreResult:
     """Run a testing campaign: ``agent`` plays the game on ``workers`` workers until ``budget`` is spent;
     every step passes through the oracles; bugs, traces and coverage go to the store in ``out``.
 
     With ``resume``, the latest unfinished campaign in ``out`` continues where it stopped (its game,
     config, action space, seeds, coverage and bugs are read back from the store).
+
+    ``demos``: trace files (or folders of them) of play to learn from, for agents that take demonstrations
+    (``wuji``); they are played once through the campaign's driver before the first step, unwatched by the
+    oracles and left out of coverage and the step count (see `load_demos`).
     """
+    if demos and resume:
+        raise UsageError("--demos starts a campaign; a resumed campaign keeps what its agent learnt from the "
+                         "demonstrations it started with: leave --demos out with --resume")
     store = Store(out, max_mb=max_store_mb)
     prior = store.campaign()
     if resume:
@@ -394,6 +401,12 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         space = resolve_space(spec, actions)
     cfg = spec.config
     shared = make_agent(agent, len(space), seed=seed * 1000, workers=workers)
+    demo_traces: list[tuple[str, Trace]] = []
+    if demos:
+        if not getattr(shared, "learns_from_demos", False):
+            raise UsageError(f"the {shared.name if hasattr(shared, 'name') else agent!r} agent does not learn from "
+                             "demonstrations; --demos works with: wuji")
+        demo_traces = load_demos(demos, spec, space_to_dict(space))
     if not getattr(shared, "shared", False):  # plain agents: one per worker, as `run` does
         agents = [shared] + [make_agent(agent, len(space), seed=seed * 1000 + i) for i in range(1, workers)]
     else:
@@ -518,6 +531,10 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
                                        abstraction=abstraction.name,
                                        snapshots=envs[0].worker.snapshots_supported,
                                        max_episode_steps=envs[0].max_episode_steps))
+        if demo_traces:  # played on the first worker, then the first episode starts afresh
+            shared.demonstrate(play_demos(envs[0], demo_traces))
+            envs[0].worker.final_code_lines = {}
+            slots[0].obs, slots[0].info = envs[0].reset(seed=first_seed)
         controls: dict[int, EpisodeControl] = {}
         if hook["attach"]:
             for slot in slots:
@@ -614,6 +631,75 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     finally:
         for env in envs:
             env.close()
+
+
+def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any]) -> list[tuple[str, Trace]]:
+    """The demonstration traces in ``paths`` (trace files, or folders: every ``*.json`` in them, and the
+    ``trace.json`` of each bug folder under them), checked against the campaign's game and action space.
+
+    Any trace is a demonstration: one written by a script or by `explore` (a bug's ``trace.json``), or
+    play recorded with the same action space. A trace of another game, game arguments or action space
+    would show the agent actions that do not mean what they meant; that is a ConfigError naming the file.
+    """
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found = sorted(p.glob("*.json")) + sorted(p.glob("*/trace.json"))
+            if not found:
+                raise ConfigError(f"demonstrations folder {p} holds no trace files (*.json, or */trace.json of "
+                                  "bug folders)")
+            files += found
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise ConfigError(f"demonstration {p} does not exist; pass trace files or folders of them")
+    out: list[tuple[str, Trace]] = []
+    cfg = spec.config.model_dump(mode="json")
+    for f in files:
+        try:
+            trace = Trace.from_json(f.read_text())
+        except ConfigError as e:
+            raise ConfigError(f"demonstration {f}: {e}") from None
+        except (OSError, UnicodeDecodeError, TypeError) as e:
+            raise ConfigError(f"demonstration {f} cannot be read as a trace: {e}") from None
+        where = f"demonstration {f}"
+        try:
+            game = resolve(trace.game).name
+        except Exception:  # noqa: BLE001 - a game that no longer resolves is reported below by name
+            game = trace.game
+        if game != spec.name:
+            raise ConfigError(f"{where} plays {trace.game!r}, not {spec.text!r}; pass demonstrations of this game")
+        for key in ("game_args", "frames_per_action"):
+            if trace.config.get(key) != cfg.get(key):
+                raise ConfigError(f"{where} was played with {key} = {trace.config.get(key)!r}, this campaign uses "
+                                  f"{cfg.get(key)!r}; record it again, or run the campaign with the same {key}")
+        if trace.space != space:
+            names = [a.get("name") for a in trace.space.get("actions", [])]
+            raise ConfigError(f"{where} uses another action space ({len(names)} actions: "
+                              f"{', '.join(map(str, names[:6]))}{', ...' if len(names) > 6 else ''}); its action "
+                              "numbers would mean other inputs. Run the campaign with --actions matching the "
+                              "demonstration's, or record it again")
+        if not trace.actions:
+            raise ConfigError(f"{where} has no actions")
+        out.append((str(f), trace))
+    return out
+
+
+def play_demos(env: GameEnv, traces: list[tuple[str, Trace]]) -> list[Demo]:
+    """Play each demonstration from its seed through ``env``: what each step showed, and the action taken.
+    A demonstration that ends early (the game finished, crashed or hung) keeps the steps it played."""
+    demos = []
+    for source, trace in traces:
+        obs, info = env.reset(seed=trace.seed)
+        steps = []
+        for a in trace.actions:
+            nobs, r, term, trunc, ninfo = env.step(a)
+            steps.append(DemoStep(obs, info, int(a), float(r)))
+            obs, info = nobs, ninfo
+            if term or trunc:
+                break
+        demos.append(Demo(source, steps))
+    return demos
 
 
 def _replay_known(store: Store, cid: int, game: str, new: list[int]) -> tuple[int, int]:

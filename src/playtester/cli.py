@@ -180,6 +180,8 @@ def explore(
     shrink_seconds: float = typer.Option(30.0, help="time budget to shrink one bug"),
     config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
+    demos: list[Path] = typer.Option([], help="demonstration to learn from before the first step (wuji): a trace "
+                                     "file, or a folder of them; repeatable"),
 ) -> None:
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live
@@ -218,7 +220,7 @@ def explore(
         with Live(progress, console=console, refresh_per_second=4):
             result = run_explore(spec, out=out, agent=agent, budget=parsed, workers=workers, seed=seed,
                                  actions=None if actions == "default" else actions, resume=resume,
-                                 code_coverage=code_coverage, on_progress=on_progress)
+                                 code_coverage=code_coverage, on_progress=on_progress, demos=demos)
         store, cid = result.store, result.campaign_id
         if result.replayed_known:
             console.print(f"replayed {result.replayed_known} known failure(s) first: "

@@ -6,6 +6,9 @@ The explorer protocol extends the plain agent (``act(obs, info) -> int``) with o
 
 - ``shared = True``: one instance serves every worker; ``act(obs, info, slot)`` says which.
 - ``setup(info: CampaignInfo)``: once, before the first step (game features, reward feature, ...).
+- ``demonstrate(demos: list[Demo])``: once, after ``setup`` and before the first step of a fresh campaign
+  started with demonstrations (``explore --demos``): what each step of each demonstration showed and the
+  action it took. Only agents with ``learns_from_demos = True`` get demonstrations.
 - ``attach(slot, ctl: EpisodeControl)``: the handle through which an agent controls its slot's episodes
   (snapshot, restore, replay a trace from a seed).
 - ``episode_start(slot) -> bool``: at each new episode; True when the agent started it itself through
@@ -64,6 +67,24 @@ class Transition:
     key: str | None  # the campaign's abstract state key of next_obs (encoded), None when it has none
     new: bool  # next_obs is a state the campaign had never seen
     game_obs: Any = None  # the driver's Observation (entities, events, frame) of next_obs
+
+
+@dataclass
+class DemoStep:
+    """One step of a demonstration: what the agent would have seen, and what the demonstrator did."""
+
+    obs: Any  # the observation the action was chosen on (the campaign's observation type)
+    info: dict[str, Any]  # its info (action_mask, features, ...)
+    action: int
+    reward: float  # the reward the action earned
+
+
+@dataclass
+class Demo:
+    """A demonstration played through the campaign's driver: its source and its steps."""
+
+    source: str  # the trace file it came from
+    steps: list[DemoStep]
 
 
 class EpisodeControl(Protocol):
@@ -147,6 +168,7 @@ class Explorer:
     name = "explorer"
     shared = True
     capture: tuple[int, int] | None = None  # frame size the explorer wants (None: the campaign's)
+    learns_from_demos = False  # True: it takes demonstrations (see `demonstrate`)
 
     def __init__(self, n_actions: int, seed: int = 0, workers: int = 1) -> None:
         self.n_actions = n_actions
@@ -161,6 +183,9 @@ class Explorer:
 
     def attach(self, slot: int, ctl: EpisodeControl) -> None:
         self.ctl[slot] = ctl
+
+    def demonstrate(self, demos: list[Demo]) -> None:
+        """Learn from demonstrations before the first step (agents with ``learns_from_demos``)."""
 
     def act(self, obs: Any, info: dict[str, Any], slot: int = 0) -> int:
         return random_valid(self.rng, info.get("action_mask"), self.n_actions)

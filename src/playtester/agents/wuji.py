@@ -47,6 +47,7 @@ import torch
 from torch import nn
 
 from playtester.agents.common import (
+    Demo,
     Explorer,
     RunningNorm,
     Transition,
@@ -110,6 +111,14 @@ class WujiConfig:
     """Early stop: most seconds of training per offspring (paper: a maximum training time)."""
     pixel_size: int = 12
     """Side of the grayscale input for games without probe features."""
+    demo_share: float = 0.5
+    """With demonstrations (``explore --demos``; ours, after paper 001's imitation of a few demonstrations):
+    the share of P0 cloned from them; the rest keeps random weights, so the first population still spans
+    what the demonstrator never did."""
+    bc_steps: int = 1000
+    """Adam steps of behaviour cloning per cloned policy (minibatches of ``bc_batch`` demonstration steps)."""
+    bc_batch: int = 256
+    """Demonstration steps per behaviour-cloning minibatch."""
     rescore_runs: int = 4
     """A policy kept in P plays one more scoring run each generation until it has this many (its scores are
     running means over its runs; 0 or 1: never re-scored). Scores of one run are noisy, and selection keeps
@@ -133,13 +142,16 @@ class Policy(nn.Module):
         return self.actor(h), self.critic(h).squeeze(-1)
 
 
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
+    """Logits with invalid actions (mask 0) set to the lowest float."""
+    return logits if mask is None else torch.where(mask > 0, logits, torch.finfo(logits.dtype).min)
+
+
 def action_probs(logits: torch.Tensor, mask: torch.Tensor | None, min_prob: float,
                  floor_mass: float = 1.0) -> torch.Tensor:
     """Softmax over valid actions, each valid action given at least ``min(min_prob, floor_mass / k)``
     (k valid actions in the row)."""
-    if mask is not None:
-        logits = torch.where(mask > 0, logits, torch.finfo(logits.dtype).min)
-    p = torch.softmax(logits, -1)
+    p = torch.softmax(masked_logits(logits, mask), -1)
     if mask is None:
         mask = torch.ones_like(p)
     k = (mask > 0).float().sum(-1, keepdim=True).clamp(min=1)
@@ -197,7 +209,7 @@ class Individual:
 
     id: int
     weights: np.ndarray
-    origin: str  # P0 | P' | Q
+    origin: str  # P0 | demo (P0 cloned from demonstrations) | P' | Q
     es: float = 0.0  # exploration score: mean distinct states per run
     rs: float = 0.0  # winning score: mean return per run
     runs: int = 0
@@ -250,6 +262,7 @@ class WujiAgent(Explorer):
     """Wuji's evolutionary multi-objective search with A2C, testing on the fly."""
 
     name = "wuji"
+    learns_from_demos = True
 
     def __init__(self, n_actions: int, seed: int = 0, workers: int = 1, **overrides: Any) -> None:
         super().__init__(n_actions, seed, workers)
@@ -268,6 +281,7 @@ class WujiAgent(Explorer):
         self.history: list[dict[str, float]] = []  # per generation: mean and max of both scores in P
         self.episodes = 0
         self.train_updates = 0
+        self.demo_stats: dict[str, float] = {}
 
     # ---- inputs
     def features_of(self, obs: Any, info: dict[str, Any]) -> np.ndarray:
@@ -303,6 +317,67 @@ class WujiAgent(Explorer):
         net = copy.deepcopy(self.template)  # a copy is ~50x cheaper than a new module's random init
         nn.utils.vector_to_parameters(torch.as_tensor(weights), net.parameters())
         return net
+
+    # ---- demonstrations (ours: Wuji starts from random weights)
+    def demonstrate(self, demos: list[Demo]) -> None:
+        """Clone ``demo_share`` of P0 from the demonstrations: each cloned policy starts from its own random
+        weights and learns, on a bootstrap sample of the demonstrations, the demonstrator's actions (the
+        likelihood under the same masked, floored probabilities it acts with) and the discounted return of
+        the scaled rewards (its critic, so that A2C's first advantages do not undo the cloning). The input
+        and return statistics start from the demonstrations too."""
+        episodes = [d.steps for d in demos if d.steps]
+        if not episodes:
+            return
+        c = self.cfg
+        xs = [[self.features_of(s.obs, s.info) for s in ep] for ep in episodes]
+        self._ensure(xs[0][0])
+        assert self.norm is not None
+        if self.info.features:
+            for ep in xs:
+                for x in ep:
+                    self.norm.update(x)
+        xn = [np.stack([self.norm(x) if self.info.features else x for x in ep]).astype(np.float32) for ep in xs]
+        targets = []
+        for ep in episodes:  # the scaled rewards' discounted returns, as A2C's critic will learn them
+            disc, scaled = 0.0, []
+            for s in ep:
+                disc = disc * c.gamma + s.reward
+                scaled.append(s.reward / self._return_scale(disc) if c.norm_reward else s.reward)
+            g, ret = 0.0, []
+            for r in reversed(scaled):
+                g = r + c.gamma * g
+                ret.append(g)
+            targets.append(np.array(ret[::-1], dtype=np.float32))
+        acts = [np.array([s.action for s in ep]) for ep in episodes]
+        masks = [np.stack([np.asarray(s.info["action_mask"], dtype=np.float32) if s.info.get("action_mask")
+                           is not None else np.ones(self.n_actions, dtype=np.float32) for s in ep]) for ep in episodes]
+        n_clone = min(len(self.population), max(1, round(c.demo_share * len(self.population))))
+        accuracy = []
+        for ind in self.population[:n_clone]:
+            pick = self.rng.integers(len(episodes), size=len(episodes)) if len(episodes) > 1 else [0]
+            X = torch.as_tensor(np.concatenate([xn[i] for i in pick]))
+            A = torch.as_tensor(np.concatenate([acts[i] for i in pick]), dtype=torch.long)
+            M = torch.as_tensor(np.concatenate([masks[i] for i in pick]))
+            G = torch.as_tensor(np.concatenate([targets[i] for i in pick]))
+            net = self._net(ind.weights)
+            opt = torch.optim.Adam(net.parameters(), lr=c.learning_rate)
+            for _ in range(c.bc_steps):
+                idx = torch.as_tensor(self.rng.integers(len(X), size=min(c.bc_batch, len(X))))
+                logits, values = net(X[idx])
+                probs = action_probs(logits, M[idx], c.min_prob, c.floor_mass)
+                nll = -torch.log(probs.gather(1, A[idx][:, None]).squeeze(1) + 1e-8).mean()
+                loss = nll + c.vf_coef * ((G[idx] - values) ** 2).mean()
+                opt.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                opt.step()
+            with torch.no_grad():
+                logits, _ = net(X)
+                accuracy.append(float((masked_logits(logits, M).argmax(-1) == A).float().mean()))
+            ind.weights = self._flat(net).astype(np.float32)
+            ind.origin = "demo"
+        self.demo_stats = {"demos": len(episodes), "demo_steps": sum(map(len, episodes)), "cloned": n_clone,
+                           "bc_accuracy": float(np.mean(accuracy))}
 
     # ---- evolution (Algorithms Cross-Mutate, Pop-Select)
     def crossover(self, f: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -494,7 +569,7 @@ class WujiAgent(Explorer):
                 "ret_norm": (self.ret_norm.mean, self.ret_norm.var, self.ret_norm.count),
                 "jobs": [(ind(j.ind), j.train, j.evals_left, None if j.trained is None else ind(j.trained), j.rounds,
                           j.best, j.stale, j.done) for j in self.jobs],
-                "episodes": self.episodes, "config": asdict(self.cfg)}
+                "episodes": self.episodes, "config": asdict(self.cfg), "demo_stats": self.demo_stats}
 
     def set_state(self, state: dict[str, Any]) -> None:
         if state["n_in"] is None:
@@ -509,6 +584,7 @@ class WujiAgent(Explorer):
         self.phase, self.generation, self.next_id = state["phase"], state["generation"], state["next_id"]
         self.history = state["history"]
         self.episodes = state["episodes"]
+        self.demo_stats = state.get("demo_stats", {})
         self.jobs = []
         members = {p.id: p for p in self.population}  # a re-scoring job scores the policy of P itself
         for ind, train, left, trained, rounds, best, stale, done in state["jobs"]:
@@ -519,4 +595,4 @@ class WujiAgent(Explorer):
     def stats(self) -> dict[str, Any]:
         return {"generation": self.generation, "phase": self.phase, "episodes": self.episodes,
                 "train_updates": self.train_updates, "history": self.history[-3:],
-                "jobs_done": sum(j.done for j in self.jobs), "jobs": len(self.jobs)}
+                "jobs_done": sum(j.done for j in self.jobs), "jobs": len(self.jobs), **self.demo_stats}
