@@ -24,7 +24,6 @@ from playtester.drive.spec import resolve
 from playtester.env import GameEnv, resolve_space
 from playtester.findings import Trace
 
-
 ARENA_W, ARENA_H = 640, 400  # combat.py's arena, in the coordinates of hero_x and hero_y
 SLIP = 0.14
 """Share of steps on which the player presses a random action of the space instead (a tester's imprecise
