@@ -5,7 +5,9 @@ Games: Block Maze (size 11, 5 bug cells placed at random reachable cells per epi
 size 41, whose 5 bug cells are drawn once from the campaign's seed and stay put, as the Wuji paper's
 injected bugs do) and combat (4 injected bugs; see combat.py). Every campaign runs with the oracles and
 state coverage on and code coverage off. Go-Explore runs twice: returning by snapshot (a parked fork of
-the game process) and by replaying the trace; the return costs of both are printed.
+the game process) and by replaying the trace; the return costs of both are printed. ``wuji-demos`` is
+Wuji warm-started from the combat demonstrations in bench/data/combat_demos (bench/combat_demos.py);
+it runs only on games listed in ``DEMOS``.
 
 Prints a table per game and writes, under ``--out`` (default bench/results):
 ``explorers.json`` (every run: bug first-found times, timeline, agent stats) and PNG line plots
@@ -13,7 +15,7 @@ Prints a table per game and writes, under ``--out`` (default bench/results):
 the README).
 
 Usage: python bench/explorers.py [--seconds 120] [--seeds 2] [--first-seed 0] [--games blockmaze,maze41,combat]
-       [--agents random,curiosity,wuji,goexplore,goexplore-replay]
+       [--agents random,curiosity,wuji,goexplore,goexplore-replay,wuji-demos]
 """
 
 from __future__ import annotations
