@@ -7,8 +7,8 @@ swipe or slam; and like a person it sometimes presses the wrong key (``SLIP``). 
 hand-written action space (``combat.actions.yaml``) and its probe features (what Wuji's network sees
 too), and it does not aim for any injected bug.
 
-Each demonstration is written as a trace (the format of a bug's ``trace.json``; ``playtester replay``
-plays it too), with its seed, so the campaign plays it back exactly.
+Each demonstration is written as a trace (the format of a bug's ``trace.json``; `playtester.replay.run_trace`
+plays one with the oracles watching), with its seed, so the campaign plays it back exactly.
 
 Usage: python bench/combat_demos.py [--n 8] [--first-seed 10001] [--out bench/data/combat_demos]
 """

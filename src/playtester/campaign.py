@@ -404,8 +404,11 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     demo_traces: list[tuple[str, Trace]] = []
     if demos:
         if not getattr(shared, "learns_from_demos", False):
-            raise UsageError(f"the {shared.name if hasattr(shared, 'name') else agent!r} agent does not learn from "
-                             "demonstrations; --demos works with: wuji")
+            from playtester.agents import AGENTS, agent_class
+
+            takers = [n for n in AGENTS if getattr(agent_class(n), "learns_from_demos", False)]
+            raise UsageError(f"the {getattr(shared, 'name', agent)!r} agent does not learn from demonstrations; "
+                             f"--demos works with: {', '.join(takers)}")
         demo_traces = load_demos(demos, spec, space_to_dict(space))
     if not getattr(shared, "shared", False):  # plain agents: one per worker, as `run` does
         agents = [shared] + [make_agent(agent, len(space), seed=seed * 1000 + i) for i in range(1, workers)]
@@ -634,8 +637,10 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
 
 
 def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any]) -> list[tuple[str, Trace]]:
-    """The demonstration traces in ``paths`` (trace files, or folders: every ``*.json`` in them, and the
-    ``trace.json`` of each bug folder under them), checked against the campaign's game and action space.
+    """The demonstration traces in ``paths``, checked against the campaign's game and action space. A path
+    is a trace file or a folder: a bug folder (``DIR/bugs/N``, which holds ``trace.json``) gives its
+    ``trace.json`` (not ``min_trace.json``, a prefix of it, nor ``bug.json``); any other folder gives every
+    ``*.json`` in it and the ``trace.json`` of each bug folder in it (so ``DIR/bugs`` gives every bug's).
 
     Any trace is a demonstration: one written by a script or by `explore` (a bug's ``trace.json``), or
     play recorded with the same action space. A trace of another game, game arguments or action space
@@ -644,7 +649,8 @@ def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any
     files: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            found = sorted(p.glob("*.json")) + sorted(p.glob("*/trace.json"))
+            found = [p / "trace.json"] if (p / "trace.json").is_file() else \
+                sorted(p.glob("*.json")) + sorted(p.glob("*/trace.json"))
             if not found:
                 raise ConfigError(f"demonstrations folder {p} holds no trace files (*.json, or */trace.json of "
                                   "bug folders)")

@@ -181,7 +181,7 @@ def explore(
     config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
     demos: list[Path] = typer.Option([], help="demonstration to learn from before the first step (wuji): a trace "
-                                     "file, or a folder of them; repeatable"),
+                                     "file, a folder of them, or a bug folder DIR/bugs/N; repeatable"),
 ) -> None:
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live

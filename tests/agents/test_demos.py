@@ -14,7 +14,7 @@ from toy import TwoStates, drive
 from playtester.actions.space import space_to_dict
 from playtester.agents.common import CampaignInfo, Demo, DemoStep
 from playtester.agents.wuji import WujiAgent, action_probs_np
-from playtester.campaign import Budget, explore
+from playtester.campaign import Budget, explore, load_demos
 from playtester.drive.spec import resolve
 from playtester.env import resolve_space
 from playtester.errors import ConfigError, UsageError
@@ -136,7 +136,8 @@ def test_bad_demonstrations_are_clear_errors_and_store_nothing(tmp_path):
     fewer = tmp_path / "fewer.json"
     combat_trace(fewer, [1], space=space)
     fails([fewer], match=r"another action space \(5 actions: idle, up, down, left, right\)")
-    fails([good], UsageError, match="'random' agent does not learn from demonstrations", agent="random")
+    fails([good], UsageError, match="'random' agent does not learn from demonstrations; --demos works with: wuji$",
+          agent="random")
     fails([good], UsageError, match="leave --demos out with --resume", resume=True, spec=None)
 
 
@@ -152,3 +153,30 @@ def test_cli_explore_with_demos(tmp_path):
                           "--budget", "40", "--out", str(tmp_path / "out2"), "--demos", str(demo)],
                          capture_output=True, text=True, timeout=300)
     assert bad.returncode != 0 and "does not learn from demonstrations" in bad.stdout + bad.stderr
+
+
+def test_a_bug_folder_gives_its_trace_and_a_folder_of_bugs_gives_each(tmp_path):
+    """``DIR/bugs/N`` holds trace.json, min_trace.json (a prefix) and bug.json (not a trace): only trace.json
+    is a demonstration; ``DIR/bugs`` gives each bug's trace.json."""
+    spec = resolve("combat")
+    space = space_to_dict(resolve_space(spec, None))
+    for n, actions in ((3, [4, 4, 5]), (7, [1, 2])):
+        bug = tmp_path / "bugs" / str(n)
+        bug.mkdir(parents=True)
+        combat_trace(bug / "trace.json", actions)
+        combat_trace(bug / "min_trace.json", actions[:1])
+        (bug / "bug.json").write_text(json.dumps({"schema": 1, "id": n, "kind": "crash"}))
+    one = load_demos([tmp_path / "bugs" / "3"], spec, space)
+    assert [(src.endswith("3/trace.json"), t.actions) for src, t in one] == [(True, [4, 4, 5])]
+    both = load_demos([tmp_path / "bugs"], spec, space)
+    assert [t.actions for _, t in both] == [[4, 4, 5], [1, 2]]
+    with pytest.raises(ConfigError, match=r"bug.json cannot be read as a trace"):
+        load_demos([tmp_path / "bugs" / "3" / "bug.json"], spec, space)
+
+
+def test_discounted_returns_with_a_bootstrap():
+    from playtester.agents.wuji import discounted
+
+    assert discounted([1.0, 0.0, 2.0], 0.5) == [1.5, 1.0, 2.0]
+    assert discounted([1.0, 0.0], 0.5, bootstrap=4.0) == [2.0, 2.0]
+    assert discounted([], 0.9, bootstrap=3.0) == []

@@ -142,6 +142,15 @@ class Policy(nn.Module):
         return self.actor(h), self.critic(h).squeeze(-1)
 
 
+def discounted(rewards: list[float], gamma: float, bootstrap: float = 0.0) -> list[float]:
+    """The discounted return from each step: ``r_t + gamma * r_t+1 + ...``, then ``bootstrap``."""
+    out, g = [], bootstrap
+    for r in reversed(rewards):
+        g = r + gamma * g
+        out.append(g)
+    return out[::-1]
+
+
 def masked_logits(logits: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
     """Logits with invalid actions (mask 0) set to the lowest float."""
     return logits if mask is None else torch.where(mask > 0, logits, torch.finfo(logits.dtype).min)
@@ -343,11 +352,7 @@ class WujiAgent(Explorer):
             for s in ep:
                 disc = disc * c.gamma + s.reward
                 scaled.append(s.reward / self._return_scale(disc) if c.norm_reward else s.reward)
-            g, ret = 0.0, []
-            for r in reversed(scaled):
-                g = r + c.gamma * g
-                ret.append(g)
-            targets.append(np.array(ret[::-1], dtype=np.float32))
+            targets.append(np.array(discounted(scaled, c.gamma), dtype=np.float32))
         acts = [np.array([s.action for s in ep]) for ep in episodes]
         masks = [np.stack([np.asarray(s.info["action_mask"], dtype=np.float32) if s.info.get("action_mask")
                            is not None else np.ones(self.n_actions, dtype=np.float32) for s in ep]) for ep in episodes]
@@ -500,11 +505,7 @@ class WujiAgent(Explorer):
         xs = torch.as_tensor(np.stack([r[0] for r in run.rollout]))
         acts = torch.as_tensor([r[1] for r in run.rollout], dtype=torch.long)
         masks = None if run.rollout[0][3] is None else torch.as_tensor(np.stack([r[3] for r in run.rollout]))
-        returns, g = [], bootstrap
-        for _, _, r, _ in reversed(run.rollout):
-            g = r + c.gamma * g
-            returns.append(g)
-        ret = torch.as_tensor(returns[::-1], dtype=torch.float32)
+        ret = torch.as_tensor(discounted([r[2] for r in run.rollout], c.gamma, bootstrap), dtype=torch.float32)
         logits, values = run.net(xs)
         probs = action_probs(logits, masks, c.min_prob, c.floor_mass)
         logp = torch.log(probs.gather(1, acts[:, None]).squeeze(1) + 1e-8)
