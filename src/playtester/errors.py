@@ -29,3 +29,7 @@ class WorkerError(PlaytesterError):
 
 class NoValidActionError(PlaytesterError):
     """An action mask had no valid action: a bug in the action space or the game, to be reported."""
+
+
+class MemoryLimitError(WorkerError):
+    """Work run inside the game's process (the analysis, a hook) ran past the episode's memory limit."""

@@ -7,13 +7,12 @@ an entity and as ``x``/``y`` features when the environment has an ``agent_pos`` 
 
 from __future__ import annotations
 
-import traceback
 from typing import Any
 
 import numpy as np
 
 from playtester.actions.space import ActionSpace
-from playtester.drive.observation import GameExit, Observation, TraceFrame, resize_nearest
+from playtester.drive.observation import GameExit, Observation, resize_nearest
 from playtester.drive.spec import GameSpec
 
 
@@ -132,10 +131,9 @@ def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | N
         runner = GymRunner(conn, spec, seed, space, capture)
         runner.run()
     except BaseException as e:  # noqa: BLE001 - an environment failure is a finding
-        frames = [TraceFrame(f.filename, f.lineno or 0, f.name, (f.line or "").strip())
-                  for f in traceback.extract_tb(e.__traceback__)]
-        exit = GameExit("exception", exc_type=type(e).__name__, message=f"{type(e).__name__}: {e}"[:2000],
-                        traceback="".join(traceback.format_exception(e))[-20000:], frames=frames)
+        from playtester.drive.lifetime import exit_of_exception
+
+        exit = exit_of_exception(e, getattr(spec.config, "memory_limit_mb", None))
         obs = Observation(frame=None, done=True, info={"exit": exit})
         conn.send(("final", obs))
     finally:

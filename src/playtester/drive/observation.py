@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-ExitKind = Literal["finished", "exit", "exception", "signal", "hang", "killed", "worker"]
+ExitKind = Literal["finished", "exit", "exception", "signal", "hang", "memory", "killed", "worker"]
 
 
 def resize_nearest(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -73,12 +73,14 @@ class EpisodeOptions:
         code_include: coverage.py ``include`` patterns of the game's own source files; None: no code
             coverage.
         code_every: send newly covered lines every this many steps (and at the episode's end).
+        memory_limit_mb: the episode process's data limit in MiB (``RLIMIT_DATA``); 0 or None: none.
     """
 
     capture: object = "full"
     hang_dump: str | None = None
     code_include: list[str] | None = None
     code_every: int = 20
+    memory_limit_mb: int | None = None
 
 
 @dataclass
@@ -98,8 +100,9 @@ class GameExit:
     Attributes:
         kind: ``finished`` (entry returned), ``exit`` (``sys.exit``), ``exception`` (uncaught),
             ``signal`` (the process died of a signal), ``killed`` (``os._exit`` or died without a
-            word), ``hang`` (no frame boundary within the step timeout), ``worker`` (playtester's
-            own worker failed).
+            word), ``hang`` (no frame boundary within the step timeout), ``memory`` (the game used up
+            the episode's memory limit: a ``MemoryError``, or native code that died at the limit),
+            ``worker`` (playtester's own worker failed).
         code: exit status, when there is one.
         signal: signal number, when the process died of one.
         exc_type: exception class name, for ``exception``.

@@ -30,6 +30,7 @@ import numpy as np
 
 from playtester import probe
 from playtester.actions.space import ActionContext, ActionSpace
+from playtester.drive import lifetime
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import (
     CheckFailure,
@@ -45,6 +46,8 @@ from playtester.drive.spec import GameSpec
 
 pygame: Any = None  # imported by install()
 RT: Runtime | None = None  # the runtime of this episode process
+HOST_PID: int | None = None  # the worker host: parked snapshots end when it is gone
+SNAPSHOT_POLL_S = 1.0  # how often a parked snapshot looks for its host
 _ORIG: dict[str, Callable[..., Any]] = {}
 
 IDLE_READS = 500  # input reads with no frame boundary that count as one idle frame
@@ -475,7 +478,10 @@ class Runtime:
     def next_command(self) -> None:
         """Block until the parent says what to do next, and set up the next step."""
         while True:
-            msg = self.conn.recv()
+            try:
+                msg = self.conn.recv()
+            except (EOFError, OSError):  # the parent is gone: nobody will read what this episode does
+                end_process(0)
             op = msg[0]
             if op == "end":
                 if self.cov is not None:
@@ -584,6 +590,12 @@ def _call_in_game(rt: Runtime, target: str, args: tuple[Any, ...]) -> tuple[bool
         fn = getattr(importlib.import_module(module), name)
         return True, fn(rt, *args)
     except Exception as e:  # noqa: BLE001 - reported to the parent, never a game crash
+        if lifetime.is_memory_error(e):  # past the episode's limit: room to answer, then the limit again
+            lifetime.use_headroom()
+            text = "".join(traceback.format_exception(e))[-4000:]
+            del e
+            lifetime.apply_memory_limit(rt.opts.memory_limit_mb)
+            return "memory", text
         return False, "".join(traceback.format_exception(e))[-4000:]
 
 
@@ -694,31 +706,51 @@ def snapshot_fork(rt: Runtime) -> None:
         return
     _snapshot_children.clear()
     random.setstate(rng_state)
+    parked = os.getpid()
     try:
         while True:
-            signal.sigwait({_SNAPSHOT_SIG})
+            if signal.sigtimedwait({_SNAPSHOT_SIG}, SNAPSHOT_POLL_S) is None:
+                if HOST_PID is not None and not lifetime.alive(HOST_PID):
+                    end_process(0)  # the worker is gone (its parent died): so is this snapshot
+                continue
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})  # the child's end wakes the wait below
             _audio_lock(True)
             child = os.fork()
             _audio_lock(False)
             if child == 0:
+                lifetime.die_with_parent(parked)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
                 _snapshot_children.clear()
                 random.setstate(rng_state)
                 rt.send("hello", os.getpid())
                 return  # back in next_command: this process is now the live episode
-            while True:
-                try:
-                    _, status = os.waitpid(child, 0)
-                    break
-                except InterruptedError:
-                    continue
+            status, peak_kb = _wait_resumed_child(child)
             try:
-                rt.conn.send(("exited", child, status))
+                rt.conn.send(("exited", child, status, peak_kb))
                 if SNAPSHOT_DONE_FD is not None:
                     os.write(SNAPSHOT_DONE_FD, b"x")
             except OSError:
                 end_process(0)
     except BaseException:  # noqa: BLE001 - a parked snapshot never runs the game's code on its own
         end_process(0)
+
+
+def _wait_resumed_child(child: int) -> tuple[int, int]:
+    """In a parked snapshot: wait for the episode resumed from it (its exit status and peak memory in KiB),
+    looking for the host every `SNAPSHOT_POLL_S`; when the host is gone, end the child and this process."""
+    import signal
+
+    while True:
+        try:
+            pid, status, usage = os.wait4(child, os.WNOHANG)
+        except InterruptedError:
+            continue
+        if pid:
+            return status, int(usage.ru_maxrss)
+        if signal.sigtimedwait({signal.SIGCHLD}, SNAPSHOT_POLL_S) is None and HOST_PID is not None \
+                and not lifetime.alive(HOST_PID):
+            os.kill(child, signal.SIGKILL)
+            end_process(0)
 
 
 class _Pressed:
@@ -1127,12 +1159,7 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None,
         code = e.code if isinstance(e.code, int) or e.code is None else 1
         exit = GameExit("exit", code=code or 0, message=f"the game called sys.exit({e.code!r})")
     except BaseException as e:  # noqa: BLE001 - any game failure is a finding, reported, not raised
-        tb = e.__traceback__
-        frames = _frames_of(tb)
-        while frames and frames[0].file == __file__:
-            frames.pop(0)
-        exit = GameExit("exception", exc_type=type(e).__name__, message=f"{type(e).__name__}: {e}"[:2000],
-                        traceback="".join(traceback.format_exception(e))[-20000:], frames=frames)
+        exit = lifetime.exit_of_exception(e, rt.opts.memory_limit_mb, skip_file=__file__)
     try:
         rt.send("final", rt.observe(done=True, exit=exit))
     finally:

@@ -29,10 +29,11 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from playtester.drive import lifetime
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, TraceFrame
 from playtester.drive.spec import GameSpec
-from playtester.errors import GameSpecError, WorkerError
+from playtester.errors import GameSpecError, MemoryLimitError, WorkerError
 
 if TYPE_CHECKING:
     from playtester.actions.space import ActionSpace
@@ -41,17 +42,22 @@ Capture = None | str | tuple[int, int]  # None: no frame, "full": full size, (w,
 
 
 # ------------------------------------------------------------------------------------ the host side
-def host_main(fd: int) -> None:
+def host_main(fd: int, parent_pid: int) -> None:
     """Entry of the worker host process: fork one episode process per ``episode`` command."""
+    lifetime.die_with_parent(parent_pid)
     conn = Connection(fd)
     from playtester.drive import pygame_driver
 
     pygame_driver.install()
     done_r, pygame_driver.SNAPSHOT_DONE_FD = os.pipe()  # resumed snapshots say "my episode ended" here
+    pygame_driver.HOST_PID = host_pid = os.getpid()
     _become_subreaper()
-    conn.send(("ready", os.getpid()))
+    conn.send(("ready", host_pid))
     while True:
         try:
+            while not conn.poll(1.0):
+                if os.getppid() != parent_pid:  # the parent is gone (and prctl was not there to tell us)
+                    _end_group()
             msg = conn.recv()
         except (EOFError, OSError):
             os._exit(0)
@@ -75,6 +81,8 @@ def host_main(fd: int) -> None:
         pid = os.fork()
         if pid == 0:
             try:
+                lifetime.die_with_parent(host_pid)
+                lifetime.apply_memory_limit(opts.memory_limit_mb)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 if spec.kind == "gym":
                     from playtester.drive.gym_driver import run_gym_episode
@@ -84,12 +92,30 @@ def host_main(fd: int) -> None:
                     pygame_driver.run_episode(conn, spec, seed, space, opts)
             finally:
                 os._exit(70)
-        _, status = os.waitpid(pid, 0)
+        status, peak_kb = _wait(pid)
         try:
-            conn.send(("exited", pid, status))
+            conn.send(("exited", pid, status, peak_kb))
         except OSError:
             os._exit(0)
         _reap()
+
+
+def _wait(pid: int) -> tuple[int, int]:
+    """Wait for child ``pid``: its exit status and its peak resident memory in KiB."""
+    while True:
+        try:
+            _, status, usage = os.wait4(pid, 0)
+            return status, int(usage.ru_maxrss)
+        except InterruptedError:
+            continue
+
+
+def _end_group() -> None:
+    """Kill this host's process group (its episode and parked snapshots), and so itself."""
+    try:
+        os.killpg(0, signal.SIGKILL)
+    finally:
+        os._exit(0)
 
 
 def _become_subreaper() -> None:
@@ -113,18 +139,6 @@ def _reap() -> None:
             return
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except (OSError, IndexError):
-        try:
-            os.kill(pid, 0)
-            return True
-        except OSError:
-            return False
-
-
 def _wait_resumed(done_r: int, snapshot_pid: int) -> None:
     """Block until the episode resumed from a snapshot has ended (its snapshot writes a byte)."""
     import select
@@ -134,7 +148,7 @@ def _wait_resumed(done_r: int, snapshot_pid: int) -> None:
         if ready:
             os.read(done_r, 1)
             return
-        if not _alive(snapshot_pid):
+        if not lifetime.alive(snapshot_pid):
             return
 
 
@@ -187,8 +201,13 @@ class Worker:
     """
 
     def __init__(self, spec: GameSpec, space: ActionSpace | None = None, capture: Capture = "full",
-                 code_coverage: bool = False) -> None:
+                 code_coverage: bool = False, memory_limit_mb: int | None = None) -> None:
         self.spec = spec
+        if memory_limit_mb is None:
+            memory_limit_mb = spec.config.memory_limit_mb
+        # MiB of data each episode process may use (0: no limit); None in the config: this worker alone
+        self.memory_limit_mb = lifetime.auto_memory_limit_mb(1) if memory_limit_mb is None else memory_limit_mb
+        self.peak_rss_kb = 0  # the largest peak resident memory of an episode process of this worker
         self.space = space
         self.capture = capture
         self.code_include = code_include_patterns(spec) if code_coverage and spec.kind != "gym" else None
@@ -206,6 +225,12 @@ class Worker:
         self._snapshots: dict[int, tuple[Observation, int, int]] = {}  # pid -> (obs, steps, host generation)
         self._live_snapshot: int | None = None  # the snapshot the live episode was resumed from
         self._drop_later: set[int] = set()
+        lifetime.register(self)
+
+    @property
+    def host_pid(self) -> int | None:
+        """The worker host's pid (also its process group), while it runs."""
+        return self._proc.pid if self._proc is not None and self._proc.returncode is None else None
 
     # ---- process management
     def _start_host(self) -> None:
@@ -213,7 +238,7 @@ class Worker:
         log = open(self.log_path, "ab")  # noqa: SIM115 - owned by the host process
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "playtester.drive.worker", str(child_sock.fileno())],
+                [sys.executable, "-m", "playtester.drive.worker", str(child_sock.fileno()), str(os.getpid())],
                 pass_fds=(child_sock.fileno(),), env=_worker_env(), start_new_session=True,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         except OSError as e:
@@ -278,7 +303,7 @@ class Worker:
             self._start_host()
         assert self._conn is not None
         opts = EpisodeOptions(capture=self.capture, hang_dump=os.path.join(self._tmp.name, "hang.txt"),
-                              code_include=self.code_include)
+                              code_include=self.code_include, memory_limit_mb=self.memory_limit_mb)
         self._conn.send(("episode", self.spec, int(seed), self.space, opts))
         hello = self._recv(timeout=self.spec.config.start_timeout_s)
         if hello is None or hello[0] != "hello":
@@ -333,6 +358,9 @@ class Worker:
             self._answer_other(msg)
             raise WorkerError(f"the game ended while running {target}")
         ok, value = msg[1]
+        if ok == "memory":
+            raise MemoryLimitError(f"{target} ran out of the game process's memory limit "
+                                   f"({self.memory_limit_mb} MiB of data):\n{value}")
         if not ok:
             raise WorkerError(f"{target} failed in the game process:\n{value}")
         return value
@@ -342,7 +370,7 @@ class Worker:
             self._last = msg[1]
             self._expect_exit()
         elif msg[0] == "exited":
-            self._last = self._died(msg[2])
+            self._last = self._died(*msg[2:])
             self._active = False
 
     def _send(self, msg: tuple[Any, ...]) -> None:
@@ -383,7 +411,7 @@ class Worker:
             obs = msg[1]
             self._expect_exit()
         elif kind == "exited":
-            obs = self._died(msg[2])
+            obs = self._died(*msg[2:])
         elif kind == "spec_error":
             self._expect_exit()
             self._active = False
@@ -401,13 +429,25 @@ class Worker:
         msg = self._recv(10.0)
         if msg is None or msg[0] != "exited":
             self._kill()
+        else:
+            self._note_peak(msg)
         self._active = False
         self._episode_pid = None
 
-    def _died(self, status: int) -> Observation:
+    def _note_peak(self, msg: tuple[Any, ...]) -> int:
+        peak = int(msg[3]) if len(msg) > 3 else 0
+        self.peak_rss_kb = max(self.peak_rss_kb, peak)
+        return peak
+
+    def _died(self, status: int, peak_kb: int = 0) -> Observation:
         self._active = False
         self._episode_pid = None
-        if os.WIFSIGNALED(status):
+        self.peak_rss_kb = max(self.peak_rss_kb, peak_kb)
+        limit_kb = self.memory_limit_mb * 1024
+        if limit_kb and peak_kb >= 0.9 * limit_kb:  # native code that died when an allocation failed
+            exit = GameExit("memory", message=f"the game process died at its memory limit ({self.memory_limit_mb} "
+                            f"MiB; peak resident {peak_kb // 1024} MiB)", code=status)
+        elif os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
             exit = GameExit("signal", signal=sig, message=f"the game process died of signal {name}")
@@ -475,6 +515,8 @@ class Worker:
                     msg = self._recv(5.0)
                 if msg is None or msg[0] == "broken":
                     self._kill()
+                else:
+                    self._note_peak(msg)
             except OSError:
                 self._kill()
         self._active = self._pending = False
@@ -564,6 +606,11 @@ class Worker:
 
     def close(self) -> None:
         """End the episode and the worker processes."""
+        if self._active and self._proc is not None:
+            try:
+                self.end_episode()  # the episode's exit status and peak memory come back
+            except (WorkerError, OSError):
+                pass
         if self._proc is not None and self._conn is not None:
             try:
                 self._conn.send(("quit",))
@@ -586,4 +633,4 @@ class Worker:
 
 
 if __name__ == "__main__":
-    host_main(int(sys.argv[1]))
+    host_main(int(sys.argv[1]), int(sys.argv[2]))
