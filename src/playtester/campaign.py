@@ -42,7 +42,7 @@ class EpisodeEnd:
     worker: int
     seed: int
     steps: int
-    outcome: str  # finished | done | truncated | crash | hang | no-valid-action
+    outcome: str  # finished | done | truncated | crash | hang | memory | no-valid-action
     exit: GameExit | None = None
     reason: str = ""
 
@@ -63,6 +63,8 @@ class RunSummary:
     events: Counter[str] = field(default_factory=Counter)
     warnings: list[str] = field(default_factory=list)
     inputs_read: int = 0
+    memory_limit_mb: int | None = None  # each episode process's data limit (0: none)
+    peak_rss_mb: float = 0.0  # the largest peak resident memory of an episode process
 
     @property
     def steps_per_s(self) -> float:
@@ -79,13 +81,27 @@ class RunSummary:
     def hangs(self) -> list[EpisodeEnd]:
         return [e for e in self.episodes if e.outcome == "hang"]
 
+    @property
+    def memory(self) -> list[EpisodeEnd]:
+        return [e for e in self.episodes if e.outcome == "memory"]
+
 
 def _outcome(exit: GameExit | None, truncated: bool, done_reason: str | None) -> str:
     if exit is None:
         return "truncated" if truncated else ("done" if done_reason else "finished")
-    if exit.kind == "hang":
-        return "hang"
+    if exit.kind in ("hang", "memory"):
+        return exit.kind
     return "crash" if exit.is_failure else "finished"
+
+
+def with_memory_limit(spec: GameSpec, workers: int) -> GameSpec:
+    """``spec`` with its per-worker memory limit settled: the config's, else half the machine's memory split
+    over ``workers``. Settled in the spec, it is in every trace, so a memory bug replays under its limit."""
+    if spec.config.memory_limit_mb is not None:
+        return spec
+    from playtester.drive.lifetime import auto_memory_limit_mb
+
+    return spec.with_config(memory_limit_mb=auto_memory_limit_mb(workers))
 
 
 def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers: int = 1, seed: int = 0,
@@ -94,6 +110,7 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
 
     Episode seeds are ``seed``, ``seed + 1``, ... in the order episodes start, so a run is reproducible.
     """
+    spec = with_memory_limit(spec, workers)
     envs = [GameEnv(spec, actions=actions, obs_type="pixels", capture=None)]
     envs += [GameEnv(spec, actions=envs[0].space, obs_type="pixels", capture=None) for _ in range(workers - 1)]
     space = envs[0].space
@@ -158,6 +175,8 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
         summary.seconds = time.perf_counter() - t0
         for env in envs:
             env.close()
+        summary.memory_limit_mb = spec.config.memory_limit_mb
+        summary.peak_rss_mb = max(env.worker.peak_rss_kb for env in envs) / 1024
     return summary
 
 
@@ -399,6 +418,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         if spec is None:
             raise UsageError("explore needs a game")
         space = resolve_space(spec, actions)
+        spec = with_memory_limit(spec, workers)
     cfg = spec.config
     shared = make_agent(agent, len(space), seed=seed * 1000, workers=workers)
     demo_traces: list[tuple[str, Trace]] = []

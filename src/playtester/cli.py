@@ -37,6 +37,18 @@ def _parse_game_args(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def _with_memory_limit(spec: Any, text: str | None) -> Any:
+    """``spec`` with --memory-limit applied (None: leave the config's, or the automatic default)."""
+    if text is None:
+        return spec
+    from playtester.drive.lifetime import parse_memory
+
+    mb = parse_memory(text)
+    if mb is not None and 0 < mb < 64:
+        raise UsageError(f"--memory-limit {text}: {mb} MiB is too little for any pygame game; give at least 64M")
+    return spec.with_config(memory_limit_mb=mb)  # None ('auto'): settled per worker count by the run
+
+
 def _fail(e: PlaytesterError) -> None:
     err_console.print(f"[bold red]error:[/] {e}", highlight=False)
     raise typer.Exit(e.exit_code)
@@ -60,6 +72,9 @@ def analyze(
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
     seed: int = typer.Option(0, help="seed of the short random run that records the call graph"),
     limit: int = typer.Option(60, min=0, help="actions to list in the table (0: all)"),
+    memory_limit: str | None = typer.Option(None, help="data each episode process may use, e.g. 2G or 1500M; "
+                                            "'off' for none (default: the config's, else half the machine's "
+                                            "memory split over the workers)"),
 ) -> None:
     """Work out what the player can do: actions from program analysis of the game's input handling."""
     from playtester.analysis import analyze as run_analysis
@@ -69,6 +84,7 @@ def analyze(
         spec = resolve(game, config=config)
         if game_arg:
             spec = spec.with_config(game_args=spec.config.game_args | _parse_game_args(game_arg))
+        spec = _with_memory_limit(spec, memory_limit)
         a = run_analysis(spec, seed=seed)
     except PlaytesterError as e:
         _fail(e)
@@ -122,6 +138,9 @@ def run(
     config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
     json_out: Path | None = typer.Option(None, "--json", help="also write the summary as JSON here"),
+    memory_limit: str | None = typer.Option(None, help="data each episode process may use, e.g. 2G or 1500M; "
+                                            "'off' for none (default: the config's, else half the machine's "
+                                            "memory split over the workers)"),
 ) -> None:
     """Drive a game with an agent and print what happened: steps/s, episodes, crashes, hangs."""
     from playtester.campaign import run_agent
@@ -138,6 +157,7 @@ def run(
             overrides["game_args"] = spec.config.game_args | _parse_game_args(game_arg)
         if overrides:
             spec = spec.with_config(**overrides)
+        spec = _with_memory_limit(spec, memory_limit)
         progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[stats]}"), TimeElapsedColumn(), console=console)
         with progress:
@@ -147,7 +167,8 @@ def run(
                 if s.steps % 50 == 0 or s.steps >= steps:
                     progress.update(task, completed=s.steps,
                                     stats=f"{s.steps_per_s:,.0f} steps/s  episodes {len(s.episodes)}  "
-                                          f"crashes {len(s.crashes)}  hangs {len(s.hangs)}")
+                                          f"crashes {len(s.crashes)}  hangs {len(s.hangs)}"
+                                          + (f"  out of memory {len(s.memory)}" if s.memory else ""))
 
             summary = run_agent(spec, agent=agent, steps=steps, workers=workers, seed=seed,
                                 actions=None if actions == "default" else actions, on_step=on_step)
@@ -158,7 +179,7 @@ def run(
     _print_summary(summary)
     if json_out:
         json_out.write_text(json.dumps(_summary_json(summary), indent=2))
-    raise typer.Exit(1 if summary.crashes or summary.hangs else 0)
+    raise typer.Exit(1 if summary.crashes or summary.hangs or summary.memory else 0)
 
 
 @app.command()
@@ -182,6 +203,9 @@ def explore(
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
     demos: list[Path] = typer.Option([], help="demonstration to learn from before the first step (wuji): a trace "
                                      "file, a folder of them, or a bug folder DIR/bugs/N; repeatable"),
+    memory_limit: str | None = typer.Option(None, help="data each episode process may use, e.g. 2G or 1500M; "
+                                            "'off' for none (default: the config's, else half the machine's "
+                                            "memory split over the workers)"),
 ) -> None:
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live
@@ -200,6 +224,7 @@ def explore(
             spec = resolve(game, config=config)
             if game_arg:
                 spec = spec.with_config(game_args=spec.config.game_args | _parse_game_args(game_arg))
+            spec = _with_memory_limit(spec, memory_limit)
             if abstraction:
                 if abstraction not in ("auto", "features", "scene", "pixels"):
                     raise UsageError(f"--abstraction {abstraction!r}: use auto, features, scene or pixels")
@@ -330,14 +355,16 @@ def _print_summary(s: Any) -> None:
     table.add_row("steps", f"{s.steps:,} in {s.seconds:.1f} s = {s.steps_per_s:,.0f} steps/s with {s.workers} "
                   f"worker{'s' if s.workers > 1 else ''}")
     outcomes = ", ".join(f"{k} {s.count(k)}" for k in ("finished", "done", "truncated", "crash", "hang",
-                                                        "no-valid-action") if s.count(k))
+                                                        "memory", "no-valid-action") if s.count(k))
     table.add_row("episodes ended", f"{len(s.episodes)}" + (f" ({outcomes})" if outcomes else ""))
     table.add_row("game crashes", str(len(s.crashes)))
     table.add_row("hangs", str(len(s.hangs)))
+    table.add_row("out of memory", f"{len(s.memory)} (limit {s.memory_limit_mb} MiB of data per episode)"
+                  if s.memory_limit_mb else str(len(s.memory)))
     table.add_row("failed probe checks", f"{sum(s.checks.values())} ({len(s.checks)} distinct)")
     console.print(table)
     shown: set[str] = set()
-    for e in s.crashes + s.hangs:
+    for e in s.crashes + s.hangs + s.memory:
         assert e.exit is not None
         key = e.exit.message
         if key in shown:
@@ -361,11 +388,24 @@ def _summary_json(s: Any) -> dict[str, Any]:
                                                            "code": e.exit.code, "signal": e.exit.signal}}
                      for e in s.episodes],
         "checks": dict(s.checks), "warnings": s.warnings,
+        "memory_limit_mb": s.memory_limit_mb, "peak_rss_mb": round(s.peak_rss_mb, 1),
     }
 
 
 def main() -> None:
-    app()
+    """The ``playtester`` command: a stopped run (SIGTERM, SIGINT, SIGHUP) leaves no process behind."""
+    import sys
+
+    from playtester.drive import lifetime
+
+    lifetime.install_signal_handlers()
+    try:
+        app()
+    except lifetime.Interrupted as e:
+        lifetime.kill_all()
+        err_console.print(f"[bold red]stopped by {e}:[/] every worker process was ended; what was found before is "
+                          "in the store (an explore campaign continues with --resume)", highlight=False)
+        sys.exit(128 + e.signum)
 
 
 if __name__ == "__main__":

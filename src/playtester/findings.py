@@ -16,7 +16,7 @@ from typing import Any
 from playtester.drive.observation import TraceFrame
 
 TRACE_SCHEMA = 1
-KINDS = ("crash", "hang", "stuck", "assertion", "balance", "error_log", "frame_time")
+KINDS = ("crash", "hang", "memory", "stuck", "assertion", "balance", "error_log", "frame_time")
 # Frames from these places are the tool's or the library's, not the game's.
 _NOT_GAME = (f"{os.sep}pygame{os.sep}", f"{os.sep}playtester{os.sep}drive{os.sep}",
              f"{os.sep}playtester{os.sep}probe.py", "<frozen ", f"{os.sep}runpy.py", f"{os.sep}importlib{os.sep}")
@@ -67,7 +67,7 @@ class Finding:
     @property
     def is_error(self) -> bool:
         """Crashes and hangs are errors (something broke); the rest are failures (a check did not hold)."""
-        return self.kind in ("crash", "hang")
+        return self.kind in ("crash", "hang", "memory")
 
 
 def short_hash(text: str, n: int = 10) -> str:

@@ -38,7 +38,7 @@ class InitStep(BaseModel):
     frames: int = Field(1, ge=1)
 
 
-ORACLE_KINDS = ["crash", "hang", "stuck", "assertion", "balance", "error_log", "frame_time"]
+ORACLE_KINDS = ["crash", "hang", "memory", "stuck", "assertion", "balance", "error_log", "frame_time"]
 
 
 class OracleSettings(BaseModel):
@@ -94,6 +94,15 @@ class GameConfig(BaseModel):
     step_timeout_s: float = Field(10.0, gt=0, description="wall-clock seconds a step may take before it is a hang")
     start_timeout_s: float = Field(60.0, gt=0, description="wall-clock seconds to reach the first frame")
     virtual_time: bool = Field(True, description="also virtualize time.time/monotonic/perf_counter in the game")
+    memory_limit_mb: int | None = Field(None, ge=0, description="MiB of data each episode process (and the "
+                                        "analysis in it) may use: RLIMIT_DATA; unset: half the machine's "
+                                        "memory split over the workers; 0: no limit")
+    analysis_seconds: float = Field(15.0, gt=0, description="CPU seconds the action-space analysis may take in "
+                                    "the game process; past it the analysis gives up (the blind space is used, "
+                                    "with a warning, where the analysis was not asked for explicitly); the "
+                                    "first fifth of it may fork paths, the rest follows one side")
+    analysis_max_forks: int = Field(1000, ge=1, description="forks of the symbolic execution per frame; past "
+                                    "them later branches follow the side the game takes now")
     oracles: OracleSettings = Field(default_factory=OracleSettings)
     abstraction: str = Field("auto", description="state abstraction for coverage: auto, features, scene, pixels")
     feature_ranges: dict[str, tuple[float, float]] = Field(

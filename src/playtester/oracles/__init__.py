@@ -1,6 +1,6 @@
 """Oracles: small bug detectors that look at every step's `Observation`.
 
-crash, hang, stuck (Wuji), assertion (``probe.check``), balance (designed ranges), error_log
+crash, hang, memory (the episode's memory limit used up), stuck (Wuji), assertion (``probe.check``), balance (designed ranges), error_log
 (ERROR records from the game's logging), frame_time (a frame over its work budget).
 """
 
@@ -11,12 +11,13 @@ from playtester.oracles.crash import CrashOracle
 from playtester.oracles.error_log import ErrorLogOracle
 from playtester.oracles.frame_time import FrameTimeOracle
 from playtester.oracles.hang import HangOracle
+from playtester.oracles.memory import MemoryOracle
 from playtester.oracles.stuck import StuckOracle
 
-ALL_KINDS = ["crash", "hang", "stuck", "assertion", "balance", "error_log", "frame_time"]
+ALL_KINDS = ["crash", "hang", "memory", "stuck", "assertion", "balance", "error_log", "frame_time"]
 
 __all__ = ["ALL_KINDS", "AssertionOracle", "BalanceOracle", "CrashOracle", "ErrorLogOracle", "FrameTimeOracle",
-           "HangOracle", "Oracle", "OracleSuite", "StuckOracle", "make_oracles"]
+           "HangOracle", "MemoryOracle", "Oracle", "OracleSuite", "StuckOracle", "make_oracles"]
 
 
 def make_oracles(settings) -> OracleSuite:  # settings: playtester.drive.spec.OracleSettings
@@ -24,6 +25,7 @@ def make_oracles(settings) -> OracleSuite:  # settings: playtester.drive.spec.Or
     made = {
         "crash": lambda: CrashOracle(),
         "hang": lambda: HangOracle(),
+        "memory": lambda: MemoryOracle(),
         "stuck": lambda: StuckOracle(settings.stuck_steps, settings.stuck_threshold, settings.stuck_min_inputs,
                                      settings.stuck_features, settings.stuck_screen),
         "assertion": lambda: AssertionOracle(),

@@ -16,7 +16,7 @@ class CrashOracle:
 
     def check(self, obs: Observation, step: int) -> list[Finding]:
         exit = obs.exit
-        if exit is None or exit.kind == "hang" or not exit.is_failure:
+        if exit is None or exit.kind in ("hang", "memory") or not exit.is_failure:
             return []
         if exit.kind == "exception":
             sig = f"crash:{exit.exc_type}:{frames_signature(exit.frames)}"

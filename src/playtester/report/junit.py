@@ -34,7 +34,7 @@ from playtester.store import Store
 
 __all__ = ["ERROR_KINDS", "write_junit"]
 
-ERROR_KINDS = ("crash", "hang")
+ERROR_KINDS = ("crash", "hang", "memory")
 """Kinds reported as ``<error>``; every other kind is a ``<failure>``."""
 
 
