@@ -59,13 +59,22 @@ def _random_inputs(rng: random.Random, spec: GameSpec, screen: tuple[int, int]) 
     return InputFrame(keys=held, mouse_pos=mouse, mouse_buttons=buttons, joy_axes=axes, joy_buttons=jb)
 
 
-def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: float = 120.0,
+def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: float | None = None,
             options_debug: bool = False, profile: str | None = None, max_forks: int | None = None) -> Analysis:
-    """Analyse the game's input handling; raises `AnalysisError` with the reason when it cannot."""
+    """Analyse the game's input handling; raises `AnalysisError` with the reason when it cannot.
+
+    The analysis runs in the game's process under the game's memory limit and ``analysis_seconds`` of
+    CPU time (checked between statements); ``timeout`` (wall-clock, by default the budget plus a grace)
+    is the parent's last word: past it the worker is killed."""
+    budget = spec.config.analysis_seconds
+    if max_forks is None:
+        max_forks = spec.config.analysis_max_forks
+    if timeout is None:
+        timeout = budget * 1.5 + 10.0
     if spec.kind == "gym":
         raise AnalysisError(f"{spec.text} is a Gymnasium environment: it has its own discrete actions")
     from playtester.drive.worker import Worker
-    from playtester.errors import WorkerError
+    from playtester.errors import MemoryLimitError, WorkerError
 
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -92,14 +101,27 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                     continue
                 t1 = time.perf_counter()
                 result = w.call("playtester.analysis.live:analyze_here",
-                                {"profile": profile, "max_forks": max_forks}, timeout=timeout)
+                                {"profile": profile, "max_forks": max_forks, "seconds": budget}, timeout=timeout)
                 t2 = time.perf_counter()
+            except MemoryLimitError:
+                raise AnalysisError(f"analysis of {spec.text} ran past its memory limit ({w.memory_limit_mb} MiB "
+                                    "of data in the game process) and gave up; raise memory_limit_mb in the "
+                                    "game's playtester.toml or --memory-limit to let it finish") from None
             except WorkerError as e:
+                if w.host_pid is None:  # the call timed out and the worker was killed
+                    raise AnalysisError(f"analysis of {spec.text} did not finish within {timeout:g} s and was "
+                                        f"killed (its budget is {budget:g} s of CPU time): {e}") from None
                 raise AnalysisError(f"analysis of {spec.text} failed in the game process: {e}") from None
+            if result.get("gave_up"):
+                raise AnalysisError(f"analysis of {spec.text} gave up: {result['gave_up']} ({budget:g} s; raise "
+                                    "analysis_seconds in the game's playtester.toml to give it more)")
             if not result["actions"]:
                 raise AnalysisError(f"analysis of {spec.text} found no input handling in its main loop "
                                     f"({result['loop']['file']}:{result['loop']['line']})")
             warnings = [f"{u['file']}:{u['line']}: {u['what']}" for u in result["unsupported"]]
+            if result.get("partial"):
+                warnings.insert(0, f"partial action space: {result['partial']} ({budget:g} s of CPU time; raise "
+                                "analysis_seconds in the game's playtester.toml for the rest)")
             for note in result["stats"].get("notes", []):
                 warnings.append(f"{note}; the space may miss actions")
             return Analysis(spec.text, result, t2 - t1, t1 - t0, warnings)

@@ -17,6 +17,7 @@ from typing import Any
 import z3
 
 from playtester.analysis import symbolic as sx
+from playtester.drive import lifetime
 from playtester.drive.pygame_driver import _REAL_PERF as _PERF  # noqa: E402 - real time, not the game's
 
 _EDGES: dict[tuple[Any, int], set[Any]] = defaultdict(set)  # (caller code, call line) -> callee codes
@@ -82,9 +83,19 @@ def analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, An
 
 
 def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The analysis proper; a result with ``gave_up`` (the reason) when it passed its budget of CPU time."""
+    try:
+        return _analyze_now(rt, options or {})
+    except sx.AnalysisBudget as e:
+        return {"gave_up": str(e)}
+
+
+def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     t0 = _PERF()
-    options = options or {}
+    t0_cpu = time.process_time()
     import pygame
+
+    _limit_z3_memory(rt)
 
     files = _game_files(rt.spec)
     loop_frame, loop_node, loop_file = _find_loop(files)
@@ -107,7 +118,10 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
     ex.reaching_names = {c.co_name for c in reaches} | {_class_name(c) for c in reaches if c.co_name == "__init__"}
     if options.get("max_forks"):
         ex.max_forks = int(options["max_forks"])
+    budget = float(options.get("seconds") or sx.HARD_SECONDS)
+    ex.max_seconds = budget * sx.FORK_SHARE  # stop forking early: the paths still run, and make the actions
     ex.deadline = time.process_time() + ex.max_seconds
+    ex.hard_deadline = t0_cpu + budget
     ex.live_ns = {"L": loop_frame.f_locals, "M": [rt.ctx.game.module_globals(f) or {} for f in modules],
                   "H": rt.held,
                   "getattr": getattr, "bool": bool}
@@ -138,7 +152,8 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
         ends = []  # no path reads an input: the loop has no input handling to turn into actions
     actions, merged = build_actions(ex, ends, screen)
     result_actions = {"actions": actions}
-    name_actions(result_actions, screen)
+    name_actions(result_actions, screen, ex)
+    actions = result_actions["actions"]
     t_end = _PERF()
     unsupported = [{"file": f, "line": line, "what": what} for (f, line), what in sorted(ex.unsupported.items())]
     return {
@@ -151,6 +166,7 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
         "actions": actions,
         "game_vars": {k: v for k, v in ex.gv.info.items()},
         "enums": ex.gv.enums,
+        "partial": ex.partial,
         "stats": {"paths": len(ends), "merged": merged, "notes": ex.notes, "kept_statements": ex.kept_stmts,
                   "sliced_statements": ex.sliced_stmts, "inlined": sorted(ex.inlined),
                   "summarized": sorted(ex.summarized), "functions": len(fn_index),
@@ -158,6 +174,14 @@ def _analyze_here(rt: Any, options: dict[str, Any] | None = None) -> dict[str, A
         "unsupported": unsupported,
         "timings": {"prepare_s": t_prep - t0, "execute_s": t_exec - t_prep, "actions_s": t_end - t_exec},
     }
+
+
+def _limit_z3_memory(rt: Any) -> None:
+    """z3 allocates outside Python's heap: give it what the episode's memory limit leaves (z3 then answers
+    unknown, which the analysis takes as feasible, instead of growing without bound)."""
+    limit = getattr(rt.opts, "memory_limit_mb", None)
+    if limit:
+        z3.set_param("memory_max_size", max(64, int(limit - lifetime.data_mb())))
 
 
 def _rebound(index: dict[Any, ast.AST], module_loop: tuple[str, Any] | None) -> dict[str, set[str]]:
@@ -463,12 +487,18 @@ def _one_solution(formula: Any, screen: tuple[int, int]) -> tuple[Any, str]:
     return frame, event
 
 
-def name_actions(result: dict[str, Any], screen: tuple[int, int]) -> None:
+def name_actions(result: dict[str, Any], screen: tuple[int, int], ex: Any = None) -> None:
     """Give each action a readable, unique name from one solution of its p_i (game state left free),
-    and keep that solution as the action's sample inputs (what ``--json`` exports)."""
+    and keep that solution as the action's sample inputs (what ``--json`` exports). Past the executor's
+    hard deadline the actions not yet named are dropped (a partial space, said in ``ex.partial``)."""
     used: dict[str, int] = {}
     solved: dict[str, tuple[Any, str]] = {}  # p_i text -> (frame, event): paths that differ in p_g only
-    for act in result["actions"]:
+    for n_done, act in enumerate(list(result["actions"])):
+        if ex is not None and time.process_time() > ex.hard_deadline:
+            total = len(result["actions"])
+            del result["actions"][n_done:]
+            ex.partial = f"{n_done} of {total} actions solved before the analysis budget ran out"
+            break
         formula = act.pop("_pi")
         if act["p_i"] in solved:
             frame, event = solved[act["p_i"]]

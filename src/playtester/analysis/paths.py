@@ -9,6 +9,7 @@ p_g is compiled to Python over the live game (`to_python`); p_i travels as SMT-L
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import z3
@@ -40,6 +41,8 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
     flat_of: dict[int, list[Any]] = {}
     unique: list[Any] = []
     for st in ends:
+        if time.process_time() > ex.hard_deadline:
+            raise sx.AnalysisBudget(f"turning {len(ends)} paths into actions passed the analysis budget of CPU time")
         pg_parts, pi_parts = [], []
         flat = []
         for c0 in st.pc:
@@ -90,6 +93,9 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
     # many paths share p_i (they differ in p_g): build, expand, solve and print it once per distinct p_i
     by_pi: dict[tuple[int, ...], tuple[Any, list[Any], dict[str, Any], str, str]] = {}
     for key, pg_parts, pi_parts, st in unique:
+        if time.process_time() > ex.hard_deadline:  # keep the actions made so far: a partial space
+            ex.partial = f"{len(order)} of {len(unique)} actions made before the analysis budget ran out"
+            break
         got = by_pi.get(key[1])
         if got is None:
             pi = _and(pi_parts)

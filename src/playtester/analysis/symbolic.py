@@ -25,6 +25,7 @@ import builtins
 import inspect
 import itertools
 import math
+import os
 import time
 import types
 from dataclasses import dataclass, field
@@ -34,6 +35,8 @@ import z3
 
 MAX_PATHS = 1000  # forks per frame before the analysis stops forking (follows one side) and says so
 MAX_SECONDS = 3.0  # symbolic execution time before the executor stops forking (follows one side)
+HARD_SECONDS = 15.0  # CPU time of the whole analysis before it gives up (`AnalysisBudget`)
+FORK_SHARE = MAX_SECONDS / HARD_SECONDS  # the share of the budget during which the executor may fork
 MAX_UNROLL = 64  # iterations of a loop over a constant collection
 MAX_DEPTH = 12  # nested inlined calls
 GRID = 4  # mouse positions are forked into a GRID x GRID screen grid (the paper's choice)
@@ -166,6 +169,10 @@ PURE_METHODS = {"items", "keys", "values", "get", "index", "count", "copy", "low
                 "endswith", "strip", "split", "isdisjoint", "issubset", "issuperset", "union", "intersection"}
 
 
+class AnalysisBudget(Exception):  # noqa: N818 - reads as what ran out
+    """The analysis passed its hard budget of CPU time (``analysis_seconds``) and gave up."""
+
+
 class Executor:
     """Explores the paths of one frame of the game's input handling (see the module docstring)."""
 
@@ -198,12 +205,14 @@ class Executor:
         self.blacklist = blacklist
         self.max_forks = MAX_PATHS
         self.max_seconds = MAX_SECONDS
+        self.partial: str | None = None  # set when the budget cut the actions phase short
         self.live_ns: dict[str, Any] | None = None  # the roots as they are now (set by analysis.live)
         self.instances: list[Any] = []  # S[k]: one live instance per instance root
         self._live_cache: dict[str, Any] = {}
         self._side_cache: dict[int, tuple[Any, Any]] = {}  # condition id -> (condition, its live view)
         self.assumed: set[int] = set()  # conditions followed on the live state after the fork budget
         self.deadline = time.process_time() + MAX_SECONDS  # CPU time: the game's clocks are virtual
+        self.hard_deadline = time.process_time() + HARD_SECONDS  # past it: give up (AnalysisBudget)
         self._var_cache: dict[int, set[str]] = {}
         self._sat_cache: dict[tuple[int, ...], bool] = {}
         self._solver = z3.Solver()
@@ -581,6 +590,9 @@ class Executor:
         """Execute statements; returns (state, flow) pairs, flow None | ('return', v) | 'break' | 'continue'."""
         states: list[tuple[State, Any]] = [(st, None)]
         for stmt in stmts:
+            if time.process_time() > self.hard_deadline:
+                raise AnalysisBudget(f"symbolic execution passed the analysis budget of CPU time "
+                                     f"(at {os.path.basename(file)}:{stmt.lineno})")
             nxt: list[tuple[State, Any]] = []
             for s, flow in states:
                 if flow is not None or s.ended:
