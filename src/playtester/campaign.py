@@ -403,6 +403,10 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     if demos and resume:
         raise UsageError("--demos starts a campaign; a resumed campaign keeps what its agent learnt from the "
                          "demonstrations it started with: leave --demos out with --resume")
+    if not resume:
+        from playtester.agents import agent_class
+
+        agent_class(agent)  # an unknown agent, or one whose extra is not installed: say so before storing
     store = Store(out, max_mb=max_store_mb)
     prior = store.campaign()
     if resume:

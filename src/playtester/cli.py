@@ -50,7 +50,9 @@ def _with_memory_limit(spec: Any, text: str | None) -> Any:
 
 
 def _fail(e: PlaytesterError) -> None:
-    err_console.print(f"[bold red]error:[/] {e}", highlight=False)
+    from rich.markup import escape
+
+    err_console.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)  # messages may hold [brackets]
     raise typer.Exit(e.exit_code)
 
 

@@ -34,7 +34,14 @@ def agent_class(name: str) -> type:
     if base not in AGENTS:
         raise UsageError(f"unknown agent {base!r}; available: {', '.join(sorted(AGENTS))}")
     module, _, cls = AGENTS[base].partition(":")
-    return getattr(importlib.import_module(module), cls)
+    try:
+        return getattr(importlib.import_module(module), cls)
+    except ModuleNotFoundError as e:
+        if e.name != "torch":
+            raise
+        from playtester.extras import missing
+
+        raise missing("agents", f"the {base} agent", "PyTorch (torch)") from None
 
 
 def make_agent(name: str, n_actions: int, seed: int = 0, workers: int = 1) -> Any:

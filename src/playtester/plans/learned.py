@@ -159,8 +159,14 @@ class GridWorld:
 
 
 # -------------------------------------------------------------------------------------------- the agent
+def _torch() -> Any:
+    from playtester.extras import require
+
+    return require("torch", "agents", "the learned navigator (navigator: learned)")
+
+
 def make_policy(hidden: int = 128, obs_dim: int = OBS_DIM) -> Any:
-    import torch
+    torch = _torch()
     from torch import nn
 
     class Policy(nn.Module):
@@ -207,7 +213,7 @@ class PPOConfig:
 
 def train(cfg: PPOConfig, out: str | Path, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Train the navigation policy with PPO and save it (weights + config + evaluation) to ``out``."""
-    import torch
+    torch = _torch()
 
     torch.set_num_threads(1)
     torch.manual_seed(cfg.seed)
@@ -296,7 +302,7 @@ def train(cfg: PPOConfig, out: str | Path, log: Callable[[str], None] = print) -
 
 
 def greedy(policy: Any, obs: np.ndarray) -> int:
-    import torch
+    torch = _torch()
 
     with torch.no_grad():
         logits, _ = policy(torch.as_tensor(obs, dtype=torch.float32)[None])
@@ -305,7 +311,7 @@ def greedy(policy: Any, obs: np.ndarray) -> int:
 
 def act(policy: Any, obs: np.ndarray, rng: np.random.Generator | None, mask: np.ndarray) -> int:
     """The policy's move among the allowed ones (``mask``): sampled with ``rng``, else the likeliest."""
-    import torch
+    torch = _torch()
 
     with torch.no_grad():
         logits, _ = policy(torch.as_tensor(obs, dtype=torch.float32)[None])
@@ -317,7 +323,7 @@ def act(policy: Any, obs: np.ndarray, rng: np.random.Generator | None, mask: np.
 
 def sample(policy: Any, obs: np.ndarray, rng: np.random.Generator) -> int:
     """A move drawn from the policy's distribution (a greedy policy can loop forever; sampling escapes)."""
-    import torch
+    torch = _torch()
 
     with torch.no_grad():
         logits, _ = policy(torch.as_tensor(obs, dtype=torch.float32)[None])
@@ -342,7 +348,7 @@ def evaluate(policy: Any, episodes: int, seed: int, max_steps: int = 80, stochas
 
 def load_policy(path: str | Path | None = None) -> Any:
     """The trained policy (the shipped weights by default)."""
-    import torch
+    torch = _torch()
 
     from playtester.errors import UsageError
 

@@ -174,7 +174,10 @@ class TextToPlan:
     def __init__(self, actions: dict[str, str], actors: dict[str, str], instances: dict[str, list[str]] | None = None,
                  use_embeddings: bool = True, player: str | None = None, game: str | None = None,
                  game_args: dict[str, Any] | None = None) -> None:
-        import spacy
+        from playtester.extras import require
+
+        spacy = require("spacy", "text", "text-to-plan (plan from-text)")
+        require("rapidfuzz", "text", "text-to-plan (plan from-text)")
         from spacy.matcher import Matcher
 
         self.nlp = spacy.blank("en")

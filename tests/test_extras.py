@@ -1,0 +1,39 @@
+"""The default install is light: torch and the language tools are extras, and a feature that needs
+one says which extra to install instead of failing with an ImportError."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from playtester.errors import UsageError
+from playtester.extras import require
+
+BLOCK = "import sys; sys.modules.update(torch=None, spacy=None, rapidfuzz=None); "
+
+
+def test_require_names_the_extra_and_how_to_install_it():
+    with pytest.raises(UsageError, match=r"pip install 'playtester\[text\]'") as e:
+        require("playtester_no_such_module", "text", "text-to-plan")
+    assert "text-to-plan needs playtester_no_such_module" in str(e.value)
+    assert require("json", "text", "x").dumps([1]) == "[1]"
+
+
+def test_a_campaign_with_the_random_agent_needs_neither_torch_nor_spacy(tmp_path):
+    """What `make demo` runs, in an interpreter where torch, spaCy and rapidfuzz cannot be imported."""
+    code = BLOCK + ("from playtester.cli import main; sys.argv = ['playtester', 'explore', 'blockmaze', '--actions', "
+                    f"'analyzed', '--budget', '150', '--no-shrink', '--out', {str(tmp_path / 'run')!r}]; main()")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert res.returncode in (0, 1), res.stdout + res.stderr
+    assert (tmp_path / "run" / "report.html").is_file() and "torch" not in res.stderr
+
+
+def test_a_learning_agent_without_torch_says_which_extra_before_storing_anything(tmp_path):
+    code = BLOCK + ("from playtester.cli import main; sys.argv = ['playtester', 'explore', 'blockmaze', '--agent', "
+                    f"'wuji', '--budget', '50', '--out', {str(tmp_path / 'run')!r}]; main()")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "the wuji agent needs PyTorch" in res.stderr and "pip install 'playtester[agents]'" in res.stderr
+    assert not (tmp_path / "run").exists()
