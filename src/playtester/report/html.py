@@ -39,13 +39,14 @@ MAX_STRIP_FRAMES = 8
 """A bug's card shows at most this many of its last frames."""
 
 KIND_COLORS = {
-    "crash": "#c62828", "hang": "#7b1fa2", "stuck": "#ef6c00", "assertion": "#d81b60",
+    "crash": "#c62828", "hang": "#7b1fa2", "memory": "#4a148c", "stuck": "#ef6c00", "assertion": "#d81b60",
     "balance": "#00838f", "error_log": "#6d4c41", "frame_time": "#1565c0",
 }
 """One colour per oracle kind (chips, chart markers)."""
 
 OUTCOME_COLORS = {
     "finished": "#2e7d32", "done": "#43a047", "truncated": "#78909c", "crash": "#c62828", "hang": "#7b1fa2",
+    "memory": "#4a148c",
     "no-valid-action": "#ef6c00",
 }
 
@@ -298,7 +299,7 @@ def _space_text(space: dict[str, Any]) -> str:
 def _summary(c: Campaign, bugs: list[Bug], states: int, covered: int, elapsed: float) -> str:
     sps = f"{c.steps / elapsed:,.1f}" if elapsed > 0 else "—"
     code = f"{100.0 * covered / c.code_total:.1f}%" if c.code_total > 0 else "—"
-    errors = sum(1 for b in bugs if b.kind in ("crash", "hang"))
+    errors = sum(1 for b in bugs if b.kind in ("crash", "hang", "memory"))
     if bugs:
         verdict = (f'<div class="verdict bad">{len(bugs)} bug{"s" if len(bugs) != 1 else ""} found'
                    + (f" ({errors} crash{'es' if errors != 1 else ''} or hang{'s' if errors != 1 else ''})"
