@@ -6,7 +6,8 @@ For every bundled game, side by side in one run:
              captured at the end of each step (what GameEnv does by default);
   driven/nc  the same without frame capture.
 Then steps/s with 2 workers vs 1, and memory per worker (RSS and USS of the host + episode process).
-Prints figures; asserts nothing.  Usage: python bench/driver_overhead.py [--frames 6000]
+Prints figures and writes them to bench/results/driver_overhead.json (with command, commit, machine and
+date); asserts nothing.  Usage: python bench/driver_overhead.py [--frames 6000]
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 import time
 
 import psutil
+from provenance import provenance, write_results
 
 from playtester.drive import InputFrame, Worker, bundled_games, resolve
 
@@ -108,6 +110,8 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=300, help="steps per worker for the 1 vs 2 worker figure")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved repetitions; medians are printed")
     a = ap.parse_args()
+    made = provenance()
+    rows = {}
     print(f"# driver overhead, {a.frames} frames per measurement, {os.cpu_count()} CPUs, Python "
           f"{sys.version.split()[0]}")
     print(f"{'game':<12} {'raw fps':>9} {'driven fps':>11} {'ratio':>6} {'no-capture fps':>15} {'ratio':>6} "
@@ -125,6 +129,11 @@ def main() -> None:
         rss, uss = memory(game)
         print(f"{game:<12} {raw:>9,.0f} {drv:>11,.0f} {drv / raw:>6.2f} {drv_nc:>15,.0f} {drv_nc / raw:>6.2f} "
               f"{one:>14,.0f} {two:>15,.0f} {two / one:>5.2f} {rss:>8.0f} {uss:>8.0f}")
+        rows[game] = {"runs": runs, "raw_fps": round(raw), "driven_fps": round(drv), "ratio": round(drv / raw, 2),
+                      "nocapture_fps": round(drv_nc), "nocapture_ratio": round(drv_nc / raw, 2),
+                      "steps_1_worker": round(one), "steps_2_workers": round(two), "x": round(two / one, 2),
+                      "rss_mb": round(rss), "uss_mb": round(uss)}
+    print(f"written to {write_results('driver_overhead', {'frames': a.frames, 'rounds': a.rounds, 'games': rows}, made)}")
 
 
 if __name__ == "__main__":

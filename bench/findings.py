@@ -7,6 +7,7 @@
    (interleaved rounds, medians): plain stepping; + oracles + state coverage + position map; + code
    coverage (coverage.py in the worker); the full campaign (everything + the SQLite store).
 
+Writes bench/results/findings.json (every figure printed, with command, commit, machine and date).
 Usage: python bench/findings.py [--seconds 60] [--seeds 3] [--steps 3000]
 """
 
@@ -16,6 +17,8 @@ import argparse
 import statistics
 import tempfile
 import time
+
+from provenance import provenance, write_results
 
 from playtester.agents import make_agent
 from playtester.campaign import CAPTURE, Budget, choose_abstraction, explore
@@ -78,6 +81,9 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=3000, help="steps per cost measurement")
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
+    made = provenance()
+    record: dict = {"recall": {"seconds": a.seconds, "size": a.size, "runs": [], "median_all5_s": {}},
+                    "cost": {"steps": a.steps, "rounds": a.rounds, "games": {}}}
 
     print(f"# 1. recall on blockmaze (size {a.size}, 5 bug cells), random agent, {a.seconds:g} s budget, "
           f"{a.seeds} seeds")
@@ -88,10 +94,13 @@ def main() -> None:
             times = recall(a.seconds, workers, seed, a.size)
             all5 = times[-1] if len(times) == 5 else None
             alls.append(all5)
+            record["recall"]["runs"].append({"workers": workers, "seed": seed, "times_s": [round(t, 1) for t in times],
+                                             "all5_s": None if all5 is None else round(all5, 1)})
             shown = " ".join(f"{t:.1f}" for t in times)
             print(f"{workers:>7} {seed:>5} {len(times):>6} {all5 if all5 is None else round(all5, 1)!s:>18}  {shown}")
         done = [x for x in alls if x is not None]
         if done:
+            record["recall"]["median_all5_s"][str(workers)] = round(statistics.median(done), 1)
             print(f"{workers:>7} {'med':>5} {'':>6} {statistics.median(done):>18.1f}  ({len(done)}/{a.seeds} "
                   "campaigns found all 5)")
 
@@ -106,6 +115,11 @@ def main() -> None:
         plain, orc, code, camp = (statistics.median(runs[m]) for m in ("plain", "oracles", "code", "campaign"))
         print(f"{game:<11} {plain:>10.0f} {orc:>15.0f} {plain / orc - 1:>6.0%} {code:>10.0f} {plain / code - 1:>6.0%} "
               f"{camp:>9.0f} {plain / camp - 1:>6.0%}")
+        record["cost"]["games"][game] = {
+            "runs": runs, "plain": round(plain), "oracles": round(orc), "oracles_extra_pct": round(100 * (plain / orc - 1)),
+            "code": round(code), "code_extra_pct": round(100 * (plain / code - 1)), "campaign": round(camp),
+            "campaign_extra_pct": round(100 * (plain / camp - 1))}
+    print(f"written to {write_results('findings', record, made)}")
 
 
 if __name__ == "__main__":

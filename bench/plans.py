@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import yaml
+from provenance import provenance, write_results
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -120,9 +121,10 @@ def text_accuracy(embeddings: bool) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=10)
-    parser.add_argument("--json", default=None)
+    parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/plans.json)")
     parser.add_argument("--skip-text", action="store_true")
     args = parser.parse_args()
+    made = provenance()
     print("plan runs on the dungeon variants ...", flush=True)
     runs = plan_runs(args.seeds)
     out = {"plans": runs}
@@ -151,6 +153,7 @@ def main() -> None:
                 print(f"  miss ({'embeddings' if 'MiniLM' in r['matcher'] else 'rapidfuzz'}): {m}")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2))
+    print(f"written to {write_results('plans', out, made)}")
 
 
 if __name__ == "__main__":

@@ -31,3 +31,13 @@ def provenance() -> dict[str, object]:
                     "python": sys.version.split()[0], "platform": platform.platform()},
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
+
+
+def write_results(name: str, record: dict[str, object], made: dict[str, object] | None = None) -> Path:
+    """bench/results/NAME.json: ``record`` with the provenance of the run (``made`` when taken at its start)."""
+    import json
+
+    out = ROOT / "bench" / "results" / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({**(made or provenance()), **record}, indent=1))
+    return out
