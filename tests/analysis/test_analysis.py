@@ -139,12 +139,17 @@ def test_loops_that_only_set_locals_merge_paths_with_equal_locals():
 
 
 @pytest.mark.parametrize("fn,cfg", [("listing1", {"joysticks": 1}), ("listing3", {}), ("bindings", {}),
-                                    ("dispatch", {}), ("clicks", {}), ("early_return", {})])
+                                    ("dispatch", {}), ("clicks", {}), ("early_return", {}),
+                                    ("screens", {"init": [{"keys": ["RETURN"], "frames": 20}, {"frames": 2}]})])
 def test_cross_check_each_action_takes_its_path(fn, cfg):
     """Perform every analyzed action in a state where it is valid; the game must report the branch the
     action's path went through (and not the ones it avoided)."""
     spec = spec_of(fn, **cfg)
-    a = analyze(spec)
+    assert cross_check(spec, analyze(spec)) >= 2
+
+
+def cross_check(spec, a) -> int:
+    """Perform each analyzed action where it is valid; how many were checked against their paths."""
     space = a.space()
     checked = 0
     with Worker(spec, space=space, capture=None) as w:
@@ -174,7 +179,7 @@ def test_cross_check_each_action_takes_its_path(fn, cfg):
             assert expect <= got, f"{act['name']}: expected {expect}, game took {got}"
             assert not (avoid & got), f"{act['name']}: took {avoid & got}, which its path avoids"
             checked += 1
-    assert checked >= 2
+    return checked
 
 
 def _setups(act):
@@ -337,3 +342,26 @@ def test_tests_on_unknown_values_do_not_multiply_paths():
     held = {frozenset(x["sample_inputs"].keys) for x in a.actions}
     left, right = key_code("left"), key_code("right")
     assert len(a.actions) == 4 and {frozenset({left}), frozenset({right})} <= held
+
+
+def test_one_loop_per_screen_the_play_loop_is_analysed_not_the_outer_loop():
+    """An outer ``while True`` calls title (a fade-in that reads no input, then a loop waiting for
+    RETURN), play and game-over loops in turn: the analysis takes the innermost loop on the stack that
+    reads input, the play loop, and finds its moves and its shot (the outer loop gave no action)."""
+    a = analyze(spec_of("screens", init=[{"keys": ["RETURN"], "frames": 20}, {"frames": 2}]))
+    assert a.result["loop"]["function"] == "_play_screen"
+    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys, names(a)
+
+
+def test_module_level_loop_reading_input_in_a_sprite_update_through_a_group_single():
+    """``if __name__ == "__main__": while True: ... game.run(screen)``, where run() updates a GroupSingle
+    whose Player reads the keyboard in update() -> get_input(): every direction and the jump are found,
+    and each performed action makes the player take its branch."""
+    spec = resolve(str(Path(__file__).parents[1] / "fixtures" / "games" / "module_loop" / "game.py"),
+                   frames_per_action=1)
+    a = analyze(spec)
+    assert a.result["loop"]["module"]
+    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys, names(a)
+    assert cross_check(spec, a) >= 3

@@ -98,12 +98,12 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     _limit_z3_memory(rt)
 
     files = _game_files(rt.spec)
-    loop_frame, loop_node, loop_file = _find_loop(files)
+    fn_index = _functions(files)
+    reaches = _reachability(fn_index, pygame)
+    loop_frame, loop_node, loop_file = _find_loop(files, {c.co_name for c in reaches})
     if loop_frame is None:
         raise RuntimeError("no main loop found: no game function on the stack runs a loop around its frame "
                            "boundary (is the game's loop in a thread or a callback?)")
-    fn_index = _functions(files)
-    reaches = _reachability(fn_index, pygame)
     modules: list[str] = []
     for f in sorted(files):
         modules.append(f)
@@ -210,26 +210,51 @@ def _screen(pygame: Any) -> tuple[int, int]:
     return surf.get_size() if surf is not None else (640, 480)
 
 
-def _find_loop(files: set[str]) -> tuple[Any, Any, str]:
-    """The outermost game frame on the stack whose function runs a loop around its current line."""
+_INPUT_CALLS = (".event.get", ".event.poll", ".event.wait", ".key.get_pressed", ".key.get_just_pressed",
+                ".key.get_just_released", ".mouse.get_pos", ".mouse.get_pressed", ".mouse.get_rel")
+
+
+def _find_loop(files: set[str], reaching_names: set[str] | None = None) -> tuple[Any, Any, str]:
+    """The game's main loop: among the game frames on the stack whose function runs a loop around its
+    current line, the innermost whose loop body reads input (an input API, or a call of a function with
+    a call path to one). A game with one loop per screen (title, play, game over) called in turn from an
+    outer ``while True`` is analysed in the screen's loop it is in, and a fade-in loop that flips frames
+    without reading input is passed over. Without such a loop: the outermost loop (a loop that reads
+    input only through calls the analysis cannot name)."""
     frames = []
     f = sys._getframe(1)
     while f is not None:
         if f.f_code.co_filename in files:
             frames.append(f)
         f = f.f_back
-    for fr in reversed(frames):  # outermost first
-        node = _loop_around(fr)
-        if node is not None:
+    loops = [(fr, node) for fr in frames for node in [_loop_around(fr)] if node is not None]  # innermost first
+    for fr, node in loops:
+        if reaching_names is not None and _reads_input(node, reaching_names):
             return fr, node, fr.f_code.co_filename
+    if loops:
+        fr, node = loops[-1]
+        return fr, node, fr.f_code.co_filename
     return None, None, ""
+
+
+def _reads_input(loop: ast.AST, reaching_names: set[str]) -> bool:
+    """Whether a loop's body calls an input API or a function whose name has a call path to one."""
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call):
+            chain = sx._dotted(n.func) or ""
+            if any(("." + chain).endswith(c) for c in _INPUT_CALLS):
+                return True
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
+            if name in reaching_names or name in _INPUT_METHODS:
+                return True
+    return False
 
 
 def _loop_around(fr: Any) -> Any:
     try:
-        with open(fr.f_code.co_filename, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
-    except (OSError, SyntaxError):
+        with open(fr.f_code.co_filename, "rb") as fh:
+            tree = ast.parse(fh.read())  # bytes: the file's own coding cookie (PEP 263) decides
+    except (OSError, SyntaxError, ValueError):
         return None
     line = fr.f_lineno
     scope: Any = tree
@@ -281,9 +306,9 @@ def _functions(files: set[str]) -> dict[Any, ast.AST]:
     by_pos = {(c.co_filename, c.co_firstlineno): c for c in _all_codes(files)}
     for f in files:
         try:
-            with open(f, encoding="utf-8") as fh:
-                tree = ast.parse(fh.read())
-        except (OSError, SyntaxError):
+            with open(f, "rb") as fh:
+                tree = ast.parse(fh.read())  # bytes: a latin-1 file with its coding cookie parses too
+        except (OSError, SyntaxError, ValueError):
             continue
         for n in ast.walk(tree):
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
