@@ -77,3 +77,66 @@ def test_feature_ranges_are_checked_and_cut_coverage_into_buckets(tmp_path):
     key = {hp: a.key(Observation(frame=None, features={"hp": hp, "x": 3.4})) for hp in (10.0, 20.0, 30.0, 99.0)}
     assert key[10.0] == key[20.0] != key[30.0] != key[99.0]  # 4 buckets of 25 hp; x is rounded
     assert dict(key[99.0]) == {"hp": 3, "x": 3}
+
+
+def test_package_game_resolves_as_python_m_would(monkeypatch, tmp_path):
+    """A package game (``python -m pkg_game``, entry ``pkg_game.cli:main``) from the folder that holds it, by
+    module, by entry point and by its folder; each runs in that folder, which goes on sys.path."""
+    from playtester.drive.worker import code_include_patterns
+
+    monkeypatch.chdir(GAMES)
+    for text, function in [("pkg_game", None), ("pkg_game.cli:main", "main")]:
+        spec = resolve(text)
+        assert (spec.kind, spec.function, spec.root) == ("module", function, str(GAMES)), text
+        assert code_include_patterns(spec) == [str(GAMES / "pkg_game" / "*")]
+    monkeypatch.chdir(tmp_path)  # a folder path works from anywhere, "." from inside the package too
+    for text in [str(GAMES / "pkg_game"), str(GAMES / "pkg_game") + "/"]:
+        spec = resolve(text)
+        assert (spec.kind, spec.target, spec.function, spec.root) == ("module", "pkg_game", None, str(GAMES))
+    monkeypatch.chdir(GAMES / "pkg_game")
+    assert resolve(".").root == str(GAMES)
+
+
+def test_folder_with_main_but_no_package_runs_like_python_folder(tmp_path):
+    (tmp_path / "my-game").mkdir()
+    (tmp_path / "my-game" / "__main__.py").write_text("import engine\nengine.run()\n")
+    spec = resolve(str(tmp_path / "my-game"))
+    assert spec.kind == "file" and spec.target.endswith("__main__.py") and spec.root == str(tmp_path / "my-game")
+
+
+def test_module_found_in_the_current_folder_gets_it_as_root_and_its_config(monkeypatch, tmp_path):
+    (tmp_path / "snake.py").write_text("def main():\n    pass\n")
+    (tmp_path / "playtester.toml").write_text("frames_per_action = 3\n")
+    monkeypatch.chdir(tmp_path)
+    spec = resolve("snake:main")
+    assert (spec.kind, spec.target, spec.root, spec.config.frames_per_action) == ("module", "snake", str(tmp_path), 3)
+    # installed modules keep running from wherever playtester runs
+    assert resolve("pygame.examples.aliens:main").root is None
+
+
+def test_module_that_does_not_resolve_says_what_was_tried_and_how_to_fix_it(monkeypatch):
+    monkeypatch.chdir(GAMES.parent)
+    with pytest.raises(GameSpecError) as e:
+        resolve("pkg_game.cli:main")
+    msg = str(e.value)
+    assert f"{GAMES.parent}/pkg_game/cli.py" in msg and "installed" in msg
+    assert "Run playtester from the folder that holds 'pkg_game'" in msg and "pip install -e ." in msg
+    monkeypatch.chdir(GAMES)
+    with pytest.raises(GameSpecError, match=r"pkg_game exists, but has no module 'clii'"):
+        resolve("pkg_game.clii:main")
+
+
+def test_folder_without_main_or_entry_says_how_to_fix_it(tmp_path):
+    with pytest.raises(GameSpecError, match=r"no __main__.py and no playtester.toml with an 'entry'"):
+        resolve(str(tmp_path))
+    (tmp_path / "playtester.toml").write_text('entry = "game.nope:main"\n')
+    with pytest.raises(GameSpecError, match=r"entry 'game.nope:main': no bundled game.*'game.nope'"):
+        resolve(str(tmp_path))
+
+
+def test_silent_audio_is_a_config_field(tmp_path):
+    (tmp_path / "game.py").write_text("def main():\n    pass\n")
+    assert resolve(str(tmp_path / "game.py")).config.silent_audio is None
+    (tmp_path / "playtester.toml").write_text("silent_audio = false\n")
+    assert resolve(str(tmp_path / "game.py")).config.silent_audio is False
+    assert resolve(str(tmp_path / "game.py"), silent_audio=True).config.silent_audio is True

@@ -121,10 +121,12 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
                                 "here it plays its untrained policy")
     next_seed = seed
     states: list[tuple[Any, dict[str, Any], int]] = []
+    silenced: dict[str, str] = {}  # audio files the machine could not decode, played as silence: reason
     t0 = time.perf_counter()
     try:
         for env in envs:
             obs, info = env.reset(seed=next_seed)
+            _note_silenced(silenced, env.last_obs)
             states.append((obs, info, next_seed))
             next_seed += 1
         read_in_episode = [0] * workers
@@ -148,6 +150,7 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
                 summary.steps += 1
                 last = envs[i].last_obs
                 assert last is not None
+                _note_silenced(silenced, last)
                 reads = int(last.info.get("inputs_read", 0))
                 summary.inputs_read += reads
                 read_in_episode[i] += reads
@@ -164,6 +167,7 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
                             summary.warnings.append(msg)
                     read_in_episode[i] = 0
                     obs, info = envs[i].reset(seed=next_seed)
+                    _note_silenced(silenced, envs[i].last_obs)
                     states[i] = (obs, info, next_seed)
                     next_seed += 1
                 else:
@@ -173,11 +177,28 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
                 on_step(summary)
     finally:
         summary.seconds = time.perf_counter() - t0
+        if silenced:
+            summary.warnings.append(silenced_warning(silenced))
         for env in envs:
             env.close()
         summary.memory_limit_mb = spec.config.memory_limit_mb
         summary.peak_rss_mb = max(env.worker.peak_rss_kb for env in envs) / 1024
     return summary
+
+
+def _note_silenced(seen: dict[str, str], obs: Any) -> None:
+    for name, reason in (obs.info.get("audio_silenced") or ()) if obs is not None else ():
+        seen.setdefault(name, reason)
+
+
+def silenced_warning(silenced: dict[str, str]) -> str:
+    """One warning for every audio file that played as silence (``silent_audio``), with why it could not."""
+    reasons = set(silenced.values())
+    files = ", ".join(sorted(silenced))
+    why = f" ({next(iter(reasons))})" if len(reasons) == 1 else \
+        " (" + "; ".join(f"{f}: {r}" for f, r in sorted(silenced.items())) + ")"
+    return (f"audio this machine cannot decode played as silence: {files}{why}; silent_audio = false in "
+            "playtester.toml (or --no-silent-audio) makes it a crash instead")
 
 
 # ------------------------------------------------------------------------------------------ explore

@@ -143,6 +143,11 @@ def run(
     memory_limit: str | None = typer.Option(None, help="data each episode process may use, e.g. 2G or 1500M; "
                                             "'off' for none (default: the config's, else half the machine's "
                                             "memory split over the workers)"),
+    silent_audio: bool | None = typer.Option(None, "--silent-audio/--no-silent-audio",
+                                             help="play sound and music files this machine cannot decode (MIDI "
+                                             "without a synth) as silence, with a warning, instead of crashing "
+                                             "(default: the config's silent_audio, else on without an audio "
+                                             "device, as in workers)"),
 ) -> None:
     """Drive a game with an agent and print what happened: steps/s, episodes, crashes, hangs."""
     from playtester.campaign import run_agent
@@ -160,6 +165,8 @@ def run(
         if overrides:
             spec = spec.with_config(**overrides)
         spec = _with_memory_limit(spec, memory_limit)
+        if silent_audio is not None:
+            spec = spec.with_config(silent_audio=silent_audio)
         progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[stats]}"), TimeElapsedColumn(), console=console)
         with progress:
@@ -208,6 +215,11 @@ def explore(
     memory_limit: str | None = typer.Option(None, help="data each episode process may use, e.g. 2G or 1500M; "
                                             "'off' for none (default: the config's, else half the machine's "
                                             "memory split over the workers)"),
+    silent_audio: bool | None = typer.Option(None, "--silent-audio/--no-silent-audio",
+                                             help="play sound and music files this machine cannot decode (MIDI "
+                                             "without a synth) as silence, with a warning, instead of crashing "
+                                             "(default: the config's silent_audio, else on without an audio "
+                                             "device, as in workers)"),
 ) -> None:
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live
@@ -227,6 +239,8 @@ def explore(
             if game_arg:
                 spec = spec.with_config(game_args=spec.config.game_args | _parse_game_args(game_arg))
             spec = _with_memory_limit(spec, memory_limit)
+            if silent_audio is not None:
+                spec = spec.with_config(silent_audio=silent_audio)
             if abstraction:
                 if abstraction not in ("auto", "features", "scene", "pixels"):
                     raise UsageError(f"--abstraction {abstraction!r}: use auto, features, scene or pixels")

@@ -222,6 +222,10 @@ class Runtime:
 
             self._done_pred = compile_expr(self.cfg.done_when, "done_when")
         self.last_frame: np.ndarray | None = None
+        # audio files this machine cannot decode, played as silence (silent_audio): (file, reason)
+        self.silenced: list[tuple[str, str]] = []
+        self.silenced_sent = 0
+        self.music_silent = False  # the music loaded last is one of them: play() does nothing
         for j in range(self.cfg.joysticks):
             self._post(pygame.event.Event(pygame.JOYDEVICEADDED, device_index=j, guid=f"playtester-{j}"))
 
@@ -554,6 +558,9 @@ class Runtime:
             info["exit"] = exit
         if self.done_reason:
             info["done_reason"] = self.done_reason
+        if len(self.silenced) > self.silenced_sent:
+            info["audio_silenced"] = self.silenced[self.silenced_sent:]
+            self.silenced_sent = len(self.silenced)
         events, checks, entities, logs = sink.snapshot()
         return Observation(frame=frame, features=features, events=events, checks=checks, logs=logs,
                            entities=entities,
@@ -577,6 +584,27 @@ class Runtime:
 
     def send(self, kind: str, payload: Any) -> None:
         self.conn.send((kind, payload))
+
+    # ---- audio
+    def silence_audio(self, source: Any, error: BaseException) -> bool:
+        """Whether a sound or music file that failed to load plays as silence instead (recording it).
+
+        Only with ``silent_audio`` on, the mixer running and the file there: a missing file, a mixer the
+        game never started or silencing turned off raise as the game would without playtester."""
+        if not _silent_audio_on(self.cfg) or not pygame.mixer.get_init():
+            return False
+        if isinstance(source, (str, bytes, os.PathLike)):
+            path = os.fsdecode(source)
+            if not os.path.isfile(path):
+                return False
+            name = os.path.relpath(path) if os.path.isabs(path) and path.startswith(os.getcwd() + os.sep) else path
+        elif hasattr(source, "read"):
+            name = str(getattr(source, "name", None) or repr(source))
+        else:
+            return False
+        if all(f != name for f, _ in self.silenced):
+            self.silenced.append((name, str(error) or type(error).__name__))
+        return True
 
 
 def _call_in_game(rt: Runtime, target: str, args: tuple[Any, ...]) -> tuple[bool, Any]:
@@ -1056,6 +1084,8 @@ def install() -> None:
     disp.update = update
     disp.set_mode = set_mode
 
+    _install_silent_audio(pg)
+
     # sprite groups, for the scene abstraction
     import pygame.sprite as sprite
 
@@ -1066,6 +1096,85 @@ def install() -> None:
         _GROUPS.append(weakref.ref(self))
 
     sprite.AbstractGroup.__init__ = tracked_init
+
+
+def _silent_audio_on(cfg: Any) -> bool:
+    """``silent_audio`` of the config; unset: on when no real audio device is in use (SDL's dummy or disk
+    driver, which workers use, or no output device at all)."""
+    if cfg.silent_audio is not None:
+        return bool(cfg.silent_audio)
+    driver = os.environ.get("SDL_AUDIODRIVER", "")
+    try:
+        if pygame.mixer.get_init():
+            driver = pygame.mixer.get_driver()
+    except (AttributeError, pygame.error):
+        pass
+    return driver.lower() in ("", "dummy", "disk")
+
+
+def _install_silent_audio(pg: Any) -> None:
+    """``mixer.music.load/queue/play`` and ``mixer.Sound(file)``: a file this machine cannot decode (MIDI
+    without a synth) loads and plays as silence when ``silent_audio`` is on (`Runtime.silence_audio`)."""
+    mixer = getattr(pg, "mixer", None)
+    music = getattr(mixer, "music", None)
+    if mixer is None or music is None:
+        return  # pygame built without its mixer
+    load, play, queue = music.load, music.play, music.queue
+    _ORIG.update(music_load=load, music_play=play, music_queue=queue, Sound=mixer.Sound)
+
+    def music_load(*a: Any, **k: Any) -> None:
+        try:
+            load(*a, **k)
+        except pg.error as e:
+            if RT is None or not RT.silence_audio(a[0] if a else k.get("filename"), e):
+                raise
+            RT.music_silent = True
+            return
+        if RT is not None:
+            RT.music_silent = False
+
+    def music_play(*a: Any, **k: Any) -> None:
+        if RT is not None and RT.music_silent:
+            return  # silence
+        play(*a, **k)
+
+    def music_queue(*a: Any, **k: Any) -> None:
+        try:
+            queue(*a, **k)
+        except pg.error as e:
+            if RT is None or not RT.silence_audio(a[0] if a else k.get("filename"), e):
+                raise
+
+    music.load, music.play, music.queue = music_load, music_play, music_queue
+
+    class Sound(mixer.Sound):  # type: ignore[misc, valid-type]
+        __doc__ = mixer.Sound.__doc__
+
+        def __init__(self, *a: Any, **k: Any) -> None:
+            try:
+                super().__init__(*a, **k)
+            except pg.error as e:
+                source = a[0] if a else k.get("file")
+                if "buffer" in k or "array" in k or RT is None or not RT.silence_audio(source, e):
+                    raise
+                super().__init__(buffer=bytes(4))  # one silent sample
+
+    Sound.__name__ = Sound.__qualname__ = "Sound"
+    Sound.__module__ = mixer.Sound.__module__
+    mixer.Sound = Sound
+    if getattr(pg, "Sound", None) is _ORIG["Sound"]:
+        pg.Sound = Sound
+
+
+def _restore_audio() -> None:
+    """pygame's own ``mixer.music.load/play/queue`` and ``mixer.Sound`` back (this episode process only)."""
+    if "Sound" not in _ORIG:
+        return
+    music = pygame.mixer.music
+    music.load, music.play, music.queue = _ORIG["music_load"], _ORIG["music_play"], _ORIG["music_queue"]
+    if getattr(pygame, "Sound", None) is pygame.mixer.Sound:
+        pygame.Sound = _ORIG["Sound"]
+    pygame.mixer.Sound = _ORIG["Sound"]
 
 
 def _install_python_time(rt: Runtime) -> None:
@@ -1139,6 +1248,8 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None,
         sys.path.insert(0, spec.root)
     rt = RT = Runtime(conn, spec, seed, space, opts)
     _install_python_time(rt)
+    if not _silent_audio_on(rt.cfg):
+        _restore_audio()  # silent_audio off: pygame's own functions, failing as without playtester
     probe._sink = rt.sink
     logging.getLogger().addHandler(_ErrorLogHandler(rt.sink))
     if opts.code_include:
@@ -1160,6 +1271,8 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None,
         exit = GameExit("exit", code=code or 0, message=f"the game called sys.exit({e.code!r})")
     except BaseException as e:  # noqa: BLE001 - any game failure is a finding, reported, not raised
         exit = lifetime.exit_of_exception(e, rt.opts.memory_limit_mb, skip_file=__file__)
+        while len(exit.frames) > 1 and exit.frames[-1].file == __file__:
+            exit.frames.pop()  # a replaced pygame function that raised: the game's call is where it failed
     try:
         rt.send("final", rt.observe(done=True, exit=exit))
     finally:

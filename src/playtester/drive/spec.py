@@ -3,9 +3,11 @@
 A *game spec* names a game:
 
 - a bundled name: ``blockmaze``
-- a module entry point: ``pygame.examples.aliens:main``, or a module that runs its loop on import
+- a module entry point: ``pygame.examples.aliens:main``, or a module that runs its loop on import, or a
+  package that runs through its ``__main__.py`` (``python -m package``); modules are looked up in the
+  current directory first (as ``python -m`` does), then among the installed packages
 - a file: ``path/to/game.py`` or ``path/to/game.py:main``
-- a folder with a ``playtester.toml`` naming its ``entry``
+- a folder with a ``playtester.toml`` naming its ``entry``, or a package folder with a ``__main__.py``
 - a Gymnasium id: ``gym:MiniGrid-Empty-5x5-v0``
 
 A game may carry a ``playtester.toml`` (or ``[tool.playtester]`` in its ``pyproject.toml``) beside it,
@@ -18,11 +20,14 @@ import importlib.util
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from playtester.errors import ConfigError, GameSpecError
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
 DEFAULT_BLACKLIST = ["ESCAPE", "F11", "PAUSE"]
@@ -103,6 +108,10 @@ class GameConfig(BaseModel):
                                     "first fifth of it may fork paths, the rest follows one side")
     analysis_max_forks: int = Field(1000, ge=1, description="forks of the symbolic execution per frame; past "
                                     "them later branches follow the side the game takes now")
+    silent_audio: bool | None = Field(None, description="sound and music files this machine cannot decode (MIDI "
+                                      "without a synth) load and play as silence, with a warning, instead of "
+                                      "crashing the game; unset: on when no real audio device is used (always "
+                                      "under SDL's dummy audio driver, which workers use)")
     oracles: OracleSettings = Field(default_factory=OracleSettings)
     abstraction: str = Field("auto", description="state abstraction for coverage: auto, features, scene, pixels")
     feature_ranges: dict[str, tuple[float, float]] = Field(
@@ -253,26 +262,89 @@ def _config_beside(folder: Path) -> tuple[GameConfig, Path | None]:
     return GameConfig(), None
 
 
+def find_module(name: str, where: list[str] | None = None) -> ModuleSpec | None:
+    """Find a module by its dotted name *without importing anything* (not even its parent packages).
+
+    Args:
+        name: dotted module name, e.g. ``game.cli``.
+        where: folders to look in for its top-level package; None: ``sys.path``.
+
+    Returns:
+        The module's spec (``origin`` is its file; a namespace package has none), or None.
+    """
+    from importlib.machinery import PathFinder
+
+    parts = name.split(".")
+    search = [str(Path(w).resolve()) for w in where] if where is not None else None
+    found = None
+    for i in range(len(parts)):
+        try:
+            found = PathFinder.find_spec(".".join(parts[: i + 1]), search)
+        except (ImportError, ValueError):
+            return None
+        if found is None:
+            return None
+        if i < len(parts) - 1:
+            if not found.submodule_search_locations:
+                return None  # a plain module has no submodules
+            search = list(found.submodule_search_locations)
+    return found
+
+
+def locate_module(name: str, root: str | None = None) -> ModuleSpec | None:
+    """`find_module` under ``root`` first, then on ``sys.path``, then through the import system (custom
+    finders of editable installs; this imports the parent packages)."""
+    found = (find_module(name, [root]) if root else None) or find_module(name)
+    if found is None:
+        try:
+            found = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            found = None
+    return found
+
+
+def module_folder(name: str, root: str | None) -> str | None:
+    """The folder holding a module's code: its top-level package's folder (a game package's modules and
+    assets), or, for a plain module or a module of a library (``pygame.examples.aliens``), the folder of its
+    file. None when the module cannot be found."""
+    found = locate_module(name, root)
+    if found is None:
+        return None
+    top_name = name.split(".")[0]
+    if "." in name and top_name not in _LIBRARIES:
+        top = locate_module(top_name, root)
+        if top is not None and top.submodule_search_locations:
+            return str(Path(list(top.submodule_search_locations)[0]).resolve())
+    if found.submodule_search_locations:
+        return str(Path(list(found.submodule_search_locations)[0]).resolve())
+    return str(Path(found.origin).resolve().parent) if found.origin else None
+
+
+_LIBRARIES = {"pygame", "playtester"}  # packages whose examples are games but whose other code is not
+
+
 def resolve(text: str, config: str | Path | None = None, **overrides: Any) -> GameSpec:
     """Resolve a game spec string into a `GameSpec`, with its configuration.
 
     Args:
         text: the game spec (see the module docstring).
-        config: an explicit ``playtester.toml`` to use instead of the one found beside the game.
+        config: an explicit ``playtester.toml`` to use instead of the one found beside the game; a module
+            spec is also looked up in its folder.
         **overrides: config fields to replace (e.g. ``frames_per_action=4``).
 
     Raises:
-        GameSpecError: the spec names nothing runnable; the message lists the forms accepted.
+        GameSpecError: the spec names nothing runnable; the message says what was tried and how to fix it.
         ConfigError: the config file is invalid; the message names the file and field.
     """
-    spec = _resolve(text.strip())
+    extra = [Path(config).resolve().parent] if config is not None else []
+    spec = _resolve(text.strip(), extra)
     if config is not None:
         path = Path(config)
         spec = GameSpec(spec.text, spec.kind, spec.target, spec.function, spec.root, load_config(path), str(path))
     return spec.with_config(**overrides) if overrides else spec
 
 
-def _resolve(text: str) -> GameSpec:
+def _resolve(text: str, extra: list[Path] | None = None) -> GameSpec:
     if not text:
         raise GameSpecError("empty game spec; " + _FORMS)
     if text.startswith("gym:"):
@@ -289,20 +361,11 @@ def _resolve(text: str) -> GameSpec:
 
     path_part, _, func = text.partition(":") if not _looks_like_windows_path(text) else (text, "", "")
     path = Path(path_part).expanduser()
-    if path.suffix == ".py" or path.exists():
+    looks_like_path = path.suffix == ".py" or "/" in path_part or path_part.startswith(".") or path_part == "~"
+    # a bare name that is both a folder here and a module (``pkg_game``) is the folder: the same thing
+    if path.is_dir() or (looks_like_path and not path.exists()) or path.is_file():
         if path.is_dir():
-            cfg, cfg_path = _config_beside(path)
-            if not cfg.entry:
-                raise GameSpecError(f"folder {path} has no playtester.toml with an 'entry' "
-                                    "(e.g. entry = \"game.py:main\"); or name the file directly")
-            entry_path, _, entry_func = cfg.entry.partition(":")
-            target = path / entry_path
-            if target.suffix == ".py":
-                if not target.is_file():
-                    raise GameSpecError(f"{cfg_path}: entry {cfg.entry!r}: no file {target}")
-                return GameSpec(text, "file", str(target.resolve()), entry_func or None, str(path.resolve()),
-                                cfg, str(cfg_path))
-            return GameSpec(text, "module", entry_path, entry_func or None, str(path.resolve()), cfg, str(cfg_path))
+            return _resolve_folder(text, path, func or None)
         if not path.is_file():
             raise GameSpecError(f"game file {path} does not exist (from spec {text!r}); check the path")
         cfg, cfg_path = _config_beside(path.resolve().parent)
@@ -312,18 +375,105 @@ def _resolve(text: str) -> GameSpec:
     module = path_part
     if not all(part.isidentifier() for part in module.split(".")):
         raise GameSpecError(f"game spec {text!r} is neither a bundled game, a file, nor a module; " + _FORMS)
+    folders = [Path.cwd(), *(extra or [])]
+    for folder in folders:
+        if find_module(module, [str(folder)]) is not None:
+            return _module_spec(text, module, func or None, folder.resolve())
+    if _installed(module):
+        return GameSpec(text, "module", module, func or None, None, GameConfig(), None)
+    raise GameSpecError(_not_found(text, module, folders))
+
+
+def _resolve_folder(text: str, path: Path, func: str | None) -> GameSpec:
+    """A folder: its ``playtester.toml``'s ``entry``, else a package run through its ``__main__.py``."""
+    cfg, cfg_path = _config_beside(path)
+    folder = path.resolve()
+    if cfg.entry:
+        entry_path, _, entry_func = cfg.entry.partition(":")
+        target = path / entry_path
+        if target.suffix == ".py":
+            if not target.is_file():
+                raise GameSpecError(f"{cfg_path}: entry {cfg.entry!r}: no file {target}")
+            return GameSpec(text, "file", str(target.resolve()), entry_func or None, str(folder), cfg,
+                            str(cfg_path))
+        if not all(p.isidentifier() for p in entry_path.split(".")):
+            raise GameSpecError(f"{cfg_path}: entry {cfg.entry!r} is neither a file.py nor a module name; write "
+                                "e.g. entry = \"game.py:main\" or entry = \"game.cli:main\"")
+        if find_module(entry_path, [str(folder)]) is None and not _installed(entry_path):
+            raise GameSpecError(f"{cfg_path}: entry {cfg.entry!r}: " + _not_found(entry_path, entry_path, [folder]))
+        return GameSpec(text, "module", entry_path, entry_func or None, str(folder), cfg, str(cfg_path))
+    main = folder / "__main__.py"
+    if func is None and main.is_file():
+        if folder.name.isidentifier() and _is_package(folder):
+            # ``python -m package`` from the folder that holds it: cwd and sys.path[0] are that folder
+            return _module_spec(text, folder.name, None, folder.parent, cfg, cfg_path)
+        # ``python path/to/folder``: __main__.py runs as a script with the folder as sys.path[0] and cwd
+        return GameSpec(text, "file", str(main), None, str(folder), cfg, str(cfg_path) if cfg_path else None)
+    if func is not None and folder.name.isidentifier() and _is_package(folder):
+        return _module_spec(text, folder.name, func, folder.parent, cfg, cfg_path)
+    raise GameSpecError(f"folder {path} has no __main__.py and no playtester.toml with an 'entry'; name the "
+                        f"game's file ({path}/game.py or {path}/game.py:main), add a __main__.py that starts it "
+                        "(as for python -m), or write a playtester.toml with e.g. entry = \"game.py:main\"")
+
+
+def _is_package(folder: Path) -> bool:
+    """A folder to run as ``python -m NAME``: it has an ``__init__.py``, or its ``__main__.py`` imports relatively
+    (a namespace package); otherwise it is run like ``python FOLDER``."""
+    if (folder / "__init__.py").is_file():
+        return True
+    import ast
+
     try:
-        found = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        found = None
-    if found is None:
-        raise GameSpecError(f"no bundled game, file or importable module named {module!r}; " + _FORMS)
-    return GameSpec(text, "module", module, func or None, None, GameConfig(), None)
+        tree = ast.parse((folder / "__main__.py").read_text(encoding="utf-8", errors="replace"))
+    except (SyntaxError, OSError, ValueError):
+        return False
+    return any(isinstance(n, ast.ImportFrom) and n.level > 0 for n in ast.walk(tree))
+
+
+def _module_spec(text: str, module: str, func: str | None, root: Path,
+                 cfg: GameConfig | None = None, cfg_path: Path | None = None) -> GameSpec:
+    """A module found under ``root``: the game runs there (cwd and ``sys.path[0]``), as ``python -m`` would
+    from that folder. Its config: a ``playtester.toml`` in its package's folder, else in ``root``."""
+    if cfg is None or cfg_path is None:
+        for folder in (module_folder(module, str(root)), str(root)):
+            if folder:
+                cfg, cfg_path = _config_beside(Path(folder))
+                if cfg_path is not None:
+                    break
+    return GameSpec(text, "module", module, func, str(root), cfg or GameConfig(),
+                    str(cfg_path) if cfg_path else None)
+
+
+def _installed(module: str) -> bool:
+    """Whether ``module`` is importable in this interpreter (site-packages, editable installs)."""
+    return locate_module(module) is not None
+
+
+def _not_found(text: str, module: str, folders: list[Path]) -> str:
+    import sys
+
+    parts = module.split(".")
+    rel = "/".join(parts)
+    tried = []
+    hint = ""
+    for folder in folders:
+        tried.append(f"{folder}/{rel}.py, {folder}/{rel}/")
+        top = find_module(parts[0], [str(folder)])
+        if top is not None and len(parts) > 1 and not hint:
+            hint = (f" ({folder}/{parts[0]} exists, but has no module {'.'.join(parts[1:])!r} in it: check the "
+                    "name)")
+    where = " and ".join(f"from {f}" for f in folders)
+    return (f"no bundled game, file or importable module named {module!r}{hint}; tried "
+            + "; ".join(tried) + f" ({where}), then the packages installed for {sys.executable}. "
+            f"Run playtester from the folder that holds {parts[0]!r} (as you would run python -m {parts[0]}), "
+            f"give a path (path/to/{rel}.py:main, or path/to/{parts[0]} for a package with a __main__.py), or "
+            "install the game (pip install -e .). Accepted: " + _FORMS)
 
 
 def _looks_like_windows_path(text: str) -> bool:
     return len(text) > 2 and text[1] == ":" and text[2] in "\\/"
 
 
-_FORMS = ("use a bundled name (" + ", ".join(bundled_games() or ["none"]) + "), module:function, "
-          "path/to/game.py[:function], a folder with playtester.toml, or gym:ENV_ID")
+_FORMS = ("use a bundled name (" + ", ".join(bundled_games() or ["none"]) + "), module:function, a module or "
+          "package (run as python -m), path/to/game.py[:function], a package folder with a __main__.py, a folder "
+          "with playtester.toml, or gym:ENV_ID")

@@ -171,21 +171,22 @@ def _parse_dump(text: str) -> list[TraceFrame]:
 
 
 def code_include_patterns(spec: GameSpec) -> list[str]:
-    """coverage.py ``include`` patterns for the game's own source: its folder, its package, or its file."""
-    import importlib.util
+    """coverage.py ``include`` patterns for the game's own source: its folder, its package, or its file.
+
+    The same in the parent and in the game's process: modules are found without importing them, under the
+    spec's root first (a game found in the current directory need not be importable from here)."""
+    from playtester.drive.spec import locate_module, module_folder
 
     if spec.kind == "file":
         return [os.path.join(os.path.dirname(spec.target), "*")]
-    try:
-        found = importlib.util.find_spec(spec.target)
-    except (ImportError, ValueError):
-        found = None
-    origin = found.origin if found else None
-    if not origin:
-        return [os.path.join(spec.root or os.getcwd(), "*")]
     if spec.target.startswith("playtester.games."):
-        return [origin]  # a bundled game is one file; the rest of playtester is not the game
-    return [os.path.join(os.path.dirname(origin), "*")]
+        found = locate_module(spec.target)
+        if found is not None and found.origin:
+            return [found.origin]  # a bundled game is one file; the rest of playtester is not the game
+    folder = module_folder(spec.target, spec.root)
+    if folder is None:
+        return [os.path.join(spec.root or os.getcwd(), "*")]
+    return [os.path.join(folder, "*")]
 
 
 class Worker:
