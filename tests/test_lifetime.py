@@ -215,3 +215,16 @@ def test_analysis_past_its_memory_limit_falls_back_to_blind_with_the_reason():
     assert any("ran past its memory limit (250 MiB" in w and "memory_limit_mb" in w for w in space.warnings), \
         space.warnings
     assert time.perf_counter() - t0 < 60
+
+
+def test_analyze_past_its_budget_exits_2_with_the_reason(tmp_path):
+    """`playtester analyze` (and --actions analyzed) on a game the analysis cannot finish: exit 2, the
+    reason and the setting to raise; nothing left running."""
+    cfg = tmp_path / "playtester.toml"
+    cfg.write_text("analysis_seconds = 2\nanalysis_max_forks = 100000000\n")
+    t0 = time.perf_counter()
+    res = subprocess.run([sys.executable, "-m", "playtester.cli", "analyze", MANY_PATHS, "--config", str(cfg)],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "analysis budget of CPU time" in res.stderr and "analysis_seconds" in res.stderr
+    assert time.perf_counter() - t0 < 30

@@ -18,9 +18,10 @@ from playtester.errors import PlaytesterError
 
 
 class AnalysisError(PlaytesterError):
-    """The analysis could not produce an action space for this game (the message says why)."""
+    """The analysis could not produce an action space for this game (the message says why and which
+    setting to change): exit code 2, as for any input playtester cannot use as asked."""
 
-    exit_code = 3
+    exit_code = 2
 
 
 @dataclass
