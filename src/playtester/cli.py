@@ -24,6 +24,16 @@ console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
 
+# options several commands share (one definition, one help text)
+MEMORY_LIMIT_OPTION = typer.Option(None, "--memory-limit", help="data each episode process may use, e.g. 2G or "
+                                   "1500M; 'off' for none (default: the config's, else half the machine's memory "
+                                   "split over the workers)")
+SILENT_AUDIO_OPTION = typer.Option(None, "--silent-audio/--no-silent-audio",
+                                   help="play sound and music files this machine cannot decode (MIDI without a "
+                                   "synth) as silence, with a warning, instead of crashing (default: the config's "
+                                   "silent_audio, else on without an audio device, as in workers)")
+
+
 def _parse_game_args(items: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
@@ -74,9 +84,7 @@ def analyze(
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
     seed: int = typer.Option(0, help="seed of the short random run that records the call graph"),
     limit: int = typer.Option(60, min=0, help="actions to list in the table (0: all)"),
-    memory_limit: str | None = typer.Option(None, help="data each episode process may use, e.g. 2G or 1500M; "
-                                            "'off' for none (default: the config's, else half the machine's "
-                                            "memory split over the workers)"),
+    memory_limit: str | None = MEMORY_LIMIT_OPTION,
 ) -> None:
     """Work out what the player can do: actions from program analysis of the game's input handling."""
     from playtester.analysis import analyze as run_analysis
@@ -140,14 +148,8 @@ def run(
     config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
     json_out: Path | None = typer.Option(None, "--json", help="also write the summary as JSON here"),
-    memory_limit: str | None = typer.Option(None, help="data each episode process may use, e.g. 2G or 1500M; "
-                                            "'off' for none (default: the config's, else half the machine's "
-                                            "memory split over the workers)"),
-    silent_audio: bool | None = typer.Option(None, "--silent-audio/--no-silent-audio",
-                                             help="play sound and music files this machine cannot decode (MIDI "
-                                             "without a synth) as silence, with a warning, instead of crashing "
-                                             "(default: the config's silent_audio, else on without an audio "
-                                             "device, as in workers)"),
+    memory_limit: str | None = MEMORY_LIMIT_OPTION,
+    silent_audio: bool | None = SILENT_AUDIO_OPTION,
 ) -> None:
     """Drive a game with an agent and print what happened: steps/s, episodes, crashes, hangs."""
     from playtester.campaign import run_agent
@@ -212,14 +214,8 @@ def explore(
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
     demos: list[Path] = typer.Option([], help="demonstration to learn from before the first step (wuji): a trace "
                                      "file, a folder of them, or a bug folder DIR/bugs/N; repeatable"),
-    memory_limit: str | None = typer.Option(None, help="data each episode process may use, e.g. 2G or 1500M; "
-                                            "'off' for none (default: the config's, else half the machine's "
-                                            "memory split over the workers)"),
-    silent_audio: bool | None = typer.Option(None, "--silent-audio/--no-silent-audio",
-                                             help="play sound and music files this machine cannot decode (MIDI "
-                                             "without a synth) as silence, with a warning, instead of crashing "
-                                             "(default: the config's silent_audio, else on without an audio "
-                                             "device, as in workers)"),
+    memory_limit: str | None = MEMORY_LIMIT_OPTION,
+    silent_audio: bool | None = SILENT_AUDIO_OPTION,
 ) -> None:
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live

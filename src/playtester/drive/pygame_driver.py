@@ -1122,16 +1122,20 @@ def _install_silent_audio(pg: Any) -> None:
     load, play, queue = music.load, music.play, music.queue
     _ORIG.update(music_load=load, music_play=play, music_queue=queue, Sound=mixer.Sound)
 
-    def music_load(*a: Any, **k: Any) -> None:
+    def decoded(call: Any, a: tuple[Any, ...], k: dict[str, Any]) -> bool:
+        """Run a music call; False when its file cannot be decoded here and is silenced instead."""
         try:
-            load(*a, **k)
+            call(*a, **k)
+            return True
         except pg.error as e:
             if RT is None or not RT.silence_audio(a[0] if a else k.get("filename"), e):
                 raise
-            RT.music_silent = True
-            return
+            return False
+
+    def music_load(*a: Any, **k: Any) -> None:
+        ok = decoded(load, a, k)
         if RT is not None:
-            RT.music_silent = False
+            RT.music_silent = not ok
 
     def music_play(*a: Any, **k: Any) -> None:
         if RT is not None and RT.music_silent:
@@ -1139,11 +1143,7 @@ def _install_silent_audio(pg: Any) -> None:
         play(*a, **k)
 
     def music_queue(*a: Any, **k: Any) -> None:
-        try:
-            queue(*a, **k)
-        except pg.error as e:
-            if RT is None or not RT.silence_audio(a[0] if a else k.get("filename"), e):
-                raise
+        decoded(queue, a, k)
 
     music.load, music.play, music.queue = music_load, music_play, music_queue
 
