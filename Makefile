@@ -40,6 +40,8 @@ test-slow: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(PY) bench/driver_overhead.py
+	$(PY) bench/campaign_memory.py --agent random
+	$(PY) bench/campaign_memory.py --agent goexplore
 	$(PY) bench/findings.py
 	$(PY) bench/action_spaces.py
 	$(PY) bench/plans.py

@@ -114,7 +114,7 @@ def text_accuracy(embeddings: bool) -> dict:
     per = (time.perf_counter() - t0) / len(data)
     n = len(data)
     return {"matcher": t2p.matcher_name, "sentences": n, "kind": kind / n, "action": action / n, "actor": actor / n,
-            "all": allok / n, "ms_per_sentence": per * 1000, "load_s": load, "misses": misses,
+            "all": allok / n, "all_correct": allok, "ms_per_sentence": per * 1000, "load_s": load, "misses": misses,
             "rejects": sum(1 for s in data if s[1] == "reject"), "rules": sum(1 for s in data if s[1] == "rule")}
 
 
