@@ -28,7 +28,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from provenance import provenance
 
+from playtester.actions.space import space_from_dict
 from playtester.campaign import Budget, explore
 from playtester.drive.spec import resolve
 from playtester.report.images import png_bytes
@@ -77,7 +79,7 @@ def n_injected(game: str) -> int:
     return 4 if game == "combat" else 5
 
 
-def run(game: str, agent: str, seed: int, seconds: float, workers: int) -> dict:
+def run(game: str, agent: str, seed: int, seconds: float, workers: int, actions: str = "default") -> dict:
     name, args = GAMES[game]
     demos = DEMOS.get(agent, {})
     if agent in DEMOS and game not in demos:
@@ -89,6 +91,7 @@ def run(game: str, agent: str, seed: int, seconds: float, workers: int) -> dict:
     with tempfile.TemporaryDirectory() as out:
         r = explore(spec, out=out, agent=AGENTS[agent], budget=Budget(seconds=seconds), workers=workers,
                     seed=seed, code_coverage=False, replay_known=False,
+                    actions=None if actions == "default" else actions,
                     demos=[Path(__file__).parent.parent / demos[game]] if game in demos else ())
         first: dict[str, float] = {}
         for b in r.bugs:
@@ -97,12 +100,16 @@ def run(game: str, agent: str, seed: int, seconds: float, workers: int) -> dict:
                 first[which] = min(first.get(which, 1e9), b.first_found_s)
         timeline = [(t["t_s"], t["states"], t["steps"]) for t in r.store.timeline(r.campaign_id)]
         other = [b.message[:100] for b in r.bugs if injected(game, b) is None]
+        found = [{"kind": b.kind, "signature": b.signature, "message": b.message[:200],  # to score again later
+                  "first_found_s": b.first_found_s, "count": b.count} for b in r.bugs]
         stats = {k: v for k, v in r.agent_stats.items() if k != "history"} if r.agent_stats else {}
         if "history" in (r.agent_stats or {}):
             stats["history"] = r.agent_stats["history"]
-        return {"game": game, "agent": agent, "seed": seed, "seconds": r.seconds, "steps": r.steps,
+        return {"game": game, "agent": agent, "seed": seed, "actions": actions,
+                "n_actions": len(space_from_dict(r.store.campaign(r.campaign_id).space)),
+                "seconds": r.seconds, "steps": r.steps,
                 "steps_per_s": r.steps / max(r.seconds, 1e-9), "episodes": r.episodes, "states": r.states,
-                "bugs": first, "other_findings": other, "timeline": timeline, "stats": stats}
+                "bugs": first, "other_findings": other, "all_bugs": found, "timeline": timeline, "stats": stats}
 
 
 def curve(runs: list[dict], seconds: float, what: str, n: int = 60) -> tuple[np.ndarray, np.ndarray]:
@@ -155,9 +162,12 @@ def main() -> None:
     ap.add_argument("--games", default="blockmaze,maze41,combat")
     ap.add_argument("--agents", default="random,curiosity,wuji,goexplore,goexplore-replay")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
+    ap.add_argument("--actions", default="default", help="action space of every campaign: default (the game "
+                    "config's, a hand-written space for the bundled games), analyzed or blind")
     ap.add_argument("--append", action="store_true", help="add to the runs already in OUT/explorers.json "
                     "(the same game, agent and seed is run again and replaced)")
     args = ap.parse_args()
+    made = provenance()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "explorers.json"
@@ -169,10 +179,10 @@ def main() -> None:
         for seed in seeds:
             for agent in args.agents.split(","):  # interleaved: machine load drifts over time
                 t0 = time.time()
-                res = run(game, agent, seed, args.seconds, args.workers)
+                res = run(game, agent, seed, args.seconds, args.workers, args.actions)
                 results.append(res)
-                path.write_text(json.dumps({"seconds": args.seconds, "workers": args.workers, "runs": results},
-                                           indent=1))
+                path.write_text(json.dumps({**made, "seconds": args.seconds, "workers": args.workers,
+                                            "actions": args.actions, "runs": results}, indent=1))
                 print(f"  {game} {agent} seed {seed}: {len(res['bugs'])}/{n_injected(game)} bugs, "
                       f"{res['states']} states, {res['steps_per_s']:.0f} steps/s ({time.time() - t0:.0f} s)",
                       flush=True)
