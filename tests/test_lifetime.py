@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -228,3 +229,26 @@ def test_analyze_past_its_budget_exits_2_with_the_reason(tmp_path):
     assert res.returncode == 2, res.stdout + res.stderr
     assert "analysis budget of CPU time" in res.stderr and "analysis_seconds" in res.stderr
     assert time.perf_counter() - t0 < 30
+
+
+def test_a_new_worker_removes_the_temporary_folders_of_killed_runs(tmp_path, worker_for):
+    """A SIGKILLed run cannot remove its workers' log folders; the next worker on the machine does."""
+    import tempfile
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    stale = Path(tempfile.gettempdir()) / f"{lifetime.WORKER_DIR_PREFIX}{gone}-abc123"
+    stale.mkdir()
+    (stale / "game.log").write_text("left behind")
+    mine = Path(tempfile.mkdtemp(prefix=f"{lifetime.WORKER_DIR_PREFIX}{os.getpid()}-"))  # a live process's
+    try:
+        w = worker_for(fixture_spec("raise_at"))
+        assert not stale.exists() and mine.exists()
+        assert Path(w.log_path).parent.name.startswith(f"{lifetime.WORKER_DIR_PREFIX}{os.getpid()}-")
+        folder = Path(w.log_path).parent
+        w.close()
+        assert not folder.exists()
+    finally:
+        import shutil
+
+        shutil.rmtree(mine, ignore_errors=True)

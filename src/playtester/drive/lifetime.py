@@ -194,6 +194,24 @@ def exit_of_exception(e: BaseException, memory_limit_mb: int | None, skip_file: 
     return GameExit("exception", exc_type=type(e).__name__, message=what[:2000], traceback=text, frames=frames)
 
 
+# ---------------------------------------------------------------------------------- temporary files
+WORKER_DIR_PREFIX = "playtester-worker-"
+
+
+def worker_dir() -> str:
+    """A new temporary folder for a worker's log and stack dumps, named after this process, after removing
+    the folders of playtester processes that are gone (a killed run cannot clean up after itself)."""
+    import glob
+    import shutil
+    import tempfile
+
+    for path in glob.glob(os.path.join(tempfile.gettempdir(), WORKER_DIR_PREFIX + "*-*")):
+        pid = os.path.basename(path)[len(WORKER_DIR_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{WORKER_DIR_PREFIX}{os.getpid()}-")
+
+
 # ----------------------------------------------------------------------------- the parent's registry
 _WORKERS: weakref.WeakSet[Any] = weakref.WeakSet()
 

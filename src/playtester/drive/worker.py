@@ -19,12 +19,13 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
+import weakref
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -215,8 +216,9 @@ class Worker:
         self.final_code_lines: dict[str, list[int]] = {}
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
-        self._tmp = tempfile.TemporaryDirectory(prefix="playtester-worker-")
-        self.log_path = os.path.join(self._tmp.name, "game.log")
+        self._tmp_dir = lifetime.worker_dir()  # also removes the folders of killed runs
+        self._cleanup_tmp = weakref.finalize(self, shutil.rmtree, self._tmp_dir, True)
+        self.log_path = os.path.join(self._tmp_dir, "game.log")
         self._episode_pid: int | None = None
         self._active = False  # an episode process is alive
         self._pending = False  # a step was sent, its answer not yet read
@@ -303,7 +305,7 @@ class Worker:
             self._kill()
             self._start_host()
         assert self._conn is not None
-        opts = EpisodeOptions(capture=self.capture, hang_dump=os.path.join(self._tmp.name, "hang.txt"),
+        opts = EpisodeOptions(capture=self.capture, hang_dump=os.path.join(self._tmp_dir, "hang.txt"),
                               code_include=self.code_include, memory_limit_mb=self.memory_limit_mb)
         self._conn.send(("episode", self.spec, int(seed), self.space, opts))
         hello = self._recv(timeout=self.spec.config.start_timeout_s)
@@ -464,7 +466,7 @@ class Worker:
     def _hang(self, timeout: float, starting: bool) -> Observation:
         frames: list[TraceFrame] = []
         dump_text = ""
-        dump = os.path.join(self._tmp.name, "hang.txt")
+        dump = os.path.join(self._tmp_dir, "hang.txt")
         if self._episode_pid is not None and self.spec.kind != "gym":
             try:
                 os.kill(self._episode_pid, signal.SIGUSR1)
@@ -618,7 +620,7 @@ class Worker:
             except OSError:
                 pass
         self._kill()
-        self._tmp.cleanup()
+        self._cleanup_tmp()
 
     def __enter__(self) -> Worker:
         return self
