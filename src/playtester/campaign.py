@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playtester.actions.space import space_from_dict, space_to_dict
+from playtester.actions.space import space_from_dict, space_identity, space_to_dict
 from playtester.agents import make_agent
 from playtester.agents.common import CampaignInfo, Demo, DemoStep, Transition
 from playtester.coverage.code import CodeCoverage
@@ -724,7 +724,7 @@ def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any
             if trace.config.get(key) != cfg.get(key):
                 raise ConfigError(f"{where} was played with {key} = {trace.config.get(key)!r}, this campaign uses "
                                   f"{cfg.get(key)!r}; record it again, or run the campaign with the same {key}")
-        if trace.space != space:
+        if space_identity(trace.space) != space_identity(space):  # content, not the path it was loaded from
             names = [a.get("name") for a in trace.space.get("actions", [])]
             raise ConfigError(f"{where} uses another action space ({len(names)} actions: "
                               f"{', '.join(map(str, names[:6]))}{', ...' if len(names) > 6 else ''}); its action "

@@ -180,3 +180,29 @@ def test_discounted_returns_with_a_bootstrap():
     assert discounted([1.0, 0.0, 2.0], 0.5) == [1.5, 1.0, 2.0]
     assert discounted([1.0, 0.0], 0.5, bootstrap=4.0) == [2.0, 2.0]
     assert discounted([], 0.9, bootstrap=3.0) == []
+
+
+def test_the_committed_combat_demonstrations_load_from_another_clone(tmp_path):
+    """A trace names its action space by content, not by the path it was loaded from: the committed
+    demonstrations, as a clone at another path would hold them (their space's source is that clone's
+    combat.actions.yaml), load against this checkout's combat space; a blind-space trace still does not."""
+    from pathlib import Path
+
+    from playtester.actions.space import space_identity
+
+    committed = Path(__file__).parents[2] / "bench" / "data" / "combat_demos"
+    clone = tmp_path / "elsewhere" / "combat_demos"
+    clone.mkdir(parents=True)
+    for f in sorted(committed.glob("*.json")):
+        data = json.loads(f.read_text())
+        data["space"]["source"] = "/home/someone/src/playtester/src/playtester/games/combat.actions.yaml"
+        (clone / f.name).write_text(json.dumps(data))
+    spec = resolve("combat")
+    space = space_to_dict(resolve_space(spec, None))
+    assert space["source"] != json.loads(next(clone.glob("*.json")).read_text())["space"]["source"]
+    demos = load_demos([clone], spec, space)
+    assert len(demos) == len(list(committed.glob("*.json"))) >= 8
+    blind = space_to_dict(resolve_space(spec, "blind"))
+    assert space_identity(blind) != space_identity(space)
+    with pytest.raises(ConfigError, match="uses another action space"):
+        load_demos([clone], spec, blind)

@@ -179,6 +179,22 @@ def space_to_dict(space: ActionSpace) -> dict[str, Any]:
         for a in space.actions]}
 
 
+def space_identity(data: dict[str, Any]) -> str:
+    """What an action space's numbers mean, as a hash of its content: each action's name, inputs, mode,
+    hold and validity, and for an analyzed space each action's p_g and p_i. Not where it came from (its
+    ``source`` path, the analysed files' paths): the same space in another clone of a project, or on
+    another machine, has the same identity, so a trace recorded there replays here."""
+    import hashlib
+    import json
+
+    content: dict[str, Any] = {"kind": data.get("kind"), "actions": data.get("actions", [])}
+    analysis = data.get("analysis")
+    if isinstance(analysis, dict):
+        content["analysis"] = [{k: a.get(k) for k in ("p_g", "p_i")} for a in analysis.get("actions", [])]
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def space_from_dict(data: dict[str, Any]) -> ActionSpace:
     """The inverse of `space_to_dict`."""
     from playtester.errors import ConfigError
