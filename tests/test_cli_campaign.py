@@ -86,3 +86,17 @@ def test_corrupted_config_is_a_usage_error(tmp_path):
 def test_resume_without_a_campaign_is_a_usage_error(tmp_path):
     res = playtester("explore", "--resume", "--out", str(tmp_path))
     assert res.returncode == 2 and "nothing to resume" in res.stderr
+
+
+def test_no_code_coverage_says_off_in_the_summary_and_the_report(tmp_path):
+    out = tmp_path / "run"
+    res = playtester("explore", "blockmaze", "--actions", "blind", "--budget", "30", "--no-shrink",
+                     "--no-code-coverage", "--out", str(out))
+    assert res.returncode in (0, 1), res.stdout + res.stderr
+    line = next(x for x in res.stdout.splitlines() if "code coverage" in x)
+    assert "off" in line and "statements" not in line, line
+    html = (out / "report.html").read_text()
+    assert "off (not measured in this campaign)" in html and "0 of" not in html
+    res = playtester("explore", "blockmaze", "--actions", "blind", "--budget", "30", "--no-shrink",
+                     "--out", str(tmp_path / "on"))
+    assert "statements" in next(x for x in res.stdout.splitlines() if "code coverage" in x)

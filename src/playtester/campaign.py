@@ -468,7 +468,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     space_dict = space_to_dict(space)
     config_dump = cfg.model_dump(mode="json")
     code = CodeCoverage()
-    if spec.kind != "gym":  # count the game's own files even where nothing ran, so percent is honest
+    if spec.kind != "gym" and code_coverage:  # count the game's files even where nothing ran: honest percent
         for pattern in code_include_patterns(spec):
             code.track(glob.glob(os.path.join(os.path.dirname(pattern), "*.py")) if pattern.endswith("*")
                        else [pattern])

@@ -290,6 +290,8 @@ def explore(
     if result.code_total:
         table.add_row("code coverage", f"{result.code_covered}/{result.code_total} statements "
                       f"({100 * result.code_covered / result.code_total:.0f}%)")
+    else:
+        table.add_row("code coverage", "off" if not code_coverage else "not measured (no Python source of the game)")
     table.add_row("bugs", f"{len(bugs)} ({len(result.new_bugs)} new)")
     console.print(table)
     for b in bugs:

@@ -298,7 +298,7 @@ def _space_text(space: dict[str, Any]) -> str:
 
 def _summary(c: Campaign, bugs: list[Bug], states: int, covered: int, elapsed: float) -> str:
     sps = f"{c.steps / elapsed:,.1f}" if elapsed > 0 else "—"
-    code = f"{100.0 * covered / c.code_total:.1f}%" if c.code_total > 0 else "—"
+    code = f"{100.0 * covered / c.code_total:.1f}%" if c.code_total > 0 else "off"
     errors = sum(1 for b in bugs if b.kind in ("crash", "hang", "memory"))
     if bugs:
         verdict = (f'<div class="verdict bad">{len(bugs)} bug{"s" if len(bugs) != 1 else ""} found'
@@ -322,6 +322,8 @@ def _summary(c: Campaign, bugs: list[Bug], states: int, covered: int, elapsed: f
     ]
     if c.code_total > 0:
         facts.append(("code coverage", f"{code} ({fmt_int(covered)} of {fmt_int(c.code_total)} statements)"))
+    else:
+        facts.append(("code coverage", "off (not measured in this campaign)"))
     dl = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in facts)
     return (verdict + f'<div class="tiles">{tile_html}</div>'
             f'<section class="panel" id="summary"><h2>Campaign</h2><div class="two">'
