@@ -365,3 +365,16 @@ def test_module_level_loop_reading_input_in_a_sprite_update_through_a_group_sing
     keys = {k for x in a.actions for k in x["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys, names(a)
     assert cross_check(spec, a) >= 3
+
+
+@pytest.mark.parametrize("function", [None, "main"])
+def test_an_async_main_loop_is_driven_and_analysed(function):
+    """pygbag style: ``async def main()`` whose loop awaits ``asyncio.sleep(0)`` every frame, started by
+    ``asyncio.run(main())`` under ``__main__`` (spec: the file) or named as the entry (spec: file:main)."""
+    path = Path(__file__).parents[1] / "fixtures" / "games" / "async_loop" / "game.py"
+    spec = resolve(f"{path}:{function}" if function else str(path), frames_per_action=1)
+    a = analyze(spec)
+    assert a.result["loop"]["function"] == "main" and not a.warnings, a.warnings
+    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys, names(a)
+    assert cross_check(spec, a) >= 3

@@ -851,6 +851,11 @@ class Executor:
             self.assign(target.value, _Fresh(), st, file)
 
     # ---- expressions
+    def ev_Await(self, node: ast.Await, st: State, file: str) -> list[tuple[State, Any]]:  # noqa: N802
+        """``await x`` in an async main loop (pygbag style: ``await asyncio.sleep(0)`` every frame): the
+        awaited expression is evaluated (a game coroutine's call as any call); its result is unknown."""
+        return [(s, _Fresh()) for s, _ in self.ev(node.value, st, file)]
+
     def ev(self, node: ast.expr, st: State, file: str) -> list[tuple[State, Any]]:
         m = getattr(self, "ev_" + type(node).__name__, None)
         if m is None:

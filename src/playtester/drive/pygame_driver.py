@@ -16,6 +16,7 @@ Only this module (and the rest of ``drive/``) touches pygame at run time.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import random
@@ -1226,7 +1227,11 @@ def _load_and_run(spec: GameSpec) -> None:
         names = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))[:15]
         raise _SpecProblem(f"{spec.target} has no function {spec.function!r}"
                            + (f"; callables there: {', '.join(names)}" if names else ""))
-    func(**args)
+    result = func(**args)
+    if inspect.iscoroutine(result):  # an async main (pygbag style): run it as asyncio.run(main()) would
+        import asyncio
+
+        asyncio.run(result)
 
 
 class _SpecProblem(Exception):
