@@ -378,3 +378,17 @@ def test_an_async_main_loop_is_driven_and_analysed(function):
     keys = {k for x in a.actions for k in x["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys, names(a)
     assert cross_check(spec, a) >= 3
+
+
+def test_input_stored_in_a_field_and_passed_to_a_state_picked_from_a_dict():
+    """The state-machine platformer style: ``self.keys = pg.key.get_pressed()`` in event_loop(), read in
+    update() and passed as ``self.state.update(screen, self.keys, now)`` to the state object picked from a
+    dict, whose player reads ``keys[keybinding['jump']]``: the moves and the jump are found (before: 2
+    actions, nothing moved), and each performed action takes its branch."""
+    spec = resolve(str(Path(__file__).parents[1] / "fixtures" / "games" / "state_machine" / "game.py") + ":main",
+                   frames_per_action=1)
+    a = analyze(spec)
+    assert {"Control.update", "Level.update", "Player.update"} <= set(a.result["stats"]["inlined"])
+    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    assert {key_code("LEFT"), key_code("RIGHT"), key_code("a")} <= keys, names(a)
+    assert cross_check(spec, a) >= 3

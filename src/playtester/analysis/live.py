@@ -379,6 +379,24 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                         if isinstance(init, types.FunctionType):
                             names.add(("code", init.__code__))
         calls[code] = names
+    # input stored in a field and read elsewhere: ``self.keys = key.get_pressed()`` in one method makes every
+    # method of the class that reads ``self.keys`` an input reader too (State.heap carries the value over)
+    stored: list[tuple[Any, str]] = []
+    for code in direct:
+        g = _globals_of(code)
+        for n in ast.walk(index[code]):
+            if isinstance(n, ast.Assign) and g is not None and any(
+                    isinstance(c, ast.Call) and (obj := _resolve(sx._dotted(c.func) or "", g)) is not None
+                    and id(obj) in input_objs for c in ast.walk(n.value)):
+                stored += [(code, t.attr) for t in n.targets if isinstance(t, ast.Attribute)
+                           and isinstance(t.value, ast.Name) and t.value.id == "self"]
+    if stored:
+        for code, node in index.items():
+            if isinstance(code, types.CodeType) and code not in direct and any(
+                    isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
+                    and n.value.id == "self" and n.attr == attr and _same_class(code, where)
+                    for n in ast.walk(node) for where, attr in stored):
+                direct.add(code)
     reach = set(direct)
     changed = True
     while changed:

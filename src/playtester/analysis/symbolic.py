@@ -116,10 +116,14 @@ class State:
     ended: bool = False  # a raise ended the frame
     ev_hit: bool = False  # a branch on the frame's event took the side its condition names
     decisions: list[tuple[str, int, bool]] = field(default_factory=list)  # input-dependent ifs taken
+    # input-derived values stored into live game objects this frame, (id(object), attribute) -> value: they
+    # outlive the inlined call that stored them (``self.keys = key.get_pressed()`` in one method, read in
+    # another)
+    heap: dict[tuple[int, str], Any] = field(default_factory=dict)
 
     def copy(self) -> State:
         return State(list(self.pc), dict(self.env), dict(self.forked), set(self.reads), self.depth, self.ended,
-                     self.ev_hit, list(self.decisions))
+                     self.ev_hit, list(self.decisions), dict(self.heap))
 
 
 
@@ -725,7 +729,8 @@ class Executor:
         (a, fa), (b, fb) = sides[0][0], sides[1][0]
         n = len(base.pc) + 1
         if fa is not None or fb is not None or a.ended or b.ended or len(a.pc) != n or len(b.pc) != n or \
-                a.forked != b.forked or a.ev_hit != b.ev_hit or a.depth != b.depth:
+                a.forked != b.forked or a.ev_hit != b.ev_hit or a.depth != b.depth or \
+                {k: _vsig(v) for k, v in a.heap.items()} != {k: _vsig(v) for k, v in b.heap.items()}:
             return None
         merged = base.copy()
         merged.env = {}
@@ -737,6 +742,7 @@ class Executor:
             merged.env[k] = va if same else _Fresh()
         merged.reads = a.reads | b.reads
         merged.forked = dict(a.forked)
+        merged.heap = dict(a.heap)
         self.merged_paths += 1
         return merged
 
@@ -805,7 +811,7 @@ class Executor:
             if flow is not None or st.ended:
                 return items  # a break / return inside: leave the paths as they are
             sig = (tuple(sorted((k, _vsig(v)) for k, v in st.env.items())), tuple(sorted(st.forked.items())),
-                   st.ev_hit, st.depth)
+                   st.ev_hit, st.depth, tuple(sorted((k, _vsig(v)) for k, v in st.heap.items())))
             groups.setdefault(sig, []).append(st)
         out = []
         for g in groups.values():
@@ -847,6 +853,11 @@ class Executor:
             path = _dotted(target)
             if path is not None:
                 st.env[path] = v  # later reads in this frame see the stored value
+            base = st.env.get(target.value.id) if isinstance(target.value, ast.Name) else None
+            if isinstance(base, G) and base.live is not None:
+                key = (id(base.live), target.attr)
+                if _symbolic(v) or isinstance(v, KeyState) or key in st.heap:
+                    st.heap[key] = v  # other methods of the same object read it (State.heap)
         elif isinstance(target, ast.Starred):
             self.assign(target.value, _Fresh(), st, file)
 
@@ -912,6 +923,8 @@ class Executor:
                 return base.y
             return _Fresh()
         if isinstance(base, G):
+            if base.live is not None and (id(base.live), name) in st.heap:
+                return st.heap[(id(base.live), name)]
             live = _NOPE
             if base.live is not None:
                 try:
@@ -920,6 +933,10 @@ class Executor:
                     live = _NOPE
             if live is not _NOPE and self.api_name(live):
                 return live
+            if live is not _NOPE and isinstance(live, self.pg.key.ScancodeWrapper):
+                # a key state the game stored at its last key event (``self.keys = key.get_pressed()``): key
+                # states change only with key events, so it is this frame's pressed keys
+                return KeyState()
             if live is not _NOPE and _is_joystick(live):
                 return JoyV(_joy_index(live))
             if live is not _NOPE and (isinstance(live, (types.MethodType, types.BuiltinMethodType)) or callable(live)
@@ -1943,7 +1960,10 @@ def _foldable(v: Any) -> bool:
     if isinstance(v, (bool, int, float, str, type(None))):
         return True
     if isinstance(v, (tuple, frozenset)):
-        return len(v) <= 4096 and all(_foldable(x) for x in v)
+        try:
+            return len(v) <= 4096 and all(_foldable(x) for x in v)
+        except TypeError:  # a tuple subclass that refuses iteration (key states): not a constant table
+            return False
     if isinstance(v, dict):
         return len(v) <= 4096 and all(_foldable(k) and _foldable(x) for k, x in v.items())
     return False
