@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from provenance import provenance
+
 from playtester.actions import make_space
 from playtester.agents import make_agent
 from playtester.analysis import analyze
@@ -97,6 +99,7 @@ def main() -> None:
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--out", default="bench/results/action_spaces.json")
     args = ap.parse_args()
+    made = provenance()
     rows = []
     for game in args.games.split(","):
         spec = resolve(game)
@@ -138,8 +141,8 @@ def main() -> None:
            and not isinstance(rows[0][k], bool)}
     print("average: " + ", ".join(f"{k}={v:.3f}" for k, v in avg.items()))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps({"steps": args.steps, "seeds": args.seeds, "rows": rows, "average": avg},
-                                         indent=1))
+    Path(args.out).write_text(json.dumps({**made, "steps": args.steps, "seeds": args.seeds, "rows": rows,
+                                          "average": avg}, indent=1))
     print(f"written to {args.out}")
 
 
