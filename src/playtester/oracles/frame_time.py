@@ -1,4 +1,4 @@
-"""Frame-time oracle: a frame whose in-game work (wall-clock, playtester's own time excluded) exceeds
+"""Frame-time oracle: a frame whose in-game work (CPU time of the game's thread, playtester's own time excluded) exceeds
 a budget."""
 
 from __future__ import annotations
