@@ -40,6 +40,18 @@ def test_explore_writes_report_junit_and_bug_folders_then_replay_and_minimize(tm
     assert res.returncode == 0 and "5 -> 5 actions" in res.stdout and "1-minimal" in res.stdout
     assert len(json.loads((out / "bugs" / "1" / "min_trace.json").read_text())["actions"]) == 5
 
+    # the game was "fixed" (it now raises at frame 450): its trace is kept unshrunk, not "minimized" to nothing
+    from playtester.replay import minimize_bug
+    from playtester.store import Store
+
+    bug = Store(out, create=False).bug(1)
+    fixed = bug.trace.with_actions(bug.trace.actions)
+    fixed.config["game_args"] = {**fixed.config.get("game_args", {}), "n": 450}
+    bug.trace = fixed
+    result = minimize_bug(bug, max_seconds=30)
+    assert not result.reproduced and result.trace.actions == fixed.actions[:bug.first_step]
+    assert "did not show the bug again" in result.describe(len(fixed.actions))
+
 
 def _count(db, table):
     try:

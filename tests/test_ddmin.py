@@ -30,3 +30,12 @@ def test_ddmin_result_is_one_minimal_for_repeated_items():
 def test_ddmin_respects_its_budget():
     out, tests, minimal = ddmin(list(range(64)), lambda xs: 5 in xs and 60 in xs, max_tests=3)
     assert tests <= 3 and not minimal and 5 in out and 60 in out
+
+
+def test_ddmin_refuses_an_input_that_does_not_fail():
+    import pytest
+
+    from playtester.replay import NotFailing
+
+    with pytest.raises(NotFailing, match="does not fail"):
+        ddmin(list(range(10)), lambda xs: 42 in xs)

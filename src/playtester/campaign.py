@@ -789,10 +789,11 @@ def finalize_bugs(store: Store, campaign_id: int, bug_ids: list[int], shrink: bo
             on_bug(bug_id, report.describe())
         if shrink and report.reproduced and bug.kind != "hang":
             result = minimize_bug(store.bug(bug_id), max_seconds=shrink_seconds)
-            store.set_bug(bug_id, min_trace=result.trace)
+            if result.reproduced:
+                store.set_bug(bug_id, min_trace=result.trace)
             if on_bug:
-                on_bug(bug_id, f"shrunk {len(bug.trace.actions)} -> {len(result.trace.actions)} actions "
-                               f"({result.tests} replays, {'1-minimal' if result.one_minimal else 'budget spent'})")
+                on_bug(bug_id, f"shrunk {result.describe(len(bug.trace.actions))}" if result.reproduced
+                       else result.describe(len(bug.trace.actions)))
 
 
 def bug_frames(bug: Any, n: int = 8) -> list[Any]:

@@ -348,17 +348,19 @@ def minimize(bug: Path = typer.Argument(..., help="DIR/bugs/N"),
         if b.trace is None:
             raise UsageError(f"bug {bug_id} has no trace")
         result = minimize_bug(b, max_tests=max_tests, max_seconds=seconds)
-        store.set_bug(bug_id, min_trace=result.trace)
-        folder = bug
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "min_trace.json").write_text(result.trace.to_json())
+        if result.reproduced:
+            store.set_bug(bug_id, min_trace=result.trace)
+            folder = bug
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "min_trace.json").write_text(result.trace.to_json())
     except PlaytesterError as e:
         _fail(e)
         return
-    console.print(f"bug {bug_id}: {len(b.trace.actions)} -> {len(result.trace.actions)} actions in "
-                  f"{result.tests} replays ({result.seconds:.1f} s), "
-                  f"{'1-minimal' if result.one_minimal else 'budget spent before 1-minimal'}; "
-                  f"saved to {folder / 'min_trace.json'}", highlight=False)
+    if not result.reproduced:
+        console.print(f"bug {bug_id}: {result.describe(len(b.trace.actions))}", highlight=False)
+        raise typer.Exit(1)
+    console.print(f"bug {bug_id}: {result.describe(len(b.trace.actions))}; saved to {folder / 'min_trace.json'}",
+                  highlight=False)
 
 
 def _print_summary(s: Any) -> None:

@@ -22,6 +22,7 @@ import numpy as np
 from playtester.actions.space import space_from_dict
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import Worker
+from playtester.errors import UsageError
 from playtester.findings import Bug, Finding, Trace
 from playtester.oracles import make_oracles
 
@@ -130,12 +131,24 @@ def replay_bug(bug: Bug, runs: int = 2, trace: Trace | None = None) -> ReplayRep
     return ReplayReport(bug.signature, expected, steps)
 
 
+class NotFailing(ValueError):
+    """ddmin was given an input that does not show the failure."""
+
+
 @dataclass
 class MinimizeResult:
     trace: Trace
     tests: int
     one_minimal: bool
     seconds: float
+    reproduced: bool = True  # False: the stored trace no longer shows the bug; ``trace`` is it, unshrunk
+
+    def describe(self, before: int) -> str:
+        if not self.reproduced:
+            return (f"not shrunk: its {before}-action trace did not show the bug again in {self.tests} replay(s) "
+                    f"(flaky, or fixed since); kept as it was")
+        return (f"{before} -> {len(self.trace.actions)} actions in {self.tests} replays ({self.seconds:.1f} s), "
+                f"{'1-minimal' if self.one_minimal else 'budget spent before 1-minimal'}")
 
 
 def ddmin(items: Sequence[T], fails: Callable[[list[T]], bool], max_tests: int = 400,
@@ -150,6 +163,10 @@ def ddmin(items: Sequence[T], fails: Callable[[list[T]], bool], max_tests: int =
 
     Returns:
         (smallest failing input, number of tests run, whether it is 1-minimal).
+
+    Raises:
+        NotFailing: ``items`` itself does not fail (checked first: shrinking an input that passes would
+            "minimize" it to whatever the budget leaves and call that a failure).
     """
     current = list(items)
     tests = 0
@@ -166,6 +183,8 @@ def ddmin(items: Sequence[T], fails: Callable[[list[T]], bool], max_tests: int =
     def out_of_budget() -> bool:
         return tests >= max_tests or (deadline is not None and time.monotonic() > deadline)
 
+    if not test(current):
+        raise NotFailing(f"the input to shrink does not fail ({len(current)} items, 1 test)")
     n = 2
     while len(current) >= 2:
         size = len(current)
@@ -197,8 +216,16 @@ def ddmin(items: Sequence[T], fails: Callable[[list[T]], bool], max_tests: int =
 
 
 def minimize_bug(bug: Bug, max_tests: int = 300, max_seconds: float = 120.0) -> MinimizeResult:
-    """Shrink a bug's trace to a (1-minimal when the budget allows) trace with the same signature."""
+    """Shrink a bug's trace to a (1-minimal when the budget allows) trace with the same signature.
+
+    A trace that does not show the bug any more is returned unshrunk with ``reproduced=False``. Plan bugs
+    are refused (`UsageError`): their validations are armed at the steps the plan took, so a shorter
+    input list has no validation to fail; ``playtester replay`` re-checks them instead."""
     assert bug.trace is not None
+    if bug.kind == "plan":
+        raise UsageError(f"bug {bug.id} is a failed plan step ({bug.message}): plan traces are not shrunk, since "
+                         f"its validations are tied to the steps the plan took; re-check it with "
+                         f"'playtester replay' on its folder")
     t0 = time.monotonic()
     base = bug.trace.prefix(bug.first_step)
     spec = trace_spec(base)
@@ -210,7 +237,10 @@ def minimize_bug(bug: Bug, max_tests: int = 300, max_seconds: float = 120.0) -> 
 
         if fails([]):
             return MinimizeResult(base.with_actions([]), 1, True, time.monotonic() - t0)
-        actions, tests, minimal = ddmin(base.actions, fails, max_tests=max_tests, deadline=t0 + max_seconds)
+        try:
+            actions, tests, minimal = ddmin(base.actions, fails, max_tests=max_tests, deadline=t0 + max_seconds)
+        except NotFailing:
+            return MinimizeResult(base, 2, False, time.monotonic() - t0, reproduced=False)
         # cut what follows the step the bug fires at in the shrunk trace
         run = run_trace(base.with_actions(actions), stop_on=bug.signature, worker=worker)
         at = run.fired_at(bug.signature)

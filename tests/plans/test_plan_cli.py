@@ -33,6 +33,8 @@ def test_plan_run_failure_writes_junit_and_replays(tmp_path):
     assert rep.returncode == 0, rep.stdout + rep.stderr
     assert "reproduced: plan 'complete the dungeon': validation 'the switch opens the door' failed" in rep.stdout
     assert "in all 2 runs" in rep.stdout
+    mini = playtester("minimize", str(tmp_path / "runs" / "bugs" / "1"))  # not a false "1-minimal"
+    assert mini.returncode == 2 and "plan traces are not shrunk" in mini.stdout + mini.stderr, mini.stdout
 
 
 def test_plan_run_passes_with_exit_0(tmp_path):
