@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-slow bench lint clean browser
+.PHONY: demo test test-slow bench lint clean browser wordnet
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "playtester needs Python 3.11+"'
@@ -32,19 +32,28 @@ browser:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 	  echo "note: chromium is not installed; the report-rendering test will be skipped"
 
-test: $(VENV)/.dev browser
+# WordNet 3.0's dict files (Debian's wordnet-base, /usr/share/wordnet): synonyms for text-to-plan
+# (`plan from-text`). Installed when missing and we can (root with apt-get); without them text-to-plan
+# says so and matches the plan config's own words only.
+wordnet:
+	@test -f /usr/share/wordnet/index.verb || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null) ; } || \
+	  echo "note: WordNet (wordnet-base) is not installed; text-to-plan will not know synonyms outside the plan config"
+
+test: $(VENV)/.dev browser wordnet
 	$(PY) -m pytest
 
 test-slow: $(VENV)/.dev
 	$(PY) -m pytest -m slow || test $$? -eq 5  # 5: no test is marked slow
 
-bench: $(VENV)/.dev
+bench: $(VENV)/.dev wordnet
 	$(PY) bench/driver_overhead.py
 	$(PY) bench/campaign_memory.py --agent random
 	$(PY) bench/campaign_memory.py --agent goexplore
 	$(PY) bench/findings.py
 	$(PY) bench/action_spaces.py
 	$(PY) bench/plans.py
+	$(PY) bench/text2plan.py
 	$(PY) bench/explorers.py
 
 lint: $(VENV)/.dev

@@ -6,8 +6,7 @@
    A run succeeds when the game reports ``win`` and no validation failed.
 2. The injected bug (variant ``bug``): how often each method's run fails, and fails on the switch's
    validation.
-3. Text-to-plan accuracy on the hand-written sentences of ``bench/data/text2plan_dungeon.yaml`` (node /
-   rule, action, actor, and all three), with the embedding model and with rapidfuzz alone.
+Text-to-plan accuracy (development and held-out sentences) is measured by ``bench/text2plan.py``.
 
 Run: ``python bench/plans.py [--seeds 10] [--json out.json]``.
 """
@@ -20,7 +19,6 @@ import os
 import time
 from pathlib import Path
 
-import yaml
 from provenance import provenance, write_results
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -28,7 +26,6 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAN = ROOT / "src" / "playtester" / "games" / "dungeon.plan.yaml"
-EVAL = ROOT / "bench" / "data" / "text2plan_dungeon.yaml"
 VARIANTS = ["base", "moved", "layout", "spawns"]
 
 
@@ -91,38 +88,11 @@ def plan_runs(seeds: int) -> dict:
             "steps_per_run": {m: sum(v) / len(v) for m, v in steps.items()}}
 
 
-def text_accuracy(embeddings: bool) -> dict:
-    from playtester.drive.spec import resolve
-    from playtester.plans.text import TextToPlan
-
-    t0 = time.perf_counter()
-    t2p = TextToPlan.for_game(resolve("dungeon"), use_embeddings=embeddings)
-    load = time.perf_counter() - t0
-    data = yaml.safe_load(EVAL.read_text())["sentences"]
-    kind = action = actor = allok = 0
-    misses = []
-    t0 = time.perf_counter()
-    for sentence, k, a, c in data:
-        s = t2p.parse(sentence)
-        got = ("reject", None, None) if s.kind == "rejected" else (s.kind, s.action.name, s.actor.name if s.actor else None)
-        kind += got[0] == k
-        action += got[1] == a
-        actor += got[2] == c
-        allok += got == (k, a, c)
-        if got != (k, a, c):
-            misses.append(f"{sentence} -> {got}")
-    per = (time.perf_counter() - t0) / len(data)
-    n = len(data)
-    return {"matcher": t2p.matcher_name, "sentences": n, "kind": kind / n, "action": action / n, "actor": actor / n,
-            "all": allok / n, "all_correct": allok, "ms_per_sentence": per * 1000, "load_s": load, "misses": misses,
-            "rejects": sum(1 for s in data if s[1] == "reject"), "rules": sum(1 for s in data if s[1] == "rule")}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/plans.json)")
-    parser.add_argument("--skip-text", action="store_true")
+    parser.add_argument("--skip-text", action="store_true", help="(kept for old scripts; text-to-plan is bench/text2plan.py)")
     args = parser.parse_args()
     made = provenance()
     print("plan runs on the dungeon variants ...", flush=True)
@@ -139,18 +109,6 @@ def main() -> None:
     print(f"\n(seeds 0..{args.seeds - 1} per variant; input list: {runs['input_list_steps']} steps; mean seconds per "
           "run: " + ", ".join(f"{m} {s:.2f}" for m, s in runs["seconds_per_run"].items()) + "; mean steps: "
           + ", ".join(f"{m} {s:.0f}" for m, s in runs["steps_per_run"].items()) + ")")
-    if not args.skip_text:
-        print("\ntext-to-plan accuracy ...", flush=True)
-        rows = [text_accuracy(True), text_accuracy(False)]
-        out["text"] = rows
-        print("\n| matcher | sentences | node/rule | action | actor | all three | ms/sentence |")
-        print("|---|---|---|---|---|---|---|")
-        for r in rows:
-            print(f"| {r['matcher']} | {r['sentences']} ({r['rules']} rules, {r['rejects']} to reject) | "
-                  f"{r['kind']:.0%} | {r['action']:.0%} | {r['actor']:.0%} | {r['all']:.0%} | {r['ms_per_sentence']:.1f} |")
-        for r in rows:
-            for m in r["misses"]:
-                print(f"  miss ({'embeddings' if 'MiniLM' in r['matcher'] else 'rapidfuzz'}): {m}")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2))
     print(f"written to {write_results('plans', out, made)}")

@@ -182,6 +182,8 @@ def from_text(game: str = typer.Argument(..., help="game spec"),
         _fail(e)
         return
     console.print(f"[dim]matcher: {t2p.matcher_name}[/]", markup=True)
+    if t2p.warning:
+        console.print(f"note: {t2p.warning}", style="yellow", markup=False)
     for s in result.steps:
         console.print(f"  {s.describe()}")
     if result.ambiguous:

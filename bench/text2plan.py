@@ -1,0 +1,170 @@
+"""Text-to-plan on the dungeon: the development set (what the matcher was tuned on) and the held-out test
+set (written after the matcher was frozen, with words that are in neither the dev set, the plan config
+nor the code), with and without the embedding model, with and without WordNet.
+
+Each item is a sentence (one expected step) or a plan text (several steps, in order). An item is right
+when every step's kind (node / rule / rejected), action and actor are right. "Impossible rejected": of
+the items that ask for something the game cannot do, the share whose step(s) come back rejected (the
+command exits 1 on them). "Wrongly rejected": possible items that came back with a rejected step.
+"Named": of the possible steps, how often some word of the step's clause scores above the threshold
+for the right action (the right actor), whatever the rest of the step became: which half is missing.
+
+Run: ``python bench/text2plan.py [--json out.json]`` (bench/results/text2plan.json always).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from provenance import provenance, write_results  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "bench" / "data"
+SETS = {"dev": DATA / "text2plan_dungeon.dev.yaml", "test": DATA / "text2plan_dungeon.test.yaml"}
+FROZEN = [ROOT / "src" / "playtester" / "plans" / "text.py", ROOT / "src" / "playtester" / "games" / "dungeon.plan-config.yaml"]
+MATCHERS = {"embeddings + WordNet": (True, True), "WordNet, no embeddings": (False, True),
+            "embeddings, no WordNet": (True, False), "rapidfuzz only": (False, False)}
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def items(path: Path) -> list[tuple[str, list[tuple]]]:
+    """(text, expected steps) of a data file: ``sentences`` rows are one step, ``plans`` several."""
+    data = yaml.safe_load(path.read_text())
+    out = [(s, [(k, a, c)]) for s, k, a, c in data.get("sentences") or []]
+    out += [(p["text"], [tuple(st) for st in p["steps"]]) for p in data.get("plans") or []]
+    return out
+
+
+def got(step) -> tuple:
+    if step.kind == "rejected":
+        return ("reject", None, None)
+    return (step.kind, step.action.name if step.action else None, step.actor.name if step.actor else None)
+
+
+def named(t2p, clause: str) -> tuple[set[str], set[str]]:
+    """The actions and the actors some word of ``clause`` names above the matcher's thresholds (each
+    word on its own, before the choices and checks of a step)."""
+    doc = t2p.nlp(clause)
+    words, _idx, verbs = t2p._words(doc)
+    if not words:
+        return set(), set()
+    a = t2p._scores(words, t2p.action_words, clause, t2p.action_text, pos="v", verbs=verbs)
+    c = t2p._scores(words, t2p.actor_words, pos="n")
+    acts, actors = list(t2p.action_words), list(t2p.actor_words)
+    return ({acts[int(r.argmax())] for r in a if float(r.max()) >= t2p.action_threshold},
+            {actors[int(r.argmax())] for r in c if float(r.max()) >= t2p.actor_threshold})
+
+
+def evaluate(t2p, data: list[tuple[str, list[tuple]]]) -> dict:
+    right = impossible = rejected = possible = wrongly = 0
+    steps_right = steps_total = 0
+    misses = []
+    t0 = time.perf_counter()
+    act_found = actor_found = steps_possible = 0
+    for text, want in data:
+        steps = t2p.steps(text)
+        have = [got(s) for s in steps]
+        for st, w in zip(steps, want, strict=False):  # what was recognised, even in a step then rejected
+            if w[0] != "reject":
+                steps_possible += 1
+                act, actor = named(t2p, st.sentence)
+                act_found += w[1] in act
+                actor_found += w[2] in actor
+        ok = have == [tuple(w) for w in want]
+        right += ok
+        steps_total += len(want)
+        steps_right += sum(h == tuple(w) for h, w in zip(have, want, strict=False))
+        if all(w[0] == "reject" for w in want):
+            impossible += 1
+            rejected += any(h[0] == "reject" for h in have)
+        else:
+            possible += 1
+            wrongly += any(h[0] == "reject" for h in have) and not any(w[0] == "reject" for w in want)
+        if not ok:
+            misses.append(f"{text!r} -> {have} (want {[tuple(w) for w in want]})")
+    n = len(data)
+    return {"items": n, "all_correct": right, "all_correct_share": right / n, "steps": steps_total,
+            "steps_correct": steps_right, "impossible": impossible, "impossible_rejected": rejected,
+            "possible": possible, "wrongly_rejected": wrongly, "possible_steps": steps_possible,
+            "action_recognised": act_found, "actor_recognised": actor_found,
+            "ms_per_item": (time.perf_counter() - t0) / n * 1000, "misses": misses}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/text2plan.json)")
+    parser.add_argument("--sets", default="dev,test")
+    args = parser.parse_args()
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    made = provenance()
+    from playtester.drive.spec import resolve
+    from playtester.plans.text import TextToPlan
+
+    spec = resolve("dungeon")
+    names = [s for s in args.sets.split(",") if SETS[s].exists()]
+    data = {s: items(SETS[s]) for s in names}
+    header = {}
+    if "test" in data:
+        header = yaml.safe_load(SETS["test"].read_text()).get("frozen", {})
+    now = {str(p.relative_to(ROOT)): sha256(p) for p in FROZEN}
+    out: dict = {"sets": {s: str(SETS[s].relative_to(ROOT)) for s in names}, "hashes_now": now,
+                 "hashes_at_freeze": header, "matcher_unchanged_since_freeze": (header == now) if header else None,
+                 "results": {}}
+    for label, (emb, wn) in MATCHERS.items():
+        t0 = time.perf_counter()
+        t2p = TextToPlan.for_game(spec, use_embeddings=emb, use_wordnet=wn)
+        load = time.perf_counter() - t0
+        if emb and t2p.embed is None:
+            print(f"{label}: the embedding model is not installed, skipped")
+            continue
+        if wn and t2p.wordnet is None:
+            print(f"{label}: {t2p.warning}")
+            continue
+        out["results"][label] = {"matcher": t2p.matcher_name, "load_s": load,
+                                 **{s: evaluate(t2p, d) for s, d in data.items()}}
+        print(f"  {label}: " + ", ".join(f"{s} {out['results'][label][s]['all_correct']}/{len(d)}"
+                                         for s, d in data.items()), flush=True)
+    print("\n| matcher | " + " | ".join(f"{s}: all correct | {s}: impossible rejected" for s in names) + " |")
+    print("|---|" + "---|---|" * len(names))
+    for label, r in out["results"].items():
+        cells = []
+        for s in names:
+            e = r[s]
+            cells += [f"{e['all_correct_share']:.0%} ({e['all_correct']}/{e['items']})",
+                      f"{e['impossible_rejected']}/{e['impossible']}"]
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    print("\nnamed: possible steps where some word scores above the threshold for the right action / actor:")
+    print("| matcher | " + " | ".join(f"{s}: action | {s}: actor" for s in names) + " |")
+    print("|---|" + "---|---|" * len(names))
+    for label, r in out["results"].items():
+        cells = []
+        for s in names:
+            e = r[s]
+            cells += [f"{e['action_recognised'] / e['possible_steps']:.0%}", f"{e['actor_recognised'] / e['possible_steps']:.0%}"]
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    for label, r in out["results"].items():
+        for s in names:
+            for m in r[s]["misses"]:
+                print(f"  miss [{label}, {s}]: {m}")
+    if header and header != now:
+        print("NOTE: the matcher or the plan config changed since the test set was frozen:", header, now)
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2))
+    print(f"written to {write_results('text2plan', out, made)}")
+
+
+if __name__ == "__main__":
+    main()
