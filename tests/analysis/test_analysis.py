@@ -139,7 +139,7 @@ def test_loops_that_only_set_locals_merge_paths_with_equal_locals():
 
 
 @pytest.mark.parametrize("fn,cfg", [("listing1", {"joysticks": 1}), ("listing3", {}), ("bindings", {}),
-                                    ("dispatch", {}), ("clicks", {}), ("early_return", {}),
+                                    ("dispatch", {}), ("clicks", {}), ("early_return", {}), ("collected_events", {}),
                                     ("screens", {"init": [{"keys": ["RETURN"], "frames": 20}, {"frames": 2}]})])
 def test_cross_check_each_action_takes_its_path(fn, cfg):
     """Perform every analyzed action in a state where it is valid; the game must report the branch the
@@ -148,8 +148,10 @@ def test_cross_check_each_action_takes_its_path(fn, cfg):
     assert cross_check(spec, analyze(spec)) >= 2
 
 
-def cross_check(spec, a) -> int:
-    """Perform each analyzed action where it is valid; how many were checked against their paths."""
+def cross_check(spec, a, ready: str | None = None) -> int:
+    """Perform each analyzed action where it is valid; how many were checked against their paths.
+    ``ready``: a probe feature the game reports once an analysed loop runs (before it, in a fade-in that
+    reads no input, every action is offered and none can take its path)."""
     space = a.space()
     checked = 0
     with Worker(spec, space=space, capture=None) as w:
@@ -159,6 +161,10 @@ def cross_check(spec, a) -> int:
             if not expect and not avoid:
                 continue
             obs = w.reset(seed=0)
+            for _ in range(100):
+                if ready is None or ready in obs.features:
+                    break
+                obs = w.step(InputFrame(), frames=1)
             for setup in _setups(act):  # reach a state where the action is valid
                 if obs.action_mask[i]:
                     break
@@ -352,6 +358,10 @@ def test_one_loop_per_screen_the_play_loop_is_analysed_not_the_outer_loop():
     assert a.result["loop"]["function"] == "_play_screen"
     keys = {k for x in a.actions for k in x["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys, names(a)
+    # then the other screens' loops, reached by playing the play loop's actions (BACKSPACE gives up, any
+    # key leaves game over, RETURN on the title): each analysed too, never the outer loop
+    assert sorted(x["loop"]["function"] for x in a.result["loops"]) == ["_game_over", "_play_screen",
+                                                                         "_title_screen"]
 
 
 def test_module_level_loop_reading_input_in_a_sprite_update_through_a_group_single():

@@ -60,11 +60,22 @@ def _random_inputs(rng: random.Random, spec: GameSpec, screen: tuple[int, int]) 
     return InputFrame(keys=held, mouse_pos=mouse, mouse_buttons=buttons, joy_axes=axes, joy_buttons=jb)
 
 
+MAX_LOOPS = 8  # input loops analysed per game (title, play, pause, game over, ...)
+EXPLORE_STEPS = 30  # actions played after the first analysis to reach other loops (each then a released frame)
+
+
 def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: float | None = None,
-            options_debug: bool = False, profile: str | None = None, max_forks: int | None = None) -> Analysis:
+            options_debug: bool = False, profile: str | None = None, max_forks: int | None = None,
+            explore_steps: int = EXPLORE_STEPS) -> Analysis:
     """Analyse the game's input handling; raises `AnalysisError` with the reason when it cannot.
 
-    The analysis runs in the game's process under the game's memory limit and ``analysis_seconds`` of
+    The loop the game is in after the recording run is analysed first; then the run goes on for
+    ``explore_steps`` steps playing that loop's analysed actions (their sample inputs, a released frame
+    between two), and every other input loop it reaches (a title's RETURN leads to the play loop, a
+    give-up key to the game-over loop) is analysed there, in the game's process, once per loop (at most
+    `MAX_LOOPS`). The space holds every loop's actions, each valid only while its loop runs.
+
+    Each analysis runs in the game's process under the game's memory limit and ``analysis_seconds`` of
     CPU time (checked between statements); ``timeout`` (wall-clock, by default the budget plus a grace)
     is the parent's last word: past it the worker is killed."""
     budget = spec.config.analysis_seconds
@@ -88,10 +99,14 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                 continue
             try:
                 w.call("playtester.analysis.live:start_recording")
+                recorded = []  # (inputs, the input loop running after them) of the recording run
                 for _ in range(steps):
-                    obs = w.step(_random_inputs(rng, spec, obs.info.get("screen_size", (0, 0))))
+                    frame = _random_inputs(rng, spec, obs.info.get("screen_size", (0, 0)))
+                    obs = w.step(frame)
                     if obs.done:
                         break
+                    if explore_steps > 0:
+                        recorded.append((frame, w.call("playtester.analysis.live:innermost_loop")))
                 if obs.done:
                     continue
                 # release everything so the analysis sees the game between two inputs
@@ -101,8 +116,20 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                 if obs.done:
                     continue
                 t1 = time.perf_counter()
-                result = w.call("playtester.analysis.live:analyze_here",
-                                {"profile": profile, "max_forks": max_forks, "seconds": budget}, timeout=timeout)
+                options = {"profile": profile, "max_forks": max_forks, "seconds": budget}
+                result = w.call("playtester.analysis.live:analyze_here", options, timeout=timeout)
+                t2 = time.perf_counter()
+                analysis_s = t2 - t1
+                if not result.get("gave_up") and result["actions"] and explore_steps > 0 and \
+                        w.call("playtester.analysis.live:other_input_loops", [result["loop"]]):
+                    # another frame loop of the game reads input: reach it and analyse it
+                    others, more_s = _explore_loops(w, spec, rng, result, options, timeout, explore_steps)
+                    analysis_s += more_s
+                    again, more_s = _replay_loops(w, seed + attempt, recorded, [result, *others], options, timeout)
+                    others += again
+                    analysis_s += more_s
+                    if others:
+                        result = merge_loops([result, *others])
                 t2 = time.perf_counter()
             except MemoryLimitError:
                 raise AnalysisError(f"analysis of {spec.text} ran past its memory limit ({w.memory_limit_mb} MiB "
@@ -125,6 +152,130 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                                 "analysis_seconds in the game's playtester.toml for the rest)")
             for note in result["stats"].get("notes", []):
                 warnings.append(f"{note}; the space may miss actions")
-            return Analysis(spec.text, result, t2 - t1, t1 - t0, warnings)
+            return Analysis(spec.text, result, analysis_s, (t2 - t0) - analysis_s, warnings)
     raise AnalysisError(f"analysis of {spec.text} failed: the game ended before its main loop could be analysed "
                         f"({why})")
+
+
+def _loop_id(loop: dict[str, Any]) -> tuple[Any, ...]:
+    return (loop["file"], loop["function"], loop["firstlineno"], loop["line"])
+
+
+def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, Any], options: dict[str, Any],
+                   timeout: float, steps: int) -> tuple[list[dict[str, Any]], float]:
+    """Play the analysed actions of the loop running now (random inputs where none is analysed, and now
+    and then) and analyse each input loop not seen before as soon as the game reaches it (the call graph
+    is recorded meanwhile: dispatched handlers seen in any loop): the other loops' results, and the
+    seconds their analyses took. A released frame follows each action (a key goes down again next time:
+    its KEYDOWN happens)."""
+    from playtester.drive.inputs import InputFrame
+
+    results: dict[tuple[Any, ...], dict[str, Any]] = {_loop_id(first["loop"]): first}  # analysed, by loop
+    found: list[dict[str, Any]] = []
+    spent = 0.0
+    release = InputFrame(mouse_pos=None)
+    w.call("playtester.analysis.live:start_recording")
+    obs = w.step(release, frames=1)
+
+    def random_frame() -> Any:
+        return _random_inputs(rng, spec, obs.info.get("screen_size", (0, 0)))
+
+    for _ in range(steps):
+        if obs.done:
+            break
+        loop = w.call("playtester.analysis.live:current_loop")
+        here = results.get(_loop_id(loop)) if loop is not None else None
+        if loop is not None and here is None and len(results) < MAX_LOOPS:
+            t1 = time.perf_counter()
+            here = w.call("playtester.analysis.live:analyze_here", options, timeout=timeout)
+            spent += time.perf_counter() - t1
+            w.call("playtester.analysis.live:start_recording")
+            results[_loop_id(loop)] = here  # once per loop, whatever it found
+            if not here.get("gave_up") and here["actions"] and _loop_id(here["loop"]) not in \
+                    {_loop_id(x["loop"]) for x in [first, *found]}:
+                results.setdefault(_loop_id(here["loop"]), here)
+                found.append(here)
+            if not w.call("playtester.analysis.live:other_input_loops", [r["loop"] for r in results.values()
+                                                                         if "loop" in r]):
+                break  # every frame loop that reads input is analysed
+        acts = [a for a in ((here or {}).get("actions") or []) if a.get("sample_inputs") is not None]
+        obs = w.step(rng.choice(acts)["sample_inputs"] if acts and rng.random() < 0.8 else random_frame())
+        if not obs.done:
+            obs = w.step(release, frames=1)
+    w.call("playtester.analysis.live:stop_recording")
+    return found, spent
+
+
+def _replay_loops(w: Any, seed: int, recorded: list[tuple[Any, Any]], done: list[dict[str, Any]],
+                  options: dict[str, Any], timeout: float) -> tuple[list[dict[str, Any]], float]:
+    """The loops the recording run passed through that are not analysed yet (a title screen left before
+    the first analysis): the episode is reset and the recorded inputs replayed (the game's clocks are
+    virtual: the same run) up to where the loop ran, and it is analysed there when it reads input."""
+    from playtester.drive.inputs import InputFrame
+
+    have = {_loop_id(r["loop"]) for r in done}
+    found: list[dict[str, Any]] = []
+    spent = 0.0
+    todo: list[int] = []
+    left = {(x["file"], x["line"]) for x in w.call("playtester.analysis.live:other_input_loops",
+                                                    [r["loop"] for r in done])}
+    for i, (_frame, loop) in enumerate(recorded):
+        if loop is not None and (loop["file"], loop["line"]) in left and _loop_id(loop) not in have and \
+                all(_loop_id(recorded[j][1]) != _loop_id(loop) for j in todo):
+            todo.append(i)
+    for i in todo[:max(0, MAX_LOOPS - len(done))]:
+        obs = w.reset(seed=seed)
+        for frame, _loop in recorded[:i + 1]:
+            if obs.done:
+                break
+            obs = w.step(frame)
+        if obs.done:
+            continue
+        obs = w.step(InputFrame(mouse_pos=None))
+        loop = w.call("playtester.analysis.live:current_loop")
+        if obs.done or loop is None or _loop_id(loop) in have:
+            continue
+        t1 = time.perf_counter()
+        r = w.call("playtester.analysis.live:analyze_here", options, timeout=timeout)
+        spent += time.perf_counter() - t1
+        if not r.get("gave_up") and r["actions"] and _loop_id(r["loop"]) not in have:
+            have.add(_loop_id(r["loop"]))
+            found.append(r)
+    return found, spent
+
+
+def merge_loops(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """One result for several input loops: the first loop's result (``loop``, its game variables...) with
+    every loop's actions (``loop_index``: which entry of ``loops`` they belong to; the names of the later
+    loops' actions end with ``@function``) and ``loops``, each loop's result without its actions."""
+    merged = dict(results[0])
+    merged["actions"] = []
+    merged["loops"] = []
+    merged["unsupported"] = []
+    used: dict[str, int] = {}
+    functions = [r["loop"]["function"] for r in results]
+    for k, r in enumerate(results):
+        merged["loops"].append({key: v for key, v in r.items() if key != "actions"})
+        merged["unsupported"] += [u for u in r["unsupported"] if u not in merged["unsupported"]]
+        where = r["loop"]["function"] if functions.count(r["loop"]["function"]) == 1 else \
+            f"{r['loop']['function']}:{r['loop']['line']}"
+        for act in r["actions"]:
+            act = dict(act, loop_index=k)
+            if k:
+                act["name"] = f"{act['name']} @{where}"
+            n = used.get(act["name"], 0)
+            used[act["name"]] = n + 1
+            if n:
+                act["name"] = f"{act['name']} #{n + 1}"
+            merged["actions"].append(act)
+    stats = [r["stats"] for r in results]
+    merged["stats"] = dict(stats[0], loops=len(results), paths=sum(x["paths"] for x in stats),
+                           merged=sum(x["merged"] for x in stats),
+                           kept_statements=sum(x["kept_statements"] for x in stats),
+                           sliced_statements=sum(x["sliced_statements"] for x in stats),
+                           inlined=sorted({n for x in stats for n in x["inlined"]}),
+                           summarized=sorted({n for x in stats for n in x["summarized"]}),
+                           truncated=any(x["truncated"] for x in stats),
+                           notes=[n for x in stats for n in x.get("notes", [])])
+    merged["partial"] = "; ".join(r["partial"] for r in results if r.get("partial")) or None
+    return merged

@@ -17,8 +17,10 @@ from typing import Any
 import z3
 
 from playtester.analysis import symbolic as sx
+from playtester.analysis.space import real_clock
 from playtester.drive import lifetime
-from playtester.drive.pygame_driver import _REAL_PERF as _PERF  # noqa: E402 - real time, not the game's
+
+_PERF = real_clock()  # real time, not the game's
 
 _EDGES: dict[tuple[Any, int], set[Any]] = defaultdict(set)  # (caller code, call line) -> callee codes
 _RECORDING: dict[str, Any] = {}
@@ -37,6 +39,11 @@ def start_recording(rt: Any) -> bool:
                 _EDGES[(back.f_code, back.f_lineno)].add(code)
 
     sys.setprofile(prof)
+    return True
+
+
+def stop_recording(rt: Any) -> bool:
+    sys.setprofile(None)
     return True
 
 
@@ -100,7 +107,9 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     files = _game_files(rt.spec)
     fn_index = _functions(files)
     reaches = _reachability(fn_index, pygame)
-    loop_frame, loop_node, loop_file = _find_loop(files, {c.co_name for c in reaches})
+    _TREES.clear()  # fresh loop nodes: slicing marks the nodes it analyses
+    _REACHING.update(files=files, names={c.co_name for c in reaches})
+    loop_frame, loop_node, loop_file = _find_loop(files, _REACHING["names"])
     if loop_frame is None:
         raise RuntimeError("no main loop found: no game function on the stack runs a loop around its frame "
                            "boundary (is the game's loop in a thread or a callback?)")
@@ -126,6 +135,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
                   "H": rt.held,
                   "getattr": getattr, "bool": bool}
     ex.known_names = _known_names(fn_index, pygame)
+    ex.input_fields = set(_INPUT_FIELDS)
     ex.dynamic_by_site = defaultdict(set)
     for (caller, line), callees in _EDGES.items():
         ex.dynamic_by_site[(caller.co_filename, line)] |= callees
@@ -145,6 +155,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     ends: list[Any] = []
     for s, _flow in ex.run_block(loop_node.body, st, loop_file):
         ends.append(s)
+    ends = ex.drop_unhandled(ends)
     t_exec = _PERF()
     from playtester.analysis.paths import build_actions
 
@@ -157,9 +168,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     t_end = _PERF()
     unsupported = [{"file": f, "line": line, "what": what} for (f, line), what in sorted(ex.unsupported.items())]
     return {
-        "loop": {"file": loop_file, "function": loop_frame.f_code.co_name,
-                 "firstlineno": loop_frame.f_code.co_firstlineno, "line": loop_node.lineno,
-                 "module": is_module},
+        "loop": _loop_info(loop_frame, loop_node, loop_file),
         "modules": modules,
         "instance_roots": [list(k) for k in roots["S"]],
         "screen": list(screen),
@@ -174,6 +183,104 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
         "unsupported": unsupported,
         "timings": {"prepare_s": t_prep - t0, "execute_s": t_exec - t_prep, "actions_s": t_end - t_exec},
     }
+
+
+def _loop_info(frame: Any, node: Any, file: str) -> dict[str, Any]:
+    """A loop's identity (file, function, the function's first line, the loop's lines)."""
+    return {"file": file, "function": frame.f_code.co_name, "firstlineno": frame.f_code.co_firstlineno,
+            "line": node.lineno, "end_line": node.end_lineno or node.lineno, "module": frame.f_code.co_name == "<module>"}
+
+
+_REACHING: dict[str, Any] = {}  # the files and the names with a call path to an input API, for current_loop
+
+
+def innermost_loop(rt: Any) -> dict[str, Any] | None:
+    """The innermost loop of a game frame on the stack, whether it reads input or not (no reachability
+    needed: cheap at every step of the recording run; `current_loop` decides later)."""
+    files = _files_now(rt)
+    f = sys._getframe(1)
+    while f is not None:
+        if f.f_code.co_filename in files:
+            node = _loop_around(f)
+            if node is not None:
+                return _loop_info(f, node, f.f_code.co_filename)
+        f = f.f_back
+    return None
+
+
+def _files_now(rt: Any) -> set[str]:
+    """`_game_files`, again only when modules were imported since."""
+    n = len(sys.modules)
+    if _REACHING.get("n_modules") != n or "files_now" not in _REACHING:
+        _REACHING["files_now"] = _game_files(rt.spec)
+        _REACHING["n_modules"] = n
+    return _REACHING["files_now"]
+
+
+def current_loop(rt: Any) -> dict[str, Any] | None:
+    """The input loop the game is running now: the innermost loop of a game frame on the stack, when it
+    reads input (else None: a fade-in between two screens, whose outer loop is no input loop to analyse).
+    Cheap enough to ask at every step (the reachability it needs is computed once per set of files)."""
+    import pygame
+
+    files = _files_now(rt)
+    if _REACHING.get("files") != files:
+        _REACHING["files"] = files
+        _REACHING["names"] = {c.co_name for c in _reachability(_functions(files), pygame)}
+    frames = []
+    f = sys._getframe(1)
+    while f is not None:
+        if f.f_code.co_filename in files:
+            frames.append(f)
+        f = f.f_back
+    for fr in frames:  # the innermost game loop: an input loop, or None (a fade-in, a loading screen: the
+        node = _loop_around(fr)  # outer loop that calls the screens is no input loop of its own)
+        if node is not None:
+            return _loop_info(fr, node, fr.f_code.co_filename) if _reads_input(node, _REACHING["names"]) else None
+    return None
+
+
+def other_input_loops(rt: Any, analysed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Frame loops of the game's files (a loop that flips the display, ticks a clock or awaits) that read
+    input and are neither inside nor around an analysed loop: the loops exploring could still reach. None:
+    a game with one input loop need not be explored."""
+    import pygame
+
+    files = _files_now(rt)
+    if _REACHING.get("files") != files:
+        _REACHING["files"] = files
+        _REACHING["names"] = {c.co_name for c in _reachability(_functions(files), pygame)}
+    out = []
+    for file in sorted(files):
+        tree = _TREES.get(file)
+        if tree is None:
+            try:
+                with open(file, "rb") as fh:
+                    tree = _TREES[file] = ast.parse(fh.read())
+            except (OSError, SyntaxError, ValueError):
+                continue
+        for n in ast.walk(tree):
+            if not isinstance(n, (ast.While, ast.For, ast.AsyncFor)) or not _frame_loop(n) or \
+                    not _reads_input(n, _REACHING["names"]):
+                continue
+            last = n.end_lineno or n.lineno
+            if any(a["file"] == file and (a["line"] <= n.lineno <= a.get("end_line", a["line"]) or
+                                          n.lineno <= a["line"] <= last) for a in analysed):
+                continue
+            out.append({"file": file, "line": n.lineno})
+    return out
+
+
+def _frame_loop(loop: ast.AST) -> bool:
+    """Does the loop's body show a frame (``display.flip()`` / ``update()``, ``clock.tick()``, an await)?"""
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Await):
+            return True
+        if isinstance(n, ast.Call):
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
+            if name in ("flip", "tick", "tick_busy_loop") or name == "update" and "display" in (sx._dotted(n.func) or ""):
+                return True
+    return False
 
 
 def _limit_z3_memory(rt: Any) -> None:
@@ -250,12 +357,20 @@ def _reads_input(loop: ast.AST, reaching_names: set[str]) -> bool:
     return False
 
 
+_TREES: dict[str, Any] = {}  # file -> its parsed module (the loops of a frame are looked up every step)
+
+
 def _loop_around(fr: Any) -> Any:
-    try:
-        with open(fr.f_code.co_filename, "rb") as fh:
-            tree = ast.parse(fh.read())  # bytes: the file's own coding cookie (PEP 263) decides
-    except (OSError, SyntaxError, ValueError):
-        return None
+    tree = _TREES.get(fr.f_code.co_filename)
+    if tree is None:
+        try:
+            with open(fr.f_code.co_filename, "rb") as fh:
+                tree = ast.parse(fh.read())  # bytes: the file's own coding cookie (PEP 263) decides
+        except (OSError, SyntaxError, ValueError):
+            return None
+        if len(_TREES) > 256:
+            _TREES.clear()
+        _TREES[fr.f_code.co_filename] = tree
     line = fr.f_lineno
     scope: Any = tree
     if fr.f_code.co_name != "<module>":
@@ -334,6 +449,7 @@ def _all_codes(files: set[str]) -> list[Any]:
 
 
 _INPUT_METHODS = {"get_axis", "get_button", "get_hat"}
+_INPUT_FIELDS: set[str] = set()  # attributes of ``self`` that hold inputs a method stored (set by _reachability)
 
 
 def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
@@ -381,15 +497,35 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
         calls[code] = names
     # input stored in a field and read elsewhere: ``self.keys = key.get_pressed()`` in one method makes every
     # method of the class that reads ``self.keys`` an input reader too (State.heap carries the value over)
+    # events collected into a list field and handled later (``for e in pg.event.get(): self.pending.append(e)``
+    # in one method, ``for e in self.pending: ...`` in another): the same, for the list
     stored: list[tuple[Any, str]] = []
     for code in direct:
         g = _globals_of(code)
+
+        def is_input_call(c: ast.AST, g: dict[str, Any] | None = g) -> bool:
+            return isinstance(c, ast.Call) and g is not None and \
+                (obj := _resolve(sx._dotted(c.func) or "", g)) is not None and id(obj) in input_objs
+
+        derived: set[str] = set()  # names bound to an input API's result, or to an item of it
         for n in ast.walk(index[code]):
-            if isinstance(n, ast.Assign) and g is not None and any(
-                    isinstance(c, ast.Call) and (obj := _resolve(sx._dotted(c.func) or "", g)) is not None
-                    and id(obj) in input_objs for c in ast.walk(n.value)):
+            if isinstance(n, (ast.For, ast.AsyncFor)) and any(is_input_call(c) for c in ast.walk(n.iter)) or \
+                    isinstance(n, ast.Assign) and any(is_input_call(c) for c in ast.walk(n.value)):
+                for t in ([n.target] if isinstance(n, (ast.For, ast.AsyncFor)) else n.targets):
+                    derived |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+        for n in ast.walk(index[code]):
+            if isinstance(n, ast.Assign) and any(is_input_call(c) for c in ast.walk(n.value)):
                 stored += [(code, t.attr) for t in n.targets if isinstance(t, ast.Attribute)
                            and isinstance(t.value, ast.Name) and t.value.id == "self"]
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr in ("append", "extend", "insert", "appendleft") and \
+                    isinstance(n.func.value, ast.Attribute) and isinstance(n.func.value.value, ast.Name) and \
+                    n.func.value.value.id == "self" and any(
+                        is_input_call(x) or isinstance(x, ast.Name) and x.id in derived
+                        for a in n.args for x in ast.walk(a)):
+                stored.append((code, n.func.value.attr))
+    _INPUT_FIELDS.clear()
+    _INPUT_FIELDS.update(attr for _code, attr in stored)
     if stored:
         for code, node in index.items():
             if isinstance(code, types.CodeType) and code not in direct and any(
@@ -424,7 +560,7 @@ def _same_class(callee: Any, caller: Any) -> bool:
     a, b = _class_of(callee), _class_of(caller)
     if a is None or b is None:
         return True  # unsure: keep the edge
-    return issubclass(a, b) or issubclass(b, a)
+    return b in getattr(a, "__mro__", ()) or a in getattr(b, "__mro__", ())  # issubclass raises on a typing.Protocol
 
 
 def _class_of(code: Any) -> type | None:

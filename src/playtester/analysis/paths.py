@@ -121,7 +121,7 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
                "p_i_text": pi_text,
                "p_i_game_vars": game_in_pi,
                "forked": {k: list(v) if isinstance(v, tuple) else v for k, v in st.forked.items()
-                          if k != "ev_key_domain" and not k.startswith("num:")},
+                          if k not in ("ev_key_domain", "ev_kept") and not k.startswith("num:")},
                "decisions": [[f, line, side] for f, line, side in st.decisions],
                "needs_held": needs_held,
                "uses_instances": "S[" in pg_src or any("S[" in ex.gv.info[g]["src"] for g in game_in_pi)}

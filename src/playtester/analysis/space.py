@@ -39,9 +39,10 @@ class AnalyzedSpace(ActionSpace):
         state["_rt"] = None
         return state
 
-    def _runtime(self) -> _Runtime:
+    def _runtime(self) -> Any:
         if self._rt is None:
-            self._rt = _Runtime(self.analysis)
+            self._rt = _MultiRuntime(self.analysis) if len(self.analysis.get("loops") or ()) > 1 else \
+                _Runtime(self.analysis)
         return self._rt
 
     def prepare(self) -> None:
@@ -156,6 +157,7 @@ class _Runtime:
         self._cands: dict[int, list[dict[str, Any]]] = {}  # action -> its latest distinct solutions
         self.keep = 8
         self.reuse_log: deque[dict[str, Any]] = deque(maxlen=256)  # the latest reuses (`reuse_log`, tests)
+        self.global_index: list[int] | None = None  # action index in the whole space (one loop's part of it)
         # solves: z3 calls for a perform (solve_s: their time; held_solves: those that needed the rules
         # relative to held inputs, a second z3 call); reuses: a kept solution still held (checked in
         # Python); cache_hits: same action, game values and held inputs as before; spread_checks /
@@ -426,6 +428,8 @@ class _Runtime:
     def _log(self, kind: str, index: int, gv: _GameValues, env: dict[str, Any], ctx: ActionContext,
              frame: InputFrame, keyat: dict[str, int] | None) -> None:
         raw = [v if v is None or isinstance(v, (bool, int, float, str)) else repr(v) for v in gv.raw]
+        if self.global_index is not None:
+            index = self.global_index[index]
         self.reuse_log.append({"kind": kind, "index": index, "game_values": dict(zip(gv.names, raw, strict=True)),
                                "env": env, "held": ctx.held, "screen": ctx.screen_size, "frame": frame,
                                "keyat": keyat})
@@ -436,6 +440,92 @@ class _Runtime:
 
 _MISSING: Any = object()
 _FREE: Any = object()
+
+
+class _MultiRuntime:
+    """A game with several input loops (title, play, game over): each loop's actions were analysed in
+    that loop (``analysis["loops"][k]``, actions tagged ``loop_index``) and are valid only while it runs.
+    The running loop is the innermost frame on the stack that is one of them (code location, and the
+    frame's line inside the loop's lines: two loops of one function are told apart); each loop's part
+    of the space is a `_Runtime` of its own (its game variables, modules and instance roots). In a loop
+    that was not analysed, every action may be tried (as before any loop runs), counted as
+    ``unknown_loop`` steps."""
+
+    def __init__(self, analysis: dict[str, Any]) -> None:
+        self.a = analysis
+        acts = analysis["actions"]
+        self.n = len(acts)
+        self.loop_of = np.array([a.get("loop_index", 0) for a in acts], dtype=np.int64)
+        self.local = np.zeros(self.n, dtype=np.int64)
+        self.members: list[np.ndarray] = []
+        self.subs: list[_Runtime] = []
+        self.reuse_log: deque[dict[str, Any]] = deque(maxlen=256)
+        sites: dict[tuple[str, str, int], list[tuple[int, int, int]]] = {}
+        for k, entry in enumerate(analysis["loops"]):
+            idx = [i for i in range(self.n) if self.loop_of[i] == k]
+            for j, i in enumerate(idx):
+                self.local[i] = j
+            self.members.append(np.array(idx, dtype=np.int64))
+            sub = _Runtime({**entry, "actions": [acts[i] for i in idx]})
+            sub.global_index = idx
+            sub.reuse_log = self.reuse_log
+            self.subs.append(sub)
+            loop = entry["loop"]
+            sites.setdefault((loop["file"], loop["function"], loop["firstlineno"]), []).append(
+                (k, loop["line"], loop.get("end_line") or loop["line"]))
+        for cands in sites.values():  # nested loops of one function: the innermost (shortest) first
+            cands.sort(key=lambda c: c[2] - c[1])
+        self.sites = sites
+        self.unknown_loop = 0
+        self.loop_steps = [0] * len(self.subs)
+
+    def current(self) -> int | None:
+        """The analysed loop running now (the innermost on the stack), or None."""
+        import sys
+
+        f = sys._getframe(1)
+        while f is not None:
+            c = f.f_code
+            cands = self.sites.get((c.co_filename, c.co_name, c.co_firstlineno))
+            if cands:
+                line = f.f_lineno or 0
+                for k, first, last in cands:
+                    if first <= line <= last:
+                        return k
+            f = f.f_back
+        return None
+
+    def mask(self, ctx: ActionContext) -> np.ndarray:
+        k = self.current()
+        if k is None:
+            self.unknown_loop += 1
+            return np.ones(self.n, dtype=np.int8)
+        self.loop_steps[k] += 1
+        out = np.zeros(self.n, dtype=np.int8)
+        if len(self.members[k]):
+            out[self.members[k]] = self.subs[k].mask(ctx)
+        return out
+
+    def perform(self, index: int, ctx: ActionContext) -> InputFrame:
+        return self.subs[int(self.loop_of[index])].perform(int(self.local[index]), ctx)
+
+    @property
+    def timing(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for sub in self.subs:
+            for key, v in sub.timing.items():
+                out[key] = out.get(key, 0) + v
+        out["unknown_loop"] = self.unknown_loop
+        out["loop_steps"] = list(self.loop_steps)
+        return out
+
+    @property
+    def errors(self) -> int:
+        return sum(sub.errors for sub in self.subs)
+
+    @property
+    def perform_unsat(self) -> int:
+        return sum(sub.perform_unsat for sub in self.subs)
 
 
 class _GameValues:
@@ -595,10 +685,27 @@ def _key_set() -> set[int]:
     return _KEY_SET
 
 
-def _now() -> float:
-    from playtester.drive.pygame_driver import _REAL_PERF
+def real_clock() -> Any:
+    """Real time, not the game's (the driver makes ``time.perf_counter`` the virtual clock in the game)."""
+    import time
 
-    return _REAL_PERF()
+    from playtester.drive import pygame_driver
+
+    real = getattr(pygame_driver, "_REAL_PERF", None)
+    if real is not None:
+        return real
+    if hasattr(time, "clock_gettime"):
+        return lambda: time.clock_gettime(time.CLOCK_MONOTONIC)  # never made virtual
+    return time.process_time
+
+
+_CLOCK: list[Any] = []
+
+
+def _now() -> float:
+    if not _CLOCK:
+        _CLOCK.append(real_clock())
+    return _CLOCK[0]()
 
 
 def stats(rt: Any) -> dict[str, Any]:
@@ -807,14 +914,19 @@ def _frame(val: Any, vs: Any, held: InputFrame, screen: tuple[int, int], keyat: 
                 keys.add(keyat[name])
     ev_type = val("in:ev_type")
     buttons = {i for i in (1, 2, 3) if val(f"in:mb_{i}")}
-    if ev_type == pygame.KEYDOWN and val("in:ev_key") is not None:
-        keys.add(val("in:ev_key"))
-    if ev_type == pygame.KEYUP and val("in:ev_key") is not None:
-        keys.discard(val("in:ev_key"))
-    if ev_type == pygame.MOUSEBUTTONDOWN and val("in:ev_button"):
-        buttons.add(val("in:ev_button"))
-    if ev_type == pygame.MOUSEBUTTONUP and val("in:ev_button"):
-        buttons.discard(val("in:ev_button"))
+    # a path that tests only the event's type ("press any key", a click read at mouse.get_pos()) leaves its
+    # key or button free: some key or button must still go down (or up) for the event to happen
+    ev_key, ev_button = val("in:ev_key"), val("in:ev_button")
+    if ev_type == pygame.KEYDOWN:
+        keys.add(ev_key if ev_key is not None else _any_key_up(held.keys | keys))
+    if ev_type == pygame.KEYUP:
+        if ev_key is None and held.keys:
+            ev_key = min(held.keys)
+        keys.discard(ev_key)
+    if ev_type == pygame.MOUSEBUTTONDOWN:
+        buttons.add(ev_button or next((i for i in (1, 3, 2) if i not in held.mouse_buttons), 1))
+    if ev_type == pygame.MOUSEBUTTONUP:
+        buttons.discard(ev_button or min(held.mouse_buttons, default=1))
     if ev_type == pygame.MOUSEMOTION:
         buttons = {i for i in (1, 2, 3) if val(f"in:mb_{i}") or (i in held.mouse_buttons and val(f"in:mb_{i}") is None)}
     mouse = None
@@ -850,6 +962,17 @@ def _frame(val: Any, vs: Any, held: InputFrame, screen: tuple[int, int], keyat: 
 
 
 _KEY_DOMAIN: list[int] = []
+
+
+def _any_key_up(held: Any) -> int:
+    """A key to press for a KEYDOWN whose key nothing tests: SPACE or RETURN, else any common key, not held
+    (never ESCAPE, which games read as quit)."""
+    import pygame
+
+    for k in (pygame.K_SPACE, pygame.K_RETURN, *key_domain()):
+        if k not in held and k != pygame.K_ESCAPE:
+            return k
+    return pygame.K_SPACE
 
 
 def key_domain() -> list[int]:

@@ -95,6 +95,19 @@ class Vec:
     y: Any
 
 
+@dataclass(frozen=True)
+class SymStr:
+    """A string derived from an input: ``pg.key.name(event.key)`` (kind ``key``) or
+    ``pg.event.event_name(event.type)`` (kind ``event``), with a constant prefix and suffix (``"on_" +
+    name``) and a case change (``.lower()``). ``getattr(obj, s)`` forks once per attribute it can name."""
+
+    var: Any
+    kind: str
+    prefix: str = ""
+    suffix: str = ""
+    case: str = ""
+
+
 @dataclass
 class FuncRef:
     """A game function or method to inline (``self_value`` bound for methods)."""
@@ -165,12 +178,32 @@ class GameVars:
 
 
 UNSAFE_CALL_NAMES = {"play", "fire", "kill", "add", "remove", "append", "pop", "update", "draw", "blit", "post",
-                     "quit", "exit", "set_mode", "fill", "stop", "move_ip", "clamp_ip", "inflate_ip", "clear"}
+                     "quit", "exit", "set_mode", "fill", "stop", "move_ip", "clamp_ip", "inflate_ip", "clear",
+                     # frame boundaries: calling one from the analysis would end a frame of the live game
+                     "tick", "flip", "pump", "wait", "delay"}
 PURE_BUILTINS = {abs, min, max, len, int, float, bool, round, isinstance, hasattr, any, all, sum, str, tuple,
                  sorted, divmod, pow}
 # methods of a folded constant (dict, tuple, frozenset, str) that only read it
 PURE_METHODS = {"items", "keys", "values", "get", "index", "count", "copy", "lower", "upper", "startswith",
                 "endswith", "strip", "split", "isdisjoint", "issubset", "issuperset", "union", "intersection"}
+
+
+def _pure_module_callee(f: ast.Attribute, globs: dict[str, Any]) -> bool:
+    """``math.hypot``, ``pygame.Rect``, ``pg.math.Vector2``: a dotted name from the module's globals that is a
+    class or a function of a pure standard module (so calling it changes no game state)."""
+    parts: list[str] = []
+    node: ast.expr = f
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in globs or not isinstance(globs[node.id], types.ModuleType):
+        return False
+    obj: Any = globs[node.id]
+    for part in reversed(parts):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return False
+    return isinstance(obj, type) or getattr(obj, "__module__", None) in ("math", "operator", "cmath")
 
 
 class AnalysisBudget(Exception):  # noqa: N818 - reads as what ran out
@@ -431,6 +464,8 @@ class Executor:
     def compare(self, st: State, op: ast.cmpop, a: Any, b: Any) -> Any:
         """A comparison as a z3 Bool or a Python bool."""
         if isinstance(op, (ast.Is, ast.IsNot)):
+            if b is None and isinstance(a, tuple) and a and isinstance(a[0], str) and a[0] in ("method", "joymethod"):
+                return isinstance(op, ast.IsNot)  # a handler picked from a table is never None
             if isinstance(a, G) and a.src is not None and (b is None or isinstance(b, (bool, int))):
                 r = self.gv.var(f"({a.src}) is {b!r}", "isnone")
                 return r if isinstance(op, ast.Is) else z3.Not(r)
@@ -451,6 +486,10 @@ class Executor:
                 eq = z3.And(self._eq(st, av.x, bv.x), self._eq(st, av.y, bv.y))
                 return eq if isinstance(op, ast.Eq) else z3.Not(eq)
             return self.fresh()
+        for x, y in ((a, b), (b, a)):  # a key / event name compared with a constant: a condition on the code
+            if isinstance(x, SymStr) and isinstance(y, str) and isinstance(op, (ast.Eq, ast.NotEq)):
+                eq = self.symstr_eq(x, y)
+                return eq if isinstance(op, ast.Eq) else (z3.Not(eq) if isinstance(eq, z3.BoolRef) else not eq)
         # strings as enums
         for x, y in ((a, b), (b, a)):
             if isinstance(y, str) and isinstance(x, G) and x.src is not None:
@@ -478,6 +517,8 @@ class Executor:
         return _PYCMP[type(op)](x, y)
 
     def _eq(self, st: State, a: Any, b: Any) -> Any:
+        if isinstance(a, SymStr) and isinstance(b, str) or isinstance(b, SymStr) and isinstance(a, str):
+            return self.symstr_eq(a, b) if isinstance(a, SymStr) else self.symstr_eq(b, a)
         if isinstance(a, z3.BoolRef) or isinstance(b, z3.BoolRef):
             if isinstance(a, (bool, z3.BoolRef)) and isinstance(b, (bool, z3.BoolRef)):
                 return a == b
@@ -494,6 +535,9 @@ class Executor:
         return x == y
 
     def member(self, st: State, item: Any, container: Any) -> Any:
+        if isinstance(container, G) and _handler_table(container.live) and _symbolic(item):
+            terms = [_as_bool(self._eq(st, item, k)) for k in container.live if isinstance(k, (int, str, bool))]
+            return z3.Or(*terms) if terms else False  # a handler table's keys: fixed while the game runs
         if isinstance(container, G):
             if isinstance(item, G) and item.src and container.src:
                 return self.gv.var(f"({item.src}) in ({container.src})", "truth")
@@ -514,6 +558,67 @@ class Executor:
         if isinstance(container, KeyState):
             return self.fresh()
         return self.fresh()
+
+    # ---- strings named after inputs (``pg.key.name(event.key)``)
+    def symstr_code(self, s: SymStr, text: str) -> int | None:
+        """The key (event type) whose name, with ``s``'s prefix, suffix and case, is ``text``; None if none."""
+        if not (text.startswith(s.prefix) and text.endswith(s.suffix)) or len(text) < len(s.prefix) + len(s.suffix):
+            return None
+        middle = text[len(s.prefix):len(text) - len(s.suffix)]
+        if s.kind == "key":
+            names = self._key_names()
+        else:
+            names = {self.pg.event.event_name(t): t for t in self.event_types}
+        for name, code in names.items():
+            cased = name.upper() if s.case == "upper" else name.lower() if s.case == "lower" else name
+            if cased == middle:
+                return code
+        return None
+
+    def _key_names(self) -> dict[str, int]:
+        got = getattr(self, "_key_name_table", None)
+        if got is None:
+            got = {}
+            for attr in dir(self.pg):
+                if attr.startswith("K_"):
+                    code = getattr(self.pg, attr)
+                    if isinstance(code, int) and code not in self.blacklist:
+                        name = self.pg.key.name(code)
+                        if name:
+                            got.setdefault(name, code)
+            self._key_name_table = got
+        return got
+
+    def symstr_eq(self, s: SymStr, text: str) -> Any:
+        code = self.symstr_code(s, text)
+        return s.var == code if code is not None else False
+
+    def symstr_getattr(self, st: State, obj: Any, s: SymStr, default: Any, has_default: bool,
+                       node: ast.AST, file: str) -> list[tuple[State, Any]]:
+        """``getattr(obj, "on_" + key_name, default)``: one path per attribute of ``obj`` a key (event type)
+        can name, under that input condition; the rest get the default (or end: AttributeError)."""
+        live = obj.live if isinstance(obj, G) else obj
+        out: list[tuple[State, Any]] = []
+        rest: State | None = st
+        names = [n for n in dir(type(live)) + list(getattr(live, "__dict__", {})) if not n.startswith("__")]
+        for name in dict.fromkeys(names):
+            code = self.symstr_code(s, name)
+            if code is None or rest is None:
+                continue
+            nxt = None
+            for s2, side in self.fork(rest, s.var == code):
+                if side:
+                    out.append((s2, self.attr(s2, obj, name, node, file)))
+                else:
+                    nxt = s2
+            rest = nxt
+        if rest is not None:
+            if has_default:
+                out.append((rest, default))
+            else:
+                rest.ended = True
+                out.append((rest, None))
+        return out
 
     # ---- functions
     def fn_ast(self, fn: types.FunctionType) -> ast.FunctionDef | None:
@@ -577,6 +682,10 @@ class Executor:
                         meth = getattr(_owner_class(fn), name, None) if _owner_class(fn) else None
                         if isinstance(meth, types.FunctionType) and not self.is_pure(meth, depth + 1):
                             ok = False
+                    elif isinstance(f, ast.Attribute) and name not in PURE_METHODS and not name.startswith(
+                            ("get_", "is_", "has_", "collide", "contains", "copy")) \
+                            and not _pure_module_callee(f, fn.__globals__):
+                        ok = False  # another object's method (``scene.tick()``): unknown, so not pure
                     elif isinstance(f, ast.Name):
                         target = fn.__globals__.get(f.id, getattr(builtins, f.id, None))
                         if isinstance(target, types.FunctionType) and self.is_game_fn(target):
@@ -761,11 +870,21 @@ class Executor:
                 s1.ev_hit = False
                 self.assign(node.target, EventV(), s1, file)
                 for s2, flow in self.run_block(node.body, s1, file):
-                    if not s2.ev_hit:
+                    if not s2.ev_hit and not s2.forked.get("ev_kept"):
                         continue  # the event changed nothing: the same as no event at all
                     out.append((s2, flow if isinstance(flow, tuple) else None))
                 continue
+            stored = s.heap.get((id(it.live), "__items__")) if isinstance(it, G) and it.live is not None else None
+            if stored is None and isinstance(it, G) and isinstance(it.live, list) and it.src and \
+                    it.src.rsplit(".", 1)[-1] in getattr(self, "input_fields", ()):
+                stored = ()  # a list of inputs collected this frame, and none was: nothing to handle
+            if isinstance(stored, tuple):
+                out.extend(self.run_stored(node, s, stored, file))
+                continue
             items = _iter_concrete(it)
+            if isinstance(it, tuple) and any(isinstance(x, EventV) for x in it):
+                out.extend(self.run_stored(node, s, it, file))  # events collected this frame
+                continue
             if items is None:
                 if isinstance(it, G) and it.src is not None:
                     self.note(node, file, "loop over a game collection: one iteration with an unknown element")
@@ -798,6 +917,37 @@ class Executor:
                 else:
                     out.append((s2, flow))
         return out
+
+    def run_stored(self, node: ast.For, st: State, items: tuple[Any, ...], file: str) -> list[tuple[State, Any]]:
+        """A loop over the items a list got this frame (``for e in self.pending``): each item in turn. A
+        path whose collected event nothing handled by the frame's end is dropped there (`drop_unhandled`:
+        the path without the event covers it); the list may be walked again before that."""
+        live: list[tuple[State, Any]] = [(st, None)]
+        out: list[tuple[State, Any]] = []
+        for item in items[:MAX_UNROLL]:
+            nxt: list[tuple[State, Any]] = []
+            for s2, flow in live:
+                if flow is not None or s2.ended:
+                    out.append((s2, flow if isinstance(flow, tuple) else None))
+                    continue
+                self.assign(node.target, item, s2, file)
+                for s3, f3 in self.run_block(node.body, s2, file):
+                    nxt.append((s3, None if f3 == "continue" else f3))
+            live = nxt
+        for s2, flow in live:
+            if flow == "break":
+                out.append((s2, None))
+            elif flow is None:
+                out.extend(self.run_block(node.orelse, s2, file))
+            else:
+                out.append((s2, flow))
+        return out
+
+    @staticmethod
+    def drop_unhandled(ends: list[State]) -> list[State]:
+        """The frame's end: a path whose event was collected into a list (``self.pending.append(e)``) and
+        never branched on is the same as the path without an event."""
+        return [s for s in ends if s.ev_hit or not s.forked.get("ev_kept")]
 
     def merge_locals(self, items: list[tuple[State, Any]]) -> list[tuple[State, Any]]:
         """State merging after an iteration of a loop whose body only sets local variables (no calls, no
@@ -856,7 +1006,8 @@ class Executor:
             base = st.env.get(target.value.id) if isinstance(target.value, ast.Name) else None
             if isinstance(base, G) and base.live is not None:
                 key = (id(base.live), target.attr)
-                if _symbolic(v) or isinstance(v, KeyState) or key in st.heap:
+                if _symbolic(v) or isinstance(v, KeyState) or key in st.heap or \
+                        isinstance(v, tuple) and not v and target.attr in getattr(self, "input_fields", ()):
                     st.heap[key] = v  # other methods of the same object read it (State.heap)
         elif isinstance(target, ast.Starred):
             self.assign(target.value, _Fresh(), st, file)
@@ -907,6 +1058,9 @@ class Executor:
             return [(st, st.env[path])]
         out = []
         for s, base in self.ev(node.value, st, file):
+            if isinstance(base, tuple) and node.attr in _LIST_OPS and isinstance(node.value, (ast.Name, ast.Attribute)):
+                out.append((s, ("listop", node.value, node.attr, base)))  # a list the frame made: ``pending = []``
+                continue
             if isinstance(base, EventV) and node.attr == "pos":
                 out.extend(self.fork_mouse(s))  # an event's position is a mouse position: the 4x4 grid
                 continue
@@ -950,6 +1104,8 @@ class Executor:
             return G(f"{base.src}.{name}", None if live is _NOPE else live)
         if isinstance(base, JoyV):
             return ("joymethod", base, name)
+        if isinstance(base, SymStr) and name in ("lower", "upper", "casefold"):
+            return ("strcase", base, "upper" if name == "upper" else "lower")
         if isinstance(base, (_Fresh, z3.ExprRef, KeyState, EventList)):
             return _Fresh()
         try:
@@ -1019,6 +1175,8 @@ class Executor:
                     if side:
                         out.append((s2, item))
             return out
+        if isinstance(base, G) and _handler_table(base.live) and _symbolic(idx):
+            return self.dict_lookup(st, base.live, idx, None, raise_missing=True, src=base.src)
         if isinstance(base, G):
             if _concrete(idx) and base.src is not None:
                 live = None
@@ -1038,8 +1196,10 @@ class Executor:
         return [(st, _Fresh())]
 
     def dict_lookup(self, st: State, d: dict[Any, Any], key: Any, default: Any,
-                    raise_missing: bool = False) -> list[tuple[State, Any]]:
-        """A lookup in a constant table with a symbolic key: one fork per entry, plus 'missing'."""
+                    raise_missing: bool = False, src: str | None = None) -> list[tuple[State, Any]]:
+        """A lookup in a constant table with a symbolic key: one fork per entry, plus 'missing'. A live
+        dict held by the game (``src``: its path) may hold bound methods (a handler table): each becomes a
+        method of the object it is bound to, reached through ``src[key].__self__``."""
         if not _symbolic(key):
             return [(st, G(None))]
         out = []
@@ -1053,7 +1213,7 @@ class Executor:
             nxt = None
             for s2, side in self.fork(rest, eq):
                 if side:
-                    out.append((s2, v))
+                    out.append((s2, _wrap(v, f"{src}[{k!r}]" if src else None)))
                 else:
                     nxt = s2
             rest = nxt
@@ -1229,6 +1389,11 @@ class Executor:
         return out
 
     def binop(self, st: State, op: ast.operator, a: Any, b: Any, node: ast.AST, file: str) -> list[tuple[State, Any]]:
+        if isinstance(op, ast.Add) and (isinstance(a, SymStr) and isinstance(b, str) or
+                                        isinstance(b, SymStr) and isinstance(a, str)):
+            if isinstance(a, SymStr):  # "on_" + key name, name + "_pressed"
+                return [(st, SymStr(a.var, a.kind, a.prefix, a.suffix + b, a.case))]
+            return [(st, SymStr(b.var, b.kind, a + b.prefix, b.suffix, b.case))]
         if _concrete(a) and _concrete(b):
             try:
                 return [(st, _PYOP[type(op)](a, b))]
@@ -1319,8 +1484,34 @@ class Executor:
         if isinstance(fn, tuple) and fn and fn[0] == "joymethod":
             return self.joy_call(st, fn[1], fn[2], args)
         if isinstance(fn, tuple) and fn and fn[0] == "method":
-            _, base, name, live = fn
+            base, name, live = fn[1:4]
             return self.method_call(st, base, name, live, args, kwargs, node, file)
+        if isinstance(fn, tuple) and fn and fn[0] == "listop":
+            _, target, op, items = fn
+            val = args[-1] if args else None
+            if op == "clear":
+                new: Any = ()
+            elif op == "extend":
+                new = (*items, EventV()) if isinstance(val, EventList) else \
+                    (*items, *val) if isinstance(val, tuple) else None
+            else:
+                new = (*items, val)
+            if new is None:
+                self.assign(target, _Fresh(), st, file)
+            else:
+                self.assign(target, new, st, file)
+                if any(isinstance(x, EventV) for x in new) and op != "clear":
+                    st.forked["ev_kept"] = True  # kept for later: handled there, or the path is no event
+            return [(st, None)]
+        if isinstance(fn, tuple) and fn and fn[0] == "strcase":
+            b = fn[1]
+            return [(st, SymStr(b.var, b.kind, getattr(b.prefix, fn[2])(), getattr(b.suffix, fn[2])(), fn[2]))]
+        if args and isinstance(args[0], z3.ArithRef) and _symbolic(args[0]) and (
+                fn is getattr(self.pg.key, "name", None) or fn is getattr(self.pg.event, "event_name", None)):
+            return [(st, SymStr(args[0], "key" if fn is self.pg.key.name else "event"))]
+        if isinstance(fn, types.MethodType) and self.is_game_fn(fn.__func__):
+            # a bound method held as data (a handler table, a bus's listeners) reached without a source path
+            return self.method_call(st, G(None, fn.__self__), fn.__name__, fn, args, kwargs, node, file)
         if isinstance(fn, types.FunctionType) and self.is_game_fn(fn):
             return self.inline_or_summarize(st, FuncRef(fn), args, kwargs, node, file, src=None)
         if isinstance(fn, type) and fn.__module__.startswith("pygame") and fn.__name__ in ("Vector2", "Rect", "FRect"):
@@ -1350,6 +1541,13 @@ class Executor:
         if fn in (min, max) and len(args) == 2 and any(isinstance(a, z3.ArithRef) for a in args):
             x, y = _unify(self.to_num(st, args[0]), self.to_num(st, args[1]))
             return [(st, z3.If(x <= y, x, y) if fn is min else z3.If(x >= y, x, y))]
+        if fn is getattr and len(args) >= 2 and isinstance(args[1], SymStr):
+            return self.symstr_getattr(st, args[0], args[1], args[2] if len(args) > 2 else None, len(args) > 2,
+                                       node, file)
+        if fn is hasattr and len(args) == 2 and isinstance(args[1], SymStr):
+            live = args[0].live if isinstance(args[0], G) else args[0]
+            codes = [c for n in dir(live) if (c := self.symstr_code(args[1], n)) is not None]
+            return [(st, z3.Or(*[args[1].var == c for c in codes]) if codes else False)]
         if fn is getattr and len(args) >= 2:
             if isinstance(args[1], str):
                 return [(st, self.attr(st, args[0], args[1], node, file))]
@@ -1423,6 +1621,8 @@ class Executor:
 
     def method_call(self, st: State, base: G, name: str, live: Any, args: list[Any], kwargs: dict[str, Any],
                     node: ast.Call, file: str) -> list[tuple[State, Any]]:
+        if isinstance(base.live, list) and name in ("append", "extend", "clear", "insert"):
+            return self.list_store(st, base, name, args)
         # pygame C methods games branch on (models)
         if name in ("collidepoint",) and len(args) in (1, 2):
             p = _as_vec(args[0]) if len(args) == 1 else Vec(args[0], args[1])
@@ -1440,7 +1640,13 @@ class Executor:
         if isinstance(live, types.FunctionType) and self.is_game_fn(live):  # a staticmethod: no self
             return self.inline_or_summarize(st, FuncRef(live), args, kwargs, node, file, src=None)
         if name == "get" and isinstance(base.live, dict) and args:
-            return self.dict_lookup(st, base.live, args[0], args[1] if len(args) > 1 else None)
+            if _concrete(args[0]):
+                try:
+                    return [(st, _wrap(base.live.get(args[0], args[1] if len(args) > 1 else None),
+                                       f"{base.src}[{args[0]!r}]" if base.src else None))]
+                except TypeError:
+                    return [(st, _Fresh())]
+            return self.dict_lookup(st, base.live, args[0], args[1] if len(args) > 1 else None, src=base.src)
         if name in ("update",) and base.live is not None and _is_group(base.live):
             return self.group_update(st, base, args, node, file)
         # a builtin or library method of a game object: a game expression when its args are
@@ -1488,6 +1694,33 @@ class Executor:
                     nxt.append((s2, None))
             states = nxt
         return states
+
+    def list_store(self, st: State, base: G, name: str, args: list[Any]) -> list[tuple[State, Any]]:
+        """``self.pending.append(event)``: input-derived items put into a live list this frame (State.heap,
+        under the list's id) are what a later ``for e in self.pending`` walks (collected in one method,
+        handled in another); ``extend(pg.event.get())`` puts the frame's event there, ``clear()`` empties."""
+        key = (id(base.live), "__items__")
+        items = st.heap.get(key, ())
+        if name == "clear":
+            if key in st.heap:
+                st.heap[key] = ()
+            return [(st, None)]
+        val = args[-1] if args else None
+        if name == "extend":
+            if isinstance(val, EventList):
+                val = EventV()
+                new = (*items, val) if isinstance(items, tuple) else items
+            elif isinstance(val, tuple):
+                new = (*items, *val) if isinstance(items, tuple) else items
+            else:
+                return [(st, None)]
+        else:
+            new = (*items, val) if isinstance(items, tuple) else items
+        if key in st.heap or _symbolic(val) or isinstance(val, EventV):
+            st.heap[key] = new
+            if isinstance(val, EventV):
+                st.forked["ev_kept"] = True  # kept for later: handled there, or the path is no event
+        return [(st, None)]
 
     def instance_root(self, cls: type) -> int:
         key = (cls.__module__, cls.__qualname__)
@@ -1663,8 +1896,14 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
         return
     tree._pt_sliced_done = True  # type: ignore[union-attr]
     stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n is not tree]
-    params = {a.arg for a in tree.args.args} if isinstance(tree, ast.FunctionDef) else set()
+    params = {a.arg for a in tree.args.args} if isinstance(tree, (ast.FunctionDef, ast.AsyncFunctionDef)) else set()
     tainted: set[str] = set(params) - {"self"}
+    # fields a method stored inputs in (``self.keys``, ``self.pending``): reading them (through ``self`` or
+    # another name, ``inbox.events``) reads inputs
+    fields = set(getattr(ex, "input_fields", ()))
+
+    def reads_field(reads: set[str]) -> bool:
+        return bool(fields) and any("." in r and r.rsplit(".", 1)[1] in fields for r in reads)
 
     def names_in(node: ast.AST) -> set[str]:
         out = set()
@@ -1779,7 +2018,7 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
         changed = False
         for s in stmts:
             reads = set().union(*[names_in(p) for p in own_expr_nodes(s)]) if own_expr_nodes(s) else set()
-            direct = calls_input(s) or bool(reads & tainted) or id(s) in controlled
+            direct = calls_input(s) or bool(reads & tainted) or id(s) in controlled or reads_field(reads)
             if direct:
                 new_t = targets_of(s) - tainted
                 if new_t:
@@ -1833,6 +2072,7 @@ def _pos(s: ast.AST) -> tuple[int, int]:
     return (getattr(s, "lineno", 0), getattr(s, "col_offset", 0))
 
 
+_LIST_OPS = {"append", "extend", "clear", "insert"}
 _INPUT_NAMES = {"get_pressed", "get_just_pressed", "get_just_released", "get", "poll", "wait", "get_pos",
                 "get_rel", "get_mods", "get_axis", "get_button", "get_hat", "Joystick"}
 
@@ -1842,7 +2082,7 @@ _NOPE = object()
 
 
 def _concrete(v: Any) -> bool:
-    if isinstance(v, (z3.ExprRef, G, _Fresh, KeyState, EventList, EventV, JoyV, Vec, FuncRef)):
+    if isinstance(v, (z3.ExprRef, G, _Fresh, KeyState, EventList, EventV, JoyV, Vec, FuncRef, SymStr)):
         return False
     if isinstance(v, tuple):
         return all(_concrete(x) for x in v)
@@ -1853,13 +2093,36 @@ def _symbolic(v: Any) -> bool:
     """Does ``v`` depend on user inputs?"""
     if isinstance(v, z3.ExprRef):
         return any(n.startswith("in:") for n in _var_map(v))
-    if isinstance(v, (EventV, KeyState, EventList, JoyV)):
+    if isinstance(v, (EventV, KeyState, EventList, JoyV, SymStr)):
         return True
     if isinstance(v, Vec):
         return _symbolic(v.x) or _symbolic(v.y)
     if isinstance(v, tuple):
         return any(_symbolic(x) for x in v)
     return False
+
+
+def _handler_table(v: Any) -> bool:
+    """A live dict of handlers (bound methods or functions, or lists of them): its keys are fixed while the
+    game runs, unlike a dict of game state (``self.cooldowns``), which may be empty now and not later."""
+    if not isinstance(v, dict) or not v or len(v) > 512:
+        return False
+    for x in v.values():
+        items = x if isinstance(x, (list, tuple)) else [x]
+        if not items or not all(isinstance(i, (types.MethodType, types.FunctionType)) for i in items):
+            return False
+    return True
+
+
+def _wrap(v: Any, src: str | None, depth: int = 0) -> Any:
+    """A live value read out of a game container, as the executor holds it: a bound method (a handler in a
+    table) becomes a method of the object it is bound to (``src.__self__``); lists of them, tuples."""
+    if isinstance(v, types.MethodType) and isinstance(v.__func__, types.FunctionType):
+        return ("method", G(f"{src}.__self__" if src else None, v.__self__), v.__name__, v)
+    if isinstance(v, (list, tuple)) and depth < 2 and len(v) <= 64 and \
+            any(isinstance(x, (types.MethodType, list, tuple)) for x in v):
+        return tuple(_wrap(x, f"{src}[{i}]" if src else None, depth + 1) for i, x in enumerate(v))
+    return v
 
 
 def _evaluable(v: Any) -> bool:
