@@ -145,3 +145,57 @@ def test_any_key_and_a_click_read_at_the_mouse_position_press_a_key_and_a_button
     assert start and clicks, names(a)
     assert all(x["sample_inputs"].mouse_buttons for x in clicks), names(a)
     assert cross_check(spec, a) >= 2
+
+
+def test_match_statements_on_the_event_type_and_the_key():
+    """tic-tac-toe-pygame's handler is ``match event.type:`` (value patterns), with a nested ``match
+    event.key:``: executed as the if/elif chain it is, with an or-pattern (SPACE | RETURN), a capture with
+    a guard (a digit key) and ``case _`` (any other key); the click reads the mouse position."""
+    spec = game("match_events")
+    a = analyze(spec)
+    assert not a.result["unsupported"], a.result["unsupported"]
+    events = {x["event"] for x in a.actions}
+    assert {"KeyDown(r)", "MouseButtonDown"} <= events, names(a)
+    keys = keys_of(a)
+    assert key_code("r") in keys and keys & {key_code("SPACE"), key_code("RETURN")}, names(a)
+    assert keys & {key_code(str(d)) for d in range(1, 10)}, names(a)  # the guarded capture
+    assert keys - {key_code("r"), key_code("SPACE"), key_code("RETURN")} - {key_code(str(d)) for d in range(1, 10)}
+    assert cross_check(spec, a) >= 5
+
+
+def test_held_keys_read_before_the_event_loop_and_tested_inside_it():
+    """arrivethespaceship: ``command = pg.key.get_pressed()`` before ``for event in pg.event.get():``, the
+    arrow keys tested inside that loop (the monkey steps once per event). A path whose event matched no
+    event test but took a held-key branch is an action (the event made the step happen), not the same as
+    no event."""
+    spec = game("keys_in_event_loop")
+    a = analyze(spec)
+    assert a.result["stats"]["paths"] >= 4
+    arrows = {key_code(k) for k in ("UP", "DOWN", "LEFT", "RIGHT")}
+    assert arrows <= keys_of(a), names(a)
+    assert cross_check(spec, a) >= 4
+    # performed again and again, the action still makes an event every frame (a free key goes down, then
+    # up: never the arrow its path needs held), so the monkey keeps stepping
+    up = next(i for i, x in enumerate(a.actions) if x["sample_inputs"].keys >= {key_code("UP")})
+    with Worker(spec, space=a.space(), capture=None) as w:
+        w.reset(seed=0)
+        for _ in range(4):
+            got = {e.data["branch"] for e in w.act(up, frames=1).events if e.name == "took"}
+            assert got == {"up"}, got
+
+
+def test_keys_handed_to_a_setter_and_read_by_the_state_methods_two_calls_away():
+    """brickbreaker: the main loop hands ``key.get_pressed()`` to ``gm.set_keys_pressed(keys)``, which only
+    stores it (``self.keys = keys``: a parameter, not an input call), then calls ``gm.update(dt)`` in a
+    fixed-step ``while`` loop; ``update`` reads no input but calls the state methods that read
+    ``self.keys[...]`` and pass it on to ``self.paddle.read_keys``. The field counts as an input field, its
+    readers reach input, and so does ``update``, their caller: it is inlined, never summarized."""
+    spec = game("keys_in_a_field")
+    a = analyze(spec)
+    stats = a.result["stats"]
+    assert {"GameManager.update", "GameManager.state_title", "Paddle.read_keys"} <= set(stats["inlined"]), stats
+    assert "GameManager.update" not in stats["summarized"]
+    assert {key_code(k) for k in ("RETURN", "SPACE", "LEFT", "RIGHT")} <= keys_of(a), names(a)
+    start = [x for x in a.actions if x["sample_inputs"].keys == frozenset({key_code("RETURN")})]
+    assert start and all("'title'" in x["p_g"] for x in start), names(a)
+    assert cross_check(spec, a, ready="screen") >= 3

@@ -315,6 +315,9 @@ class Devices:
                         return False
                     if et == self.KEYUP and v[var]:
                         return False
+        elif self.ev_type and et == self.KEYUP and not any(
+                hk not in self.key_vars or not v[self.key_vars[hk]] for hk in held.keys):
+            return False  # no held key p_i lets go of (`held_device_rules`)
         if self.ev_button:
             b = v["in:ev_button"]
             if not (1 <= b <= 3):
@@ -329,6 +332,9 @@ class Devices:
                         return False
                     if et == self.MBU and v[var]:
                         return False
+        elif self.ev_type and et == self.MBU and not any(
+                i not in self.mb_vars or not v[self.mb_vars[i]] for i in held.mouse_buttons):
+            return False
         if self.ev_type and self.mx and held.mouse_pos is not None and et == self.MOTION:
             if not self.my:
                 return None  # add_device_rules needs both coordinates here

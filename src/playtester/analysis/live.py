@@ -524,6 +524,15 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                         is_input_call(x) or isinstance(x, ast.Name) and x.id in derived
                         for a in n.args for x in ast.walk(a)):
                 stored.append((code, n.func.value.attr))
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                # an input handed to a setter (``gm.set_keys_pressed(keys)``) that stores its parameter in a
+                # field (``self.keys = keys``): the same as storing the input API's result there
+                for i, a in enumerate([*n.args, *n.keywords]):
+                    v = a.value if isinstance(a, ast.keyword) else a
+                    if not (is_input_call(v) or isinstance(v, ast.Name) and v.id in derived):
+                        continue
+                    for callee in by_name.get(n.func.attr, ()):
+                        stored += _param_stores(callee, index.get(callee), a.arg if isinstance(a, ast.keyword) else i)
     _INPUT_FIELDS.clear()
     _INPUT_FIELDS.update(attr for _code, attr in stored)
     if stored:
@@ -553,6 +562,28 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                 reach.add(code)
                 changed = True
     return reach
+
+
+def _param_stores(code: Any, node: ast.AST | None, which: int | str | None) -> list[tuple[Any, str]]:
+    """The fields (``self.X = param``) the method ``code`` stores its parameter ``which`` (the position among
+    the arguments after ``self``, or a keyword's name) in."""
+    if node is None or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or which is None:
+        return []
+    params = [x.arg for x in [*node.args.posonlyargs, *node.args.args]]
+    if not params or params[0] != "self":
+        return []
+    if isinstance(which, int):
+        if which + 1 >= len(params):
+            return []
+        name = params[which + 1]
+    else:
+        name = which
+    out = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id == name:
+            out += [(code, t.attr) for t in n.targets if isinstance(t, ast.Attribute)
+                    and isinstance(t.value, ast.Name) and t.value.id == "self"]
+    return out
 
 
 def _same_class(callee: Any, caller: Any) -> bool:

@@ -110,10 +110,15 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
         names = sx._var_map(pi)
         # does solving depend on the previous frame's inputs beyond what p_g already tests?
         ev = "in:ev_type" in names
+        # (a key or button p_i leaves free is picked among those up, or released among those held: the held
+        # ones matter then too; so does the mouse for a motion p_i does not place)
+        kinds = pins.get("type")
         needs_held = [k for k, need in (
-            ("keys", ev and "in:ev_key" in names and pins.get("key") is None),
-            ("mouse_buttons", ev and "in:ev_button" in names and pins.get("button") is None),
-            ("mouse_pos", ev and "in:mx" in names and pins.get("type") in (None, ex.pg.MOUSEMOTION))) if need]
+            ("keys", ev and pins.get("key") is None and
+             ("in:ev_key" in names or kinds in (None, ex.pg.KEYDOWN, ex.pg.KEYUP))),
+            ("mouse_buttons", ev and pins.get("button") is None and
+             ("in:ev_button" in names or kinds in (None, ex.pg.MOUSEBUTTONDOWN, ex.pg.MOUSEBUTTONUP))),
+            ("mouse_pos", ev and kinds in (None, ex.pg.MOUSEMOTION))) if need]
         pg = z3.simplify(_and(pg_parts)) if pg_parts else z3.BoolVal(True)
         game_in_pi = sorted(n for n in sx._var_map(pi) if n.startswith("g:"))
         pg_src = to_python(pg, ex.gv)

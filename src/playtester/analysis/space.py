@@ -847,11 +847,19 @@ def held_device_rules(formula: Any, held: InputFrame) -> list[Any]:
             out.append(z3.Implies(ev_type == pygame.KEYDOWN, k != hk))
         out.append(z3.Implies(ev_type == pygame.KEYUP, z3.Or(*[k == hk for hk in held.keys])
                             if held.keys else z3.BoolVal(False)))
+    else:
+        # a KEYUP whose key p_i leaves free (an event loop testing held keys: ``if command[K_UP]:``) releases
+        # a held key p_i does not need held; with none, no KEYUP can happen (a KEYDOWN of a free key can)
+        free = [z3.Not(vs[f"in:key_{hk}"]) if f"in:key_{hk}" in vs else z3.BoolVal(True) for hk in sorted(held.keys)]
+        out.append(z3.Implies(ev_type == pygame.KEYUP, z3.Or(*free) if free else z3.BoolVal(False)))
     if "in:ev_button" in vs:
         b = vs["in:ev_button"]
         for i in (1, 2, 3):
             ev = pygame.MOUSEBUTTONDOWN if i in held.mouse_buttons else pygame.MOUSEBUTTONUP
             out.append(z3.Not(z3.And(ev_type == ev, b == i)))
+    else:  # the same for a MOUSEBUTTONUP whose button p_i leaves free
+        free = [z3.Not(vs[f"in:mb_{i}"]) if f"in:mb_{i}" in vs else z3.BoolVal(True) for i in sorted(held.mouse_buttons)]
+        out.append(z3.Implies(ev_type == pygame.MOUSEBUTTONUP, z3.Or(*free) if free else z3.BoolVal(False)))
     if "in:mx" in vs and held.mouse_pos is not None:
         px, py = held.mouse_pos
         out.append(z3.Implies(ev_type == pygame.MOUSEMOTION, z3.Or(vs["in:mx"] != px, vs["in:my"] != py)))
@@ -921,12 +929,12 @@ def _frame(val: Any, vs: Any, held: InputFrame, screen: tuple[int, int], keyat: 
         keys.add(ev_key if ev_key is not None else _any_key_up(held.keys | keys))
     if ev_type == pygame.KEYUP:
         if ev_key is None and held.keys:
-            ev_key = min(held.keys)
+            ev_key = min(held.keys - keys, default=min(held.keys))  # not a key p_i needs held
         keys.discard(ev_key)
     if ev_type == pygame.MOUSEBUTTONDOWN:
         buttons.add(ev_button or next((i for i in (1, 3, 2) if i not in held.mouse_buttons), 1))
     if ev_type == pygame.MOUSEBUTTONUP:
-        buttons.discard(ev_button or min(held.mouse_buttons, default=1))
+        buttons.discard(ev_button or min(held.mouse_buttons - buttons, default=min(held.mouse_buttons, default=1)))
     if ev_type == pygame.MOUSEMOTION:
         buttons = {i for i in (1, 2, 3) if val(f"in:mb_{i}") or (i in held.mouse_buttons and val(f"in:mb_{i}") is None)}
     mouse = None
@@ -935,6 +943,9 @@ def _frame(val: Any, vs: Any, held: InputFrame, screen: tuple[int, int], keyat: 
         mx = val("in:mx")
         my = val("in:my")
         mouse = (int(mx) if mx is not None else w // 2, int(my) if my is not None else h // 2)
+    elif ev_type == pygame.MOUSEMOTION:  # a motion p_i does not place (any event will do): move the mouse
+        w, h = screen if screen != (0, 0) else (640, 480)
+        mouse = (w // 2, h // 2) if held.mouse_pos is None or tuple(held.mouse_pos) != (w // 2, h // 2) else (w // 2 + 1, h // 2)
     axes, jbuttons, hats = [], set(), []
     for name in vs:
         if name.startswith("in:ax_"):

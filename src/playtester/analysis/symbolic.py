@@ -128,6 +128,9 @@ class State:
     depth: int = 0
     ended: bool = False  # a raise ended the frame
     ev_hit: bool = False  # a branch on the frame's event took the side its condition names
+    # a branch on another input (a held key, the mouse) took the side its condition names: in the body of
+    # the loop over ``event.get()`` (``if command[K_UP]:`` there), the event then made a difference
+    in_hit: bool = False
     decisions: list[tuple[str, int, bool]] = field(default_factory=list)  # input-dependent ifs taken
     # input-derived values stored into live game objects this frame, (id(object), attribute) -> value: they
     # outlive the inlined call that stored them (``self.keys = key.get_pressed()`` in one method, read in
@@ -136,7 +139,7 @@ class State:
 
     def copy(self) -> State:
         return State(list(self.pc), dict(self.env), dict(self.forked), set(self.reads), self.depth, self.ended,
-                     self.ev_hit, list(self.decisions), dict(self.heap))
+                     self.ev_hit, in_hit=self.in_hit, decisions=list(self.decisions), heap=dict(self.heap))
 
 
 
@@ -352,7 +355,9 @@ class Executor:
             # every later path need this moment's game state in p_g)
             cond, neg = live, z3.Not(live)
         out = []
-        on_event = any(n.startswith("in:ev_") for n in _var_map(cond))
+        names = _var_map(cond)
+        on_event = any(n.startswith("in:ev_") for n in names)
+        on_input = not on_event and any(n.startswith("in:") for n in names)
         for side, c in ((True, cond), (False, neg)):
             pc = [*st.pc, c]
             if self.feasible(pc):
@@ -360,6 +365,8 @@ class Executor:
                 s2.pc = pc
                 if on_event and side:
                     s2.ev_hit = True
+                elif on_input and side:
+                    s2.in_hit = True
                 out.append((s2, side))
                 if self.truncated:
                     break
@@ -787,13 +794,61 @@ class Executor:
         if isinstance(node, ast.With):
             return self.run_block(node.body, st, file)
         if isinstance(node, ast.Match):
-            self.note(node, file, "match statement is not analysed (its cases are skipped)")
-            return [(st, None)]
+            return self.run_match(node, st, file)
         if isinstance(node, (ast.Pass, ast.Global, ast.Nonlocal, ast.FunctionDef, ast.ClassDef, ast.Import,
                              ast.ImportFrom, ast.Assert, ast.Delete, ast.AsyncFunctionDef)):
             return [(st, None)]
         self.note(node, file, f"{type(node).__name__} statement is not analysed")
         return [(st, None)]
+
+    # ---- match statements
+    def run_match(self, node: ast.Match, st: State, file: str) -> list[tuple[State, Any]]:
+        """``match`` as the if/elif chain it is: a value pattern (``case pygame.K_r:``) is ``subject ==
+        value``, a singleton ``subject is value``, ``|`` an ``or``, ``_`` and a capture always match (the
+        capture binds the subject), a guard is and-ed to its pattern. Any other pattern (class, sequence,
+        mapping) matches under an unknown condition: one path where it matches and one where it does not
+        (the space over-approximates). Each case's test is a decision on the ``case`` line."""
+        hidden = f"_pt_match_{node.lineno}_{node.col_offset}"
+        out: list[tuple[State, Any]] = []
+        for s, subj in self.ev(node.subject, st, file):
+            s.env[hidden] = subj
+            out.extend(self._run_cases(node, 0, s, hidden, file))
+        return out
+
+    def _run_cases(self, node: ast.Match, i: int, st: State, hidden: str, file: str) -> list[tuple[State, Any]]:
+        if i >= len(node.cases):
+            return [(st, None)]
+        case = node.cases[i]
+        test, binds = _pattern_test(case.pattern, hidden)
+        if test is not None and case.guard is not None:
+            test = ast.BoolOp(op=ast.And(), values=[test, _rename(case.guard, binds, hidden)])
+        if test is not None:
+            ast.copy_location(test, case.pattern)
+            ast.fix_missing_locations(test)
+            values = self.ev(test, st, file)
+        else:
+            self.note(case.pattern, file, f"{type(case.pattern).__name__} in a match: the case is taken or not "
+                                          f"under an unknown condition")
+            values = [(st, self.fresh())]
+        out: list[tuple[State, Any]] = []
+        for s, c in values:
+            for s2, b in self.to_bool(s, c, case.pattern, file):
+                sides = []
+                for s3, side in self.branch(s2, b):
+                    s3.decisions.append((file, case.pattern.lineno, side))  # the path, for the cross-check
+                    if side:
+                        subj = s3.env.get(hidden)
+                        for name in binds:
+                            s3.env[name] = subj if test is not None else _Fresh()
+                        sides.append(self.run_block(case.body, s3, file))
+                    else:
+                        sides.append(self._run_cases(node, i + 1, s3, hidden, file))
+                joined = self.join_unknown(s2, b, sides)
+                if joined is not None:
+                    out.append((joined, None))
+                else:
+                    out.extend(x for side_out in sides for x in side_out)
+        return out
 
     def discretize(self, st: State, v: Any) -> list[State]:
         """An input-derived number stored without a branch (Listing 4: ``x += h * speed``) is forked
@@ -868,10 +923,12 @@ class Executor:
                 s1 = s.copy()
                 s1.pc.append(self._event_type_domain(s1, it))
                 s1.ev_hit = False
+                s1.in_hit = False
                 self.assign(node.target, EventV(), s1, file)
                 for s2, flow in self.run_block(node.body, s1, file):
-                    if not s2.ev_hit and not s2.forked.get("ev_kept"):
+                    if not s2.ev_hit and not s2.in_hit and not s2.forked.get("ev_kept"):
                         continue  # the event changed nothing: the same as no event at all
+                    # (a held key tested in the event loop, ``if command[K_UP]:``, acts once per event: kept)
                     out.append((s2, flow if isinstance(flow, tuple) else None))
                 continue
             stored = s.heap.get((id(it.live), "__items__")) if isinstance(it, G) and it.live is not None else None
@@ -977,6 +1034,7 @@ class Executor:
             merged = first.copy()
             merged.pc = first.pc[:k] + [z3.Or(*[z3.And(*r) if len(r) > 1 else (r[0] if r else z3.BoolVal(True))
                                                 for r in rests])]
+            merged.in_hit = any(x.in_hit for x in g)  # kept by the event loop if any of them would be
             for x in g[1:]:
                 merged.reads |= x.reads
                 d = 0
@@ -1919,6 +1977,8 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
     def own_expr_nodes(s: ast.stmt) -> list[ast.AST]:
         if isinstance(s, (ast.If, ast.While)):
             return [s.test]
+        if isinstance(s, ast.Match):
+            return [s.subject, *[c.pattern for c in s.cases], *[c.guard for c in s.cases if c.guard is not None]]
         if isinstance(s, ast.For):
             return [s.iter, s.target]
         if isinstance(s, ast.With):
@@ -2002,6 +2062,9 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
         for child in ast.iter_child_nodes(s):
             if isinstance(child, ast.stmt):
                 parents[id(child)] = s
+            elif isinstance(child, ast.match_case):
+                for inner in child.body:
+                    parents[id(inner)] = s
 
     def jump_matters(j: ast.stmt, last_kept: tuple[int, int]) -> bool:
         if isinstance(j, ast.Raise) or isinstance(j, ast.Return) and j.value is not None:
@@ -2027,10 +2090,11 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
                 if id(s) not in keep:
                     keep.add(id(s))
                     changed = True
-                if isinstance(s, ast.If) and id(s) in in_loops:
+                if isinstance(s, (ast.If, ast.Match)) and id(s) in in_loops:
                     # control dependence (inside loops, where merge_locals folds the paths back together): a
                     # local set only when an input-derived test holds is input-derived
-                    for inner in s.body + s.orelse:
+                    branches = s.body + s.orelse if isinstance(s, ast.If) else [x for c in s.cases for x in c.body]
+                    for inner in branches:
                         if isinstance(inner, (ast.Assign, ast.AugAssign)) and id(inner) not in controlled and \
                                 all(isinstance(t, ast.Name) for t in
                                     (inner.targets if isinstance(inner, ast.Assign) else [inner.target])):
@@ -2079,6 +2143,52 @@ _INPUT_NAMES = {"get_pressed", "get_just_pressed", "get_just_released", "get", "
 
 # ------------------------------------------------------------------------------------------- helpers
 _NOPE = object()
+
+
+def _pattern_test(p: ast.pattern, hidden: str) -> tuple[ast.expr | None, list[str]]:
+    """A ``case`` pattern as a test on the subject (held in the local ``hidden``) and the names it binds;
+    the test is None for a pattern with no such test (class, sequence, mapping: taken under an unknown
+    condition, its names bound to unknown values)."""
+    subj = ast.Name(id=hidden, ctx=ast.Load())
+    if isinstance(p, ast.MatchValue):
+        return ast.Compare(left=subj, ops=[ast.Eq()], comparators=[p.value]), []
+    if isinstance(p, ast.MatchSingleton):
+        return ast.Compare(left=subj, ops=[ast.Is()], comparators=[ast.Constant(value=p.value)]), []
+    if isinstance(p, ast.MatchAs):
+        if p.pattern is None:
+            return ast.Constant(value=True), [p.name] if p.name else []
+        test, binds = _pattern_test(p.pattern, hidden)
+        return test, binds + ([p.name] if p.name else [])
+    if isinstance(p, ast.MatchOr):
+        parts = [_pattern_test(x, hidden) for x in p.patterns]
+        if any(t is None for t, _ in parts):
+            return None, _captures(p)
+        return ast.BoolOp(op=ast.Or(), values=[t for t, _ in parts]), parts[0][1] if parts else []
+    return None, _captures(p)
+
+
+def _captures(p: ast.pattern) -> list[str]:
+    out = []
+    for n in ast.walk(p):
+        if isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+            out.append(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            out.append(n.rest)
+    return out
+
+
+def _rename(e: ast.expr, names: list[str], hidden: str) -> ast.expr:
+    """The guard ``e`` with the names its pattern captured (all the subject itself) read as ``hidden``."""
+    if not names:
+        return e
+
+    class R(ast.NodeTransformer):
+        def visit_Name(self, n: ast.Name) -> ast.AST:  # noqa: N802
+            return ast.copy_location(ast.Name(id=hidden, ctx=n.ctx), n) if n.id in names else n
+
+    import copy
+
+    return R().visit(copy.deepcopy(e))
 
 
 def _concrete(v: Any) -> bool:
