@@ -27,7 +27,7 @@ from playtester.findings import Trace
 ARENA_W, ARENA_H = 640, 400  # combat.py's arena, in the coordinates of hero_x and hero_y
 SLIP = 0.14
 """Share of steps on which the player presses a random action of the space instead (a tester's imprecise
-hands, and as much as Wuji's probability floors leave to chance: 14 actions x 0.01). Without it the script
+hands, and as much as Wuji's probability floors leave to chance with the manual space's actions). Without it the script
 falls into loops (stepping back from a telegraph, closing in, the boss telegraphing again): over 20 fights
 it reached phase 3 in 4 and won none; with it, phase 3 in 19 and won 5."""
 

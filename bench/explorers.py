@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import tempfile
 import time
@@ -60,19 +61,63 @@ GAMES = {
 }
 
 
+def _field(bug, name: str, default=None):
+    """A field of a stored bug: a `Bug`, or one of a results file's ``all_bugs`` dicts."""
+    return bug.get(name, default) if isinstance(bug, dict) else getattr(bug, name, default)
+
+
+_STATE = re.compile(r"(\w+)=(-?[\d.]+(?:e[-+]?\d+)?)")
+
+
+def stuck_state(bug) -> dict[str, float]:
+    """The still state of a stuck finding: its details, else the ``(name=value, ...)`` of its message."""
+    state = (_field(bug, "details") or {}).get("state")
+    if state:
+        return {k: float(v) for k, v in state.items()}
+    message = _field(bug, "message", "")
+    inside = message[message.rfind("(") + 1:message.rfind(")")] if "(" in message else ""
+    return {k: float(v) for k, v in _STATE.findall(inside)}
+
+
+def is_corner_charge(state: dict[str, float]) -> bool:
+    """Combat's weak-charge-corner-stuck: the hero still in an arena corner with mana below what a charge
+    leaves (a hero who is not charging regenerates mana, so a still state below that is a frozen charge)."""
+    from playtester.games import combat as cb
+
+    try:
+        x, y, mana = state["hero_x"], state["hero_y"], state["mana"]
+    except KeyError:
+        return False
+    return (x in (cb.HERO_MIN_X, cb.HERO_MAX_X) and y in (cb.HERO_MIN_Y, cb.HERO_MAX_Y)
+            and mana <= cb.HERO_MAX_MANA - cb.CHARGE_COST)
+
+
 def injected(game: str, bug) -> str | None:
-    """The injected bug a stored bug is, or None (a finding that is not one of them)."""
+    """The injected bug a stored bug is, matched by that bug's own signature, or None (a false alarm:
+    a finding that is none of them). ``bug``: a `Bug` or a results file's ``all_bugs`` entry.
+
+    combat: the zero-distance crash is a ZeroDivisionError raised in ``start_charge``; negative damage
+    is the probe check "damage turned negative" or ``hit.damage`` below its range; the bolt crit is
+    ``hit.damage`` above it; the corner charge is a still *state* (not a frozen screen) with the hero in an
+    arena corner and its mana frozen below full less a charge's cost. The mazes: the bug cells' checks.
+    """
+    kind, sig, msg = _field(bug, "kind"), _field(bug, "signature", ""), _field(bug, "message", "")
     if game != "combat":
-        return bug.message if bug.message.startswith("bug cell") else None
-    if bug.kind == "crash" and "ZeroDivisionError" in bug.message:
+        return msg if kind == "assertion" and re.fullmatch(r"bug cell \d+ entered", msg) else None
+    if kind == "crash" and sig.startswith("crash:ZeroDivisionError:combat.py:start_charge:"):
         return "charge-zero-distance"
-    if bug.message == "damage turned negative" or bug.signature == "balance:hit.damage:low":
+    if (kind == "assertion" and msg == "damage turned negative") or sig == "balance:hit.damage:low":
         return "negative-damage"
-    if bug.kind == "stuck":
+    if kind == "stuck" and sig.startswith("stuck:state:") and is_corner_charge(stuck_state(bug)):
         return "weak-charge-corner-stuck"
-    if bug.signature == "balance:hit.damage:high":
+    if sig == "balance:hit.damage:high":
         return "bolt-crit-x15"
     return None
+
+
+def false_alarms(game: str, bugs) -> int:
+    """How many of a campaign's stored bugs match no injected bug."""
+    return sum(1 for b in bugs if injected(game, b) is None)
 
 
 def n_injected(game: str) -> int:
@@ -101,7 +146,9 @@ def run(game: str, agent: str, seed: int, seconds: float, workers: int, actions:
         timeline = [(t["t_s"], t["states"], t["steps"]) for t in r.store.timeline(r.campaign_id)]
         other = [b.message[:100] for b in r.bugs if injected(game, b) is None]
         found = [{"kind": b.kind, "signature": b.signature, "message": b.message[:200],  # to score again later
-                  "first_found_s": b.first_found_s, "count": b.count} for b in r.bugs]
+                  "first_found_s": b.first_found_s, "count": b.count,
+                  **({"details": {"state": b.details["state"]}} if b.details.get("state") else {})}
+                 for b in r.bugs]
         stats = {k: v for k, v in r.agent_stats.items() if k != "history"} if r.agent_stats else {}
         if "history" in (r.agent_stats or {}):
             stats["history"] = r.agent_stats["history"]
@@ -109,7 +156,8 @@ def run(game: str, agent: str, seed: int, seconds: float, workers: int, actions:
                 "n_actions": len(space_from_dict(r.store.campaign(r.campaign_id).space)),
                 "seconds": r.seconds, "steps": r.steps,
                 "steps_per_s": r.steps / max(r.seconds, 1e-9), "episodes": r.episodes, "states": r.states,
-                "bugs": first, "other_findings": other, "all_bugs": found, "timeline": timeline, "stats": stats}
+                "bugs": first, "false_alarms": len(other), "other_findings": other, "all_bugs": found,
+                "timeline": timeline, "stats": stats}
 
 
 def curve(runs: list[dict], seconds: float, what: str, n: int = 60) -> tuple[np.ndarray, np.ndarray]:
@@ -184,11 +232,13 @@ def main() -> None:
                 path.write_text(json.dumps({**made, "seconds": args.seconds, "workers": args.workers,
                                             "actions": args.actions, "runs": results}, indent=1))
                 print(f"  {game} {agent} seed {seed}: {len(res['bugs'])}/{n_injected(game)} bugs, "
-                      f"{res['states']} states, {res['steps_per_s']:.0f} steps/s ({time.time() - t0:.0f} s)",
+                      f"{res['false_alarms']} false alarms, {res['states']} states, "
+                      f"{res['steps_per_s']:.0f} steps/s ({time.time() - t0:.0f} s)",
                       flush=True)
         print(f"\n{game}: {args.seconds:g} s per campaign, {args.workers} workers")
-        print("| agent | injected bugs found per seed | time to each (s) | states (mean) | steps/s |")
-        print("|---|---|---|---|---|")
+        print("| agent | injected bugs found per seed | time to each (s) | false alarms per seed | states (mean) "
+              "| steps/s |")
+        print("|---|---|---|---|---|---|")
         bug_series, state_series = {}, {}
         for agent in [a for a in AGENTS if any(r["game"] == game and r["agent"] == a for r in results)]:
             rs = [r for r in results if r["game"] == game and r["agent"] == agent]
@@ -196,7 +246,8 @@ def main() -> None:
                 continue
             found = ", ".join(str(len(r["bugs"])) for r in rs)
             times = " / ".join(" ".join(f"{t:.0f}" for t in sorted(r["bugs"].values())) or "-" for r in rs)
-            print(f"| {agent} | {found} (of {n_injected(game)}) | {times} | "
+            alarms = ", ".join(str(r.get("false_alarms", "?")) for r in rs)
+            print(f"| {agent} | {found} (of {n_injected(game)}) | {times} | {alarms} | "
                   f"{statistics.mean(r['states'] for r in rs):,.0f} | "
                   f"{statistics.mean(r['steps_per_s'] for r in rs):.0f} |")
             bug_series[agent] = curve(rs, args.seconds, "bugs")

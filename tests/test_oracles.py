@@ -53,10 +53,15 @@ def test_stuck_oracle_fires_only_while_inputs_keep_arriving(worker_for):
     assert play(worker_for, spec, [keys()] * 20) == []
     # walking around: not stuck
     assert play(worker_for, spec, moves * 5) == []
-    # trapped, inputs keep coming: stuck, once
-    found = play(worker_for, spec, [keys("t")] + moves * 5)
-    assert [f.kind for f in found] == ["stuck"] and found[0].step == 8  # window of 8 states + this one
-    assert found[0].details["state"] == {"x": 10.0, "y": 10.0}
+    # walked every way, then trapped while inputs keep coming: stuck, once
+    found = play(worker_for, spec, moves + [keys("t")] + moves * 5)
+    assert [f.kind for f in found] == ["stuck"] and found[0].step == 12  # window of 8 states + this one
+    assert found[0].details["state"] == {"x": 10.0, "y": 10.0} and found[0].details["inputs"] == 4
+    # trapped before any input moved anything: nothing says the inputs should move it (Wuji's window says stuck)
+    assert play(worker_for, spec, [keys("t")] + moves * 5) == []
+    window = fixture_spec("buggy", oracles={"stuck_steps": 8, "enabled": ["stuck"], "stuck_criterion": "window"})
+    found = play(worker_for, window, [keys("t")] + moves * 5)
+    assert [f.kind for f in found] == ["stuck"] and found[0].step == 8
 
 
 def test_crash_and_hang_oracles(worker_for):

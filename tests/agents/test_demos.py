@@ -102,7 +102,7 @@ def test_a_campaign_plays_its_demonstrations_for_wuji_before_the_first_step(tmp_
     r = explore(spec, out=tmp_path / "out", agent=WUJI, budget=Budget(steps=60), workers=1,
                 code_coverage=False, replay_known=False, demos=[demos])
     assert r.agent_stats["demos"] == 2 and r.agent_stats["demo_steps"] == 30 + 40 and r.agent_stats["cloned"] == 1
-    assert r.agent_stats["bc_accuracy"] > 0.75  # an untrained policy: about 1 in 14
+    assert r.agent_stats["bc_accuracy"] > 0.5  # ten times an untrained policy's (1 in 21 actions of the space)
     assert r.steps == 60  # the demonstrations' steps are not the campaign's
     first = r.store.episodes(r.campaign_id)[0]
     assert first["seed"] == 0  # the first episode still starts from the campaign's first seed

@@ -56,9 +56,12 @@ class OracleSettings(BaseModel):
     stuck_min_inputs: int = Field(3, ge=1, description="distinct inputs in the window for 'inputs keep arriving'")
     stuck_features: list[str] | None = Field(None, description="features of the stuck state (all by default)")
     stuck_screen: bool = Field(True, description="also report a screen frozen for stuck_steps steps")
+    stuck_criterion: Literal["effects", "window"] = Field(
+        "effects", description="effects: the inputs that arrived had moved the state before, in every direction "
+        "inputs ever moved it (a wall is not stuck); window: Wuji's, any stuck_min_inputs different inputs")
     balance: dict[str, tuple[float, float]] = Field(default_factory=dict,
                                                     description="designed ranges: feature or event.field")
-    frame_budget_ms: float = Field(250.0, gt=0, description="wall-clock game work one frame may take")
+    frame_budget_ms: float = Field(250.0, gt=0, description="game work (CPU time of the game thread) one frame may take")
 
     @field_validator("enabled")
     @classmethod

@@ -1,12 +1,30 @@
-"""Stuck oracle, after the Wuji paper (002_*.txt, Section III).
+"""Stuck oracle, after the Wuji paper (002_*.txt, Section III), told apart from a wall.
 
-State level: the moving average of the previous n abstract states (the probe's numeric features) is
-computed each step; when the current state differs from it by less than a threshold (max absolute
-difference) while inputs keep arriving, the game is stuck. "Inputs keep arriving" means the agent held
-at least ``min_inputs`` different non-empty inputs during the window, so an agent that merely pushes
-against one wall is not a stuck game. Screen level: the screen stays identical for n steps while
-inputs keep arriving. The oracle reports the first of the two, once per episode: a game that is stuck
-stays stuck, and one report with the trace that got there is what a person needs.
+State level (Wuji's): the moving average of the previous n abstract states (the probe's numeric
+features, or ``features``) is computed each step; the state is *still* when the current one differs from
+it by less than a threshold (max absolute difference). Screen level: the screen stays identical for n
+steps. Wuji calls the game stuck when it is still while inputs keep arriving; but a player who walks
+into a wall or a dead end and keeps pressing the keys that point into it is still too, and nothing is
+wrong there. So this oracle asks for evidence that the inputs *should* have moved the game:
+
+- it remembers, for each input (the held keys, buttons, axes), which way it moved each feature at the
+  steps it was held this episode: a set of *directions* (feature up, feature down) per input, learned
+  from the change over the step (``criterion = "effects"``, the default);
+- the game is stuck only when, over the still window, the inputs that arrived include at least
+  ``min_inputs`` different ones that moved the state before, and together they cover every direction
+  any input has moved the state this episode. At a wall or in a dead end the way out is an input that
+  would move the state in a direction nothing pressed there covers (or the agent never pressed it, or
+  it never moved anything before): no alarm. A game that ignores every input, the ones that walked
+  each way a moment ago included, is stuck.
+
+A frozen screen counts the same way: identical frames over the window while inputs known to move the
+state (or, in a game with no features, inputs known to change the screen) arrived, in every known
+direction. ``criterion = "window"`` is Wuji's original test (any ``min_inputs`` different inputs),
+kept to compare. The oracle reports the first finding, once per episode: a game that is stuck stays
+stuck, and one report with the trace that got there is what a person needs.
+
+Cost per step: one subtraction over the features and a dictionary update; the window's inputs are only
+looked at on a step whose state (or screen) is still.
 """
 
 from __future__ import annotations
@@ -18,54 +36,121 @@ import numpy as np
 from playtester.drive.observation import Observation
 from playtester.findings import Finding, short_hash
 
+CRITERIA = ("effects", "window")
+
 
 class StuckOracle:
     kind = "stuck"
 
     def __init__(self, n: int = 30, threshold: float = 1e-6, min_inputs: int = 3,
-                 features: list[str] | None = None, screen: bool = True) -> None:
+                 features: list[str] | None = None, screen: bool = True, criterion: str = "effects") -> None:
+        if criterion not in CRITERIA:
+            raise ValueError(f"stuck criterion must be one of {', '.join(CRITERIA)}, got {criterion!r}")
         self.n, self.threshold, self.min_inputs = n, threshold, min_inputs
-        self.features, self.screen = features, screen
+        self.features, self.screen, self.criterion = features, screen, criterion
         self.reset()
 
     def reset(self) -> None:
         self.states: deque[np.ndarray] = deque(maxlen=self.n)
-        self.inputs: deque[object] = deque(maxlen=self.n)
+        self.inputs: deque[int | None] = deque(maxlen=self.n)  # hash of each step's non-empty input
         self.frames: deque[int] = deque(maxlen=self.n)
         self.names: list[str] | None = self.features
         self.fired = False
+        # what each non-empty input did this episode: bit 2i = feature i rose, bit 2i+1 = it fell
+        self.moves: dict[int, int] = {}
+        self.known = 0  # every direction any input moved the state this episode
+        self.redraws: set[int] = set()  # inputs held at a step whose screen changed
+        self.prev_state: list[float] | None = None
+        self.prev_frame: int | None = None
 
-    def _inputs_arriving(self) -> bool:
-        distinct = {h for h in self.inputs if h is not None and not h.is_empty()}
-        return len(self.inputs) == self.n and len(distinct) >= self.min_inputs
+    # ---- evidence ----------------------------------------------------------------------------------
+    def _window_inputs(self) -> set[int] | None:
+        """The distinct non-empty inputs of a full window, or None while it is not full."""
+        if len(self.inputs) < self.n:
+            return None
+        return {h for h in self.inputs if h is not None}
 
+    def _evidence(self, use_state: bool) -> dict | None:
+        """Why the window's inputs should have moved the game (details for the finding), or None."""
+        held = self._window_inputs()
+        if held is None:
+            return None
+        if self.criterion == "window":
+            return {"inputs": len(held)} if len(held) >= self.min_inputs else None
+        if use_state and self.known:
+            movers = [h for h in held if self.moves.get(h)]
+            tried = 0
+            for h in movers:
+                tried |= self.moves[h]
+            if len(movers) >= self.min_inputs and tried & self.known == self.known:
+                return {"inputs": len(movers), "directions": self._directions(self.known)}
+            return None
+        if use_state:  # features, but no input has moved them yet: nothing says an input should
+            return None
+        movers = [h for h in held if h in self.redraws]
+        return {"inputs": len(movers)} if len(movers) >= self.min_inputs else None
+
+    def _directions(self, bits: int) -> list[str]:
+        names = self.names or []
+        return [f"{name}{sign}" for i, name in enumerate(names) for j, sign in enumerate("+-")
+                if bits >> (2 * i + j) & 1]
+
+    def _learn(self, key: int | None, state: list[float] | None, frame: int | None) -> None:
+        """Remember what the input ``key`` (held over this step) did: the features it moved, which way."""
+        if key is None:
+            return
+        prev = self.prev_state
+        if state is not None and prev is not None and len(state) == len(prev):
+            bits, t = 0, self.threshold
+            for i, (a, b) in enumerate(zip(state, prev, strict=True)):  # a few features: plain Python beats numpy
+                if a - b > t:
+                    bits |= 1 << (2 * i)
+                elif b - a > t:
+                    bits |= 2 << (2 * i)
+            if bits:
+                self.moves[key] = self.moves.get(key, 0) | bits
+                self.known |= bits
+        if frame is not None and self.prev_frame is not None and frame != self.prev_frame:
+            self.redraws.add(key)
+
+    # ---- the oracle ------------------------------------------------------------------------------
     def check(self, obs: Observation, step: int) -> list[Finding]:
         if obs.done or self.fired:
             return []
         held = obs.info.get("held")
+        key = None if held is None or held.is_empty() else hash(held)  # the input, as a number
         out = []
+        state = values = None
         if obs.features:
             if self.names is None:
                 self.names = sorted(obs.features)
-            state = np.array([obs.features.get(k, 0.0) for k in self.names], dtype=np.float64)
-            if len(self.states) == self.n and self._inputs_arriving():
+            values = [float(obs.features.get(k, 0.0)) for k in self.names]
+            state = np.array(values, dtype=np.float64)
+            if len(self.states) == self.n:
                 mean = np.mean(self.states, axis=0)
                 if float(np.max(np.abs(state - mean))) < self.threshold:
-                    where = ", ".join(f"{k}={v:g}" for k, v in zip(self.names, state, strict=True))
-                    out.append(Finding("stuck", f"the game state did not change for {self.n} steps while "
-                                       f"inputs kept arriving ({where})",
-                                       f"stuck:state:{short_hash(repr(np.round(state, 3).tolist()))}", step, "",
-                                       {"state": dict(zip(self.names, state.tolist(), strict=True))}))
-                    self.states.clear()
+                    why = self._evidence(use_state=True)
+                    if why is not None:
+                        where = ", ".join(f"{k}={v:g}" for k, v in zip(self.names, state, strict=True))
+                        out.append(Finding("stuck", f"the game state did not change for {self.n} steps while "
+                                           f"inputs kept arriving ({where})",
+                                           f"stuck:state:{short_hash(repr(np.round(state, 3).tolist()))}", step,
+                                           "", {"state": dict(zip(self.names, state.tolist(), strict=True)), **why}))
+                        self.states.clear()
             self.states.append(state)
+        h = None
         if self.screen and obs.frame is not None:
             h = hash(obs.frame.tobytes())
-            if (len(self.frames) == self.n and all(f == h for f in self.frames) and self._inputs_arriving()
-                    and not out):
-                out.append(Finding("stuck", f"the screen stayed frozen for {self.n} steps while inputs kept "
-                                   "arriving", f"stuck:screen:{short_hash(str(h))}", step, ""))
-                self.frames.clear()
+            if len(self.frames) == self.n and not out and all(f == h for f in self.frames):
+                why = self._evidence(use_state=state is not None and self.known != 0)
+                if why is not None:
+                    out.append(Finding("stuck", f"the screen stayed frozen for {self.n} steps while inputs kept "
+                                       "arriving", f"stuck:screen:{short_hash(str(h))}", step, "", why))
+                    self.frames.clear()
             self.frames.append(h)
-        self.inputs.append(held)
+        if self.criterion == "effects":
+            self._learn(key, values, h)
+        self.prev_state, self.prev_frame = values, h
+        self.inputs.append(key)
         self.fired = bool(out)
         return out
