@@ -217,6 +217,17 @@ def _files_now(rt: Any) -> set[str]:
     return _REACHING["files_now"]
 
 
+def _game_frames(files: set[str]) -> list[Any]:
+    """The frames of the game's own files on the stack, innermost first."""
+    frames = []
+    f = sys._getframe(1)
+    while f is not None:
+        if f.f_code.co_filename in files:
+            frames.append(f)
+        f = f.f_back
+    return frames
+
+
 def current_loop(rt: Any) -> dict[str, Any] | None:
     """The input loop the game is running now: the innermost loop of a game frame on the stack, when it
     reads input (else None: a fade-in between two screens, whose outer loop is no input loop to analyse).
@@ -227,12 +238,7 @@ def current_loop(rt: Any) -> dict[str, Any] | None:
     if _REACHING.get("files") != files:
         _REACHING["files"] = files
         _REACHING["names"] = {c.co_name for c in _reachability(_functions(files), pygame)}
-    frames = []
-    f = sys._getframe(1)
-    while f is not None:
-        if f.f_code.co_filename in files:
-            frames.append(f)
-        f = f.f_back
+    frames = _game_frames(files)
     for fr in frames:  # the innermost game loop: an input loop, or None (a fade-in, a loading screen: the
         node = _loop_around(fr)  # outer loop that calls the screens is no input loop of its own)
         if node is not None:
@@ -328,12 +334,7 @@ def _find_loop(files: set[str], reaching_names: set[str] | None = None) -> tuple
     outer ``while True`` is analysed in the screen's loop it is in, and a fade-in loop that flips frames
     without reading input is passed over. Without such a loop: the outermost loop (a loop that reads
     input only through calls the analysis cannot name)."""
-    frames = []
-    f = sys._getframe(1)
-    while f is not None:
-        if f.f_code.co_filename in files:
-            frames.append(f)
-        f = f.f_back
+    frames = _game_frames(files)
     loops = [(fr, node) for fr in frames for node in [_loop_around(fr)] if node is not None]  # innermost first
     for fr, node in loops:
         if reaching_names is not None and _reads_input(node, reaching_names):

@@ -954,34 +954,21 @@ class Executor:
                 continue
             if len(items) > MAX_UNROLL:
                 self.note(node, file, f"loop over {len(items)} items: only the first {MAX_UNROLL} are explored")
-                items = items[:MAX_UNROLL]
-            live: list[tuple[State, Any]] = [(s, None)]
-            for item in items:
-                nxt: list[tuple[State, Any]] = []
-                for s2, flow in live:
-                    if flow is not None or s2.ended:
-                        out.append((s2, flow if isinstance(flow, tuple) else None))
-                        continue
-                    self.assign(node.target, item, s2, file)
-                    for s3, f3 in self.run_block(node.body, s2, file):
-                        nxt.append((s3, None if f3 == "continue" else f3))
-                live = self.merge_locals(nxt) if _only_locals(node.body) else nxt
-            for s2, flow in live:
-                if flow == "break":
-                    out.append((s2, None))
-                elif flow is None:
-                    out.extend(self.run_block(node.orelse, s2, file))
-                else:
-                    out.append((s2, flow))
+            out.extend(self.unroll(node, s, items, file, merge=_only_locals(node.body)))
         return out
 
     def run_stored(self, node: ast.For, st: State, items: tuple[Any, ...], file: str) -> list[tuple[State, Any]]:
         """A loop over the items a list got this frame (``for e in self.pending``): each item in turn. A
         path whose collected event nothing handled by the frame's end is dropped there (`drop_unhandled`:
         the path without the event covers it); the list may be walked again before that."""
+        return self.unroll(node, st, items, file, merge=False)
+
+    def unroll(self, node: ast.For, st: State, items: Any, file: str, merge: bool) -> list[tuple[State, Any]]:
+        """The loop run once per item (the first MAX_UNROLL), ``break``/``continue``/``return`` honoured, then
+        its ``else``; with ``merge``, paths with equal locals continue as one after each iteration."""
         live: list[tuple[State, Any]] = [(st, None)]
         out: list[tuple[State, Any]] = []
-        for item in items[:MAX_UNROLL]:
+        for item in list(items)[:MAX_UNROLL]:
             nxt: list[tuple[State, Any]] = []
             for s2, flow in live:
                 if flow is not None or s2.ended:
@@ -990,7 +977,7 @@ class Executor:
                 self.assign(node.target, item, s2, file)
                 for s3, f3 in self.run_block(node.body, s2, file):
                     nxt.append((s3, None if f3 == "continue" else f3))
-            live = nxt
+            live = self.merge_locals(nxt) if merge else nxt
         for s2, flow in live:
             if flow == "break":
                 out.append((s2, None))
