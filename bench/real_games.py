@@ -1,0 +1,533 @@
+"""Real-game corpus benchmark: pygame games published on PyPI that nobody here wrote (issue 16).
+
+The corpus is bench/real_games.toml: per game a pinned pip requirement (and pinned extra requirements), the
+playtester spec that starts it, and the controls its own README or code says it uses. This script
+
+1. installs each game into its own cached folder, ``.cache/real_games/NAME/site``, with
+   ``pip install --no-deps --target`` (pygame is playtester's pygame-ce: a game's ``pygame`` requirement is
+   never installed, so it cannot shadow pygame-ce). The folder reaches the game through ``PYTHONPATH``,
+   which playtester's worker processes inherit; it is reused while the game's pins are unchanged;
+2. per game, measures
+   - ``playtester run SPEC --steps N`` (exit code, steps/s, episodes, crashes found, warnings);
+   - the analysis (``playtester.analysis.analyze``): succeeded / partial / failed with the reason, actions,
+     analysis seconds, the main loop it found, and which of the documented controls its actions involve;
+   - the random agent, same seeds and steps, with the analyzed and the blind space: distinct states (the
+     ``pixels`` abstraction, Go-Explore's cells) and statement coverage of the game's code;
+3. prints a markdown table and a summary against the targets, and writes bench/results/real_games.json.
+
+Every measurement of a game runs in a child process (``--inner``) with the game's folder on its path and a
+scratch folder (``.cache/real_games/NAME/run``, also its HOME) as its working directory, under a timeout.
+The playtester measured is the one this Python imports (``playtester_src`` in the results): put another
+checkout's ``src`` first on PYTHONPATH to measure that one.
+
+Usage: python bench/real_games.py [--games a,b] [--steps 1000] [--seeds 0] [--jobs 1] [--out FILE]
+       python bench/real_games.py --rescore [FILE]   # inputs found, table and summary again from the exported spaces
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from provenance import ROOT, provenance  # noqa: E402
+
+CORPUS = ROOT / "bench" / "real_games.toml"
+CACHE = ROOT / ".cache" / "real_games"
+RESULTS = ROOT / "bench" / "results" / "real_games.json"
+NETWORK_ERRORS = ("NewConnectionError", "Failed to establish a new connection", "Temporary failure in name resolution",
+                  "Name or service not known", "Network is unreachable", "Connection refused", "ConnectTimeoutError",
+                  "Read timed out", "Could not fetch URL", "ProxyError", "SSLError")
+
+
+class InstallError(RuntimeError):
+    """A game could not be installed; ``unreachable`` when pip could not reach the package registry."""
+
+    def __init__(self, message: str, unreachable: bool = False) -> None:
+        super().__init__(message)
+        self.unreachable = unreachable
+
+
+# ------------------------------------------------------------------------------------------------ corpus
+def load_corpus(path: Path = CORPUS) -> list[dict]:
+    games = tomllib.loads(path.read_text())["game"]
+    names = [g["name"] for g in games]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{path}: duplicate game names")
+    return games
+
+
+def pins(game: dict) -> dict:
+    """What an install of ``game`` depends on: a change of any of these reinstalls it."""
+    return {"pip": game["pip"], "deps": list(game.get("deps", [])), "python": sys.version.split()[0]}
+
+
+def game_dir(game: dict) -> Path:
+    return CACHE / game["name"]
+
+
+def pythonpath(game: dict) -> list[str]:
+    return [str(game_dir(game) / "site")]
+
+
+def registry_reachable(project: str) -> bool:
+    """Whether pip's index answers for ``project`` (any HTTP answer counts: the registry is there). pip says
+    "no matching distribution" alike when the registry cannot be reached and when a release does not exist."""
+    import urllib.error
+    import urllib.request
+
+    index = os.environ.get("PIP_INDEX_URL", "")
+    if not index:
+        p = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True)
+        for line in p.stdout.splitlines():
+            key, _, value = line.partition("=")
+            if key.strip().endswith("index-url") and not key.strip().endswith("extra-index-url"):
+                index = value.strip().strip("'\"")
+    index = index or "https://pypi.org/simple"
+    try:
+        urllib.request.urlopen(f"{index.rstrip('/')}/{project}/", timeout=20).close()
+    except urllib.error.HTTPError:
+        return True
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+    return True
+
+
+def install(game: dict, quiet: bool = True) -> Path:
+    """Install ``game`` (its pinned requirement and its pinned extra requirements, with --no-deps, in one pip
+    call so that packages sharing a namespace merge) into ``.cache/real_games/NAME/site``; reuse the folder
+    when its pins have not changed. Raises `InstallError`."""
+    d = game_dir(game)
+    stamp = d / "pins.json"
+    want = pins(game)
+    if stamp.is_file() and json.loads(stamp.read_text()) == want:
+        (d / "playtester.toml").write_text(_config_toml(game))  # init etc. may have changed in the corpus
+        return d
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    reqs = [game["pip"], *game.get("deps", [])]
+    cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--no-compile", "--disable-pip-version-check",
+           "--target", str(d / "site"), *(["--quiet"] if quiet else []), *reqs]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        out = p.stdout + p.stderr
+        shutil.rmtree(d, ignore_errors=True)
+        project = game["pip"].split("==")[0]
+        unreachable = any(m in out for m in NETWORK_ERRORS) or not registry_reachable(project)
+        raise InstallError(f"pip could not install {' '.join(reqs)} for {game['name']}"
+                           f"{' (the package registry cannot be reached)' if unreachable else ''}: "
+                           f"{out.strip()[-800:]}", unreachable=unreachable)
+    (d / "playtester.toml").write_text(_config_toml(game))  # what the corpus says about starting the game
+    stamp.write_text(json.dumps(want))
+    return d
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(v)
+
+
+def _config_toml(game: dict) -> str:
+    lines = ["# written by bench/real_games.py from bench/real_games.toml"]
+    for key in ("frames_per_action", "init"):
+        if key in game:
+            lines.append(f"{key} = {_toml_value(game[key])}")
+    if game.get("game_args"):
+        lines.append("[game_args]")
+        lines += [f"{k} = {_toml_value(v)}" for k, v in game["game_args"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def game_env(game: dict) -> dict[str, str]:
+    """The environment a game's processes run in: its folders on PYTHONPATH, a scratch HOME."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(pythonpath(game) + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    home = game_dir(game) / "run"
+    home.mkdir(parents=True, exist_ok=True)
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local/share"), XDG_CONFIG_HOME=str(home / ".config"),
+               XDG_CACHE_HOME=str(home / ".cache"), PYTHONDONTWRITEBYTECODE="1")
+    return env
+
+
+# ------------------------------------------------------------------------------------------------ the inner side
+def _key_names() -> dict[int, str]:
+    import pygame
+
+    return {getattr(pygame, n): n[2:] for n in dir(pygame) if n.startswith("K_")}
+
+
+def inputs_found(space_file: str | Path) -> list[str]:
+    """The inputs an exported analyzed space involves, named as the corpus names controls: keys as pygame names
+    without K_ (UP, a, 1), mouse_left / mouse_middle / mouse_right, mouse_move (a position condition).
+
+    Read from each action's input condition (p_i: ``key_N`` polled keys, ``ev_key == N`` key events,
+    ``ev_type`` mouse-button events with their ``ev_button``, ``mb_N`` polled buttons, ``mx``/``my``) and
+    from the inputs its sample frame presses. A mouse-button event whose button the game never tests counts as
+    a left click (any button satisfies it)."""
+    import re
+
+    import pygame
+
+    keys = _key_names()
+    buttons = {1: "mouse_left", 2: "mouse_middle", 3: "mouse_right"}
+    found: set[str] = set()
+    data = json.loads(Path(space_file).read_text())
+    for act in data["analysis"]["actions"]:
+        text = act.get("p_i_text", "")
+        found |= {keys.get(int(n), n) for n in re.findall(r"\bkey_(\d+)\b", text)}
+        found |= {keys.get(int(n), n) for n in re.findall(r"\bev_key == (\d+)", text)}
+        found |= {buttons.get(int(n), f"mouse_{n}") for n in re.findall(r"\bmb_(\d+)\b", text)}
+        if re.search(rf"\bev_type == ({pygame.MOUSEBUTTONDOWN}|{pygame.MOUSEBUTTONUP})\b", text):
+            named = re.findall(r"\bev_button == (\d+)", text)
+            found |= {buttons.get(int(n), f"mouse_{n}") for n in named} or {"mouse_left"}
+        if re.search(r"\b(mx|my)\b", text):
+            found.add("mouse_move")
+        frame = act.get("sample_inputs") or {}
+        found |= {keys.get(k, str(k)) for k in frame.get("keys", [])}
+        found |= {buttons.get(b, f"mouse_{b}") for b in frame.get("mouse_buttons", [])}
+    return sorted(found)
+
+
+def inner_analyze(game: dict, seed: int, space_file: str) -> dict:
+    from playtester.analysis import AnalysisError, analyze
+    from playtester.analysis.export import export
+    from playtester.drive.spec import resolve
+
+    spec = resolve(game["spec"], config=str(game_dir(game) / "playtester.toml"))
+    t0 = time.perf_counter()
+    try:
+        a = analyze(spec, seed=seed)
+    except AnalysisError as e:
+        return {"status": "failed", "reason": str(e), "wall_s": time.perf_counter() - t0}
+    wall = time.perf_counter() - t0
+    r = a.result
+    export(r, spec.text, space_file)
+    loop = r.get("loop") or {}
+    return {"status": "partial" if r.get("partial") else "succeeded", "reason": r.get("partial") or "",
+            "actions": len(r["actions"]), "analysis_s": a.seconds, "record_run_s": a.run_seconds, "wall_s": wall,
+            "loop": f"{Path(loop['file']).name}:{loop['line']} in {loop['function']}" if loop else None,
+            "paths": r["stats"]["paths"], "truncated": r["stats"]["truncated"], "warnings": a.warnings,
+            "inputs": inputs_found(space_file)}
+
+
+def inner_coverage(game: dict, actions: str, seed: int, steps: int) -> dict:
+    from playtester.campaign import Budget, explore
+    from playtester.drive.spec import resolve
+    from playtester.env import resolve_space
+
+    spec = resolve(game["spec"], config=str(game_dir(game) / "playtester.toml")).with_config(abstraction="pixels")
+    space = resolve_space(spec, actions)  # analyzed:FILE: the space the analysis exported, not analysed again
+    with tempfile.TemporaryDirectory() as out:
+        r = explore(spec, out=out, agent="random", budget=Budget(steps=steps), workers=1, seed=seed, actions=space,
+                    code_coverage=True, replay_known=False)
+        row = {"states": r.states, "lines": r.code_covered, "lines_total": r.code_total, "episodes": r.episodes,
+               "bugs": len(r.new_bugs), "seconds": r.seconds, "actions": len(space),
+               "bug_list": [{"kind": b.kind, "message": b.message[:300], "location": b.location, "count": b.count}
+                            for b in r.bugs]}
+        r.store.close()
+    return row
+
+
+def _inner(argv: list[str]) -> None:
+    what, name = argv[0], argv[1]
+    game = next(g for g in load_corpus() if g["name"] == name)
+    if what == "analyze":
+        row = inner_analyze(game, int(argv[2]), argv[3])
+    else:
+        row = inner_coverage(game, argv[2], int(argv[3]), int(argv[4]))
+    print("RESULT " + json.dumps(row))
+
+
+def _call_inner(game: dict, args: list[str], timeout: float) -> dict:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--inner", *args]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=game_env(game),
+                           cwd=game_dir(game) / "run")
+    except subprocess.TimeoutExpired:
+        return {"status": "failed", "reason": f"timed out after {timeout:g} s", "error": "timeout"}
+    for line in p.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    return {"status": "failed", "reason": f"the measuring process exited {p.returncode}",
+            "error": (p.stderr or p.stdout).strip()[-1500:]}
+
+
+# ------------------------------------------------------------------------------------------------ measuring
+def playtester_cmd() -> list[str]:
+    exe = shutil.which("playtester", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-c", "from playtester.cli import main; main()"]
+
+
+def measure_run(game: dict, steps: int, seed: int, timeout: float) -> dict:
+    d = game_dir(game)
+    out = d / "run.json"
+    out.unlink(missing_ok=True)
+    cmd = [*playtester_cmd(), "run", game["spec"], "--steps", str(steps), "--seed", str(seed),
+           "--config", str(d / "playtester.toml"), "--json", str(out)]
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=game_env(game), cwd=d / "run")
+    except subprocess.TimeoutExpired:
+        return {"rc": None, "error": f"timed out after {timeout:g} s", "wall_s": time.perf_counter() - t0}
+    row: dict = {"rc": p.returncode, "wall_s": time.perf_counter() - t0,
+                 "command": f"playtester run {game['spec']} --steps {steps} --seed {seed} --config "
+                            f"{(d / 'playtester.toml').relative_to(ROOT)}"}
+    if not out.is_file():
+        row["error"] = (p.stderr or p.stdout).strip()[-1500:]
+        return row
+    s = json.loads(out.read_text())
+    eps = s["episodes"]
+    crashes = [e for e in eps if e["outcome"] in ("crash", "hang", "memory")]
+    row.update(steps=s["steps"], steps_per_s=s["steps_per_s"], actions=s["actions"], n_actions=s["n_actions"],
+               episodes=len(eps), outcomes={o: sum(e["outcome"] == o for e in eps) for o in {e["outcome"] for e in eps}},
+               crashes=len(crashes),
+               crash_messages=sorted({f"{e['outcome']}: {(e['exit'] or {}).get('message', '')}"[:300] for e in crashes}),
+               warnings=s["warnings"], peak_rss_mb=s["peak_rss_mb"])
+    return row
+
+
+def measure_analysis(game: dict, seed: int, space_file: Path | None = None) -> dict:
+    """The analysis of ``game`` (succeeded / partial / failed) and which documented controls its actions involve;
+    the space is exported to ``space_file`` (by default the one the coverage runs load)."""
+    space_file = space_file or game_dir(game) / "space.json"
+    space_file.unlink(missing_ok=True)
+    row: dict = {"game": game["name"], "version": game["version"], "spec": game["spec"], "genre": game["genre"]}
+    a = _call_inner(game, ["analyze", game["name"], str(seed), str(space_file)], timeout=120)
+    row["analysis"] = a
+    controls = set(game["controls"].get("keys", [])) | {f"mouse_{b}" for b in game["controls"].get("mouse", [])}
+    if game["controls"].get("mouse_move"):
+        controls.add("mouse_move")
+    row["controls"] = sorted(controls)
+    row["controls_found"] = sorted(controls & set(a.get("inputs", [])))
+    return row
+
+
+def rescore(path: Path) -> None:
+    """Recompute the inputs found, the table and the summary of a results file from the spaces its run exported
+    (``.cache/real_games/NAME/space.json``), e.g. after a change of `inputs_found`; the measurements stay."""
+    data = json.loads(path.read_text())
+    for row in data["rows"]:
+        space_file = CACHE / row["game"] / "space.json"
+        if row["analysis"].get("status") in ("succeeded", "partial") and space_file.is_file():
+            row["analysis"]["inputs"] = inputs_found(space_file)
+            row["controls_found"] = sorted(set(row["controls"]) & set(row["analysis"]["inputs"]))
+    data["summary"], data["table"] = summary(data["rows"]), table(data["rows"])
+    data["rescored"] = provenance()["date"]
+    path.write_text(json.dumps(data, indent=1))
+    print(data["table"])
+    print(summary_line(data["summary"]))
+
+
+def measure_play(game: dict, row: dict, steps: int, seeds: list[int], timeout: float, status=lambda text: None) -> dict:
+    """``playtester run``, then the random agent with the analyzed (when there is one) and the blind space."""
+    status("playtester run")
+    row["run"] = measure_run(game, steps, seeds[0], timeout)
+    space_file = game_dir(game) / "space.json"
+    spaces = {"blind": "blind"}
+    if row["analysis"].get("status") in ("succeeded", "partial") and space_file.is_file():
+        spaces["analyzed"] = f"analyzed:{space_file}"
+    for name, actions in spaces.items():
+        runs = []
+        for seed in seeds:
+            status(f"{name} space, seed {seed}")
+            runs.append(_call_inner(game, ["coverage", game["name"], actions, str(seed), str(steps)], timeout=timeout))
+        ok = [r for r in runs if "states" in r]
+        row[name] = {"runs": runs,
+                     "states": statistics.mean(r["states"] for r in ok) if ok else None,
+                     "lines": statistics.mean(r["lines"] for r in ok) if ok else None,
+                     "lines_total": max((r["lines_total"] for r in ok), default=None),
+                     "bugs": sum(r["bugs"] for r in ok) if ok else None,
+                     "bug_kinds": sorted({b["kind"] for r in ok for b in r.get("bug_list", [])})}
+    return row
+
+
+# ------------------------------------------------------------------------------------------------ reporting
+def _fmt(v, spec=".0f") -> str:
+    return "-" if v is None else format(v, spec)
+
+
+def table(rows: list[dict]) -> str:
+    out = ["| game | genre | run: steps/s, episodes, crashes + hangs | analysis | actions | analysis s (+ recording) "
+           "| controls found | states analyzed / blind | code lines analyzed / blind (of) |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        run, a = r["run"], r["analysis"]
+        ran = (f"{run['steps_per_s']:.0f}, {run['episodes']}, {run['crashes']}" if "steps_per_s" in run
+               else f"no ({run.get('error', 'rc ' + str(run.get('rc')))[:40]})")
+        status = a.get("status", "failed")
+        an, bl = r.get("analyzed") or {}, r.get("blind") or {}
+        times = (f"{a['analysis_s']:.2f} (+{a['record_run_s']:.2f})" if "analysis_s" in a
+                 else f"({a.get('wall_s', 0):.1f} to fail)" if "wall_s" in a else "-")
+        out.append(f"| {r['game']} {r['version']} | {r['genre']} | {ran} | {status} | {a.get('actions', '-')} | {times} "
+                   f"| {len(r['controls_found'])} / {len(r['controls'])} "
+                   f"| {_fmt(an.get('states'))} / {_fmt(bl.get('states'))} "
+                   f"| {_fmt(an.get('lines'))} / {_fmt(bl.get('lines'))} ({_fmt(bl.get('lines_total'))}) |")
+    return "\n".join(out)
+
+
+def summary(rows: list[dict]) -> dict:
+    n = len(rows)
+    ran = [r for r in rows if r["run"].get("rc") in (0, 1) and r["run"].get("steps")]
+    ok = [r for r in rows if r["analysis"].get("status") == "succeeded"]
+    partial = [r for r in rows if r["analysis"].get("status") == "partial"]
+    both = [r for r in rows if (r.get("analyzed") or {}).get("lines") is not None
+            and (r.get("blind") or {}).get("lines") is not None]
+    lines_ge = [r for r in both if r["analyzed"]["lines"] >= r["blind"]["lines"]]
+    states_gt = [r for r in both if r["analyzed"]["states"] > r["blind"]["states"]]
+    times = [r["analysis"]["analysis_s"] for r in rows if "analysis_s" in r["analysis"]]
+    # an analysis that gave up counts with the time it took to give up
+    spent = times + [r["analysis"]["wall_s"] for r in rows if "analysis_s" not in r["analysis"] and "wall_s" in r["analysis"]]
+    s = {"games": n, "ran": len(ran), "analysis_succeeded": len(ok), "analysis_partial": len(partial),
+         "analysis_failed": n - len(ok) - len(partial), "compared": len(both),
+         "analyzed_ge_blind_lines": len(lines_ge), "analyzed_gt_blind_states": len(states_gt),
+         "median_analysis_s": statistics.median(times) if times else None, "max_analysis_s": max(spent, default=None),
+         "controls": sum(len(r["controls"]) for r in rows), "controls_found": sum(len(r["controls_found"]) for r in rows)}
+    s["targets"] = {
+        "every game runs": len(ran) == n,
+        "analysis succeeds (not partial) on >= 90%": len(ok) >= 0.9 * n,
+        "analyzed >= blind on code coverage on >= 80%": len(lines_ge) >= 0.8 * n,
+        "analyzed > blind on distinct states on most": len(states_gt) > n / 2,
+        "median analysis < 2 s": bool(times) and statistics.median(times) < 2,
+        "no analysis > 10 s": bool(spent) and max(spent) <= 10,
+    }
+    return s
+
+
+def summary_line(s: dict) -> str:
+    n = s["games"]
+    return (f"{s['ran']}/{n} games run; analysis succeeded on {s['analysis_succeeded']}/{n} "
+            f"({s['analysis_partial']} partial, {s['analysis_failed']} failed; target >= 90%); analyzed >= blind on "
+            f"code coverage on {s['analyzed_ge_blind_lines']}/{n} (target >= 80%), more distinct states on "
+            f"{s['analyzed_gt_blind_states']}/{n} (target: most); median analysis "
+            f"{_fmt(s['median_analysis_s'], '.2f')} s (target < 2 s), slowest {_fmt(s['max_analysis_s'], '.1f')} s "
+            f"(target <= 10 s); documented controls found {s['controls_found']}/{s['controls']}. Targets: "
+            + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in s["targets"].items()))
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--inner":
+        _inner(sys.argv[2:])
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "--rescore":
+        rescore(Path(sys.argv[2]) if len(sys.argv) > 2 else RESULTS)
+        return
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default="", help="comma-separated names from bench/real_games.toml (default: all)")
+    ap.add_argument("--steps", type=int, default=1000)
+    ap.add_argument("--seeds", default="0", help="comma-separated seeds of the random agent (means over them)")
+    ap.add_argument("--timeout", type=float, default=900, help="seconds each run may take before it counts as hung")
+    ap.add_argument("--jobs", type=int, default=1, help="games run at once after the analyses (which run one at a time)")
+    ap.add_argument("--out", default=str(RESULTS))
+    args = ap.parse_args()
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console()
+    corpus = load_corpus()
+    if args.games:
+        wanted = args.games.split(",")
+        unknown = set(wanted) - {g["name"] for g in corpus}
+        if unknown:
+            sys.exit(f"not in {CORPUS}: {', '.join(sorted(unknown))}")
+        corpus = [g for g in corpus if g["name"] in wanted]
+    seeds = [int(s) for s in args.seeds.split(",")]
+    import playtester
+
+    # which playtester was measured: the repository's src/, or another copy put first on PYTHONPATH
+    made = {**provenance(), "playtester_src": str(Path(playtester.__file__).resolve().parents[1])}
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows: dict[str, dict] = {}
+
+    def save() -> None:  # after each game: a stopped run keeps what it measured
+        done = [rows[g["name"]] for g in corpus if g["name"] in rows and "run" in rows[g["name"]]]
+        out.write_text(json.dumps({**made, "steps": args.steps, "seeds": seeds, "rows": done}, indent=1))
+
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[what]}"), TimeElapsedColumn(), console=console) as progress:
+        task = progress.add_task("install", total=len(corpus), what="")
+        failed = {}
+        for g in corpus:
+            progress.update(task, what=g["name"])
+            try:
+                install(g)
+            except InstallError as e:
+                failed[g["name"]] = str(e)
+                console.print(f"[red]{g['name']}: not installed[/]: {e}", highlight=False)
+            progress.advance(task)
+        # the analyses one at a time (their timings are a target), then the runs, --jobs games at a time
+        progress.update(task, description="analysis", completed=0)
+        for g in corpus:
+            if g["name"] in failed:
+                rows[g["name"]] = {"game": g["name"], "version": g["version"], "spec": g["spec"], "genre": g["genre"],
+                                   "install_error": failed[g["name"]], "run": {"error": "not installed"},
+                                   "analysis": {"status": "failed", "reason": "not installed"},
+                                   "controls": [], "controls_found": []}
+            else:
+                progress.update(task, what=g["name"])
+                rows[g["name"]] = row = measure_analysis(g, seeds[0])
+                a = row["analysis"]
+                console.print(f"{g['name']}: analysis {a.get('status')}, {a.get('actions', '-')} actions, "
+                              f"{_fmt(a.get('analysis_s'), '.2f')} s, loop {a.get('loop')}, controls found "
+                              f"{len(row['controls_found'])}/{len(row['controls'])} {a.get('reason', '')[:200]}",
+                              highlight=False)
+            progress.advance(task)
+        progress.update(task, description="runs", completed=len(failed))
+        todo = [g for g in corpus if g["name"] not in failed]
+
+        def play(g: dict) -> dict:
+            t = progress.add_task(f"  {g['name']}", total=None, what="")
+            try:
+                return measure_play(g, rows[g["name"]], args.steps, seeds, args.timeout,
+                                    status=lambda text: progress.update(t, what=text))
+            except Exception as e:  # noqa: BLE001 - a measurement that broke is a row that says so
+                rows[g["name"]].setdefault("run", {"error": f"the benchmark failed: {e!r}"})
+                return rows[g["name"]]
+            finally:
+                progress.remove_task(t)
+
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            for row in pool.map(play, todo):
+                run = row["run"]
+                an, bl = row.get("analyzed") or {}, row.get("blind") or {}
+                console.print(
+                    f"{row['game']}: run rc {run.get('rc')}, {_fmt(run.get('steps_per_s'))} steps/s, "
+                    f"{run.get('episodes', '-')} episodes, {run.get('crashes', '-')} crashes {run.get('error', '')[:200]}"
+                    f"| states a/b {_fmt(an.get('states'))}/{_fmt(bl.get('states'))} | lines a/b "
+                    f"{_fmt(an.get('lines'))}/{_fmt(bl.get('lines'))}", highlight=False)
+                progress.advance(task)
+                save()
+    rows = [rows[g["name"]] for g in corpus]  # type: ignore[assignment]
+    s = summary(rows)
+    md = table(rows)
+    print(md)
+    print(summary_line(s))
+    corpus_hash = hashlib.sha256(CORPUS.read_bytes()).hexdigest()[:12]
+    out.write_text(json.dumps({**made, "steps": args.steps, "seeds": seeds, "jobs": args.jobs,
+                               "corpus_sha256": corpus_hash, "rows": rows, "summary": s, "table": md}, indent=1))
+    print(f"written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
