@@ -52,6 +52,25 @@ def test_process_killed_by_signal(worker_for):
     assert not w.reset(seed=1).done
 
 
+def test_a_fatal_signal_in_native_code_has_the_games_python_location(worker_for):
+    """A segmentation fault (here raised at frame 4 of os_exit.py's loop) is where native code (SDL, a C
+    extension) kills a game: faulthandler's dump gives it the game's Python location and a signature that
+    tells two such crashes apart. (pygame's parachute turns SIGSEGV into an abort: SIGABRT is what a real
+    segfault in a pygame game looks like.)"""
+    from playtester.oracles.crash import CrashOracle
+
+    w = worker_for(fixture_spec("os_exit", game_args={"sig": int(signal.SIGSEGV)}))
+    w.reset(seed=0)
+    obs = run_until_done(w)
+    exit = obs.info["exit"]
+    assert exit.kind == "signal" and exit.signal in (signal.SIGSEGV, signal.SIGABRT)
+    assert exit.frames and exit.frames[-1].function == "main" and exit.frames[-1].file.endswith("os_exit.py")
+    assert "in main (os_exit.py:" in exit.message and "Fatal Python error" in exit.traceback
+    [finding] = CrashOracle().check(obs, 4)
+    assert finding.signature.startswith(f"crash:signal:{exit.signal}:") and finding.location
+    assert not w.reset(seed=1).done
+
+
 def test_sys_exit_and_normal_return(worker_for):
     w = worker_for(fixture_spec("sys_exit", game_args={"code": 2}))
     w.reset(seed=0)

@@ -221,3 +221,23 @@ def test_the_scorer_matches_each_injected_bug_by_its_signature(monkeypatch):
             {"kind": "stuck", "signature": "stuck:state:4", "message": f"{still} (score=0, steps=64, x=7, y=3)"}]
     assert [injected("maze41", b) for b in maze] == ["bug cell 3 entered", None]
     assert false_alarms("blockmaze", maze) == 1
+
+
+# --- a game without a probe: a game-over screen is not a frozen game ---------------------------------------
+def test_a_game_over_screen_is_not_stuck_a_frozen_game_is(worker_for):
+    """No features: the oracle has only the screen. Arrows changed the screen while playing; on the
+    game-over screen (a new screen: most of its pixels changed at once) they change nothing, and the screen
+    waits for R. That screen is no stuck game (Wuji's window test says it is). A game that freezes in place
+    (F: it keeps reading input, never redraws) with the same arrows arriving is stuck."""
+    from conftest import fixture_spec
+
+    spec = fixture_spec("game_over_screen", oracles={"stuck_steps": 10})
+    walk = [keys("RIGHT"), keys("DOWN"), keys("LEFT"), keys("UP")] * 3
+    for ending, stuck in (("k", False), ("f", True)):
+        w = Watched(worker_for(spec, capture=(32, 24)), spec)
+        for frame in walk + [keys(ending)] + walk * 3:
+            w.step(frame, frames=1)
+        assert bool(w.stuck()) == stuck, (ending, w.stuck())
+        assert w.stuck("window"), ending  # Wuji's test fires on both
+        if stuck:
+            assert w.stuck()[0].signature.startswith("stuck:screen:")

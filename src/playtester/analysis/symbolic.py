@@ -762,11 +762,7 @@ class Executor:
                     for s3, side in self.branch(s2, b):
                         s3.decisions.append((file, node.lineno, side))  # the path, for the cross-check
                         sides.append(self.run_block(node.body if side else node.orelse, s3, file))
-                    joined = self.join_unknown(s2, b, sides)
-                    if joined is not None:
-                        out.append((joined, None))
-                    else:
-                        out.extend(x for side_out in sides for x in side_out)
+                    out.extend(self.join_or_keep(s2, b, sides))
             return out
         if isinstance(node, ast.For):
             return self.run_for(node, st, file)
@@ -843,11 +839,7 @@ class Executor:
                         sides.append(self.run_block(case.body, s3, file))
                     else:
                         sides.append(self._run_cases(node, i + 1, s3, hidden, file))
-                joined = self.join_unknown(s2, b, sides)
-                if joined is not None:
-                    out.append((joined, None))
-                else:
-                    out.extend(x for side_out in sides for x in side_out)
+                out.extend(self.join_or_keep(s2, b, sides))
         return out
 
     def discretize(self, st: State, v: Any) -> list[State]:
@@ -878,6 +870,11 @@ class Executor:
                 self._count_fork()
             states = nxt
         return states
+
+    def join_or_keep(self, st: State, cond: Any, sides: list[list[tuple[State, Any]]]) -> list[tuple[State, Any]]:
+        """The two sides of a branch as one path when `join_unknown` can join them, else every path of both."""
+        joined = self.join_unknown(st, cond, sides)
+        return [(joined, None)] if joined is not None else [x for side_out in sides for x in side_out]
 
     def join_unknown(self, base: State, cond: Any, sides: list[list[tuple[State, Any]]]) -> State | None:
         """Both sides of a test on unknown values only (a summarized call's result, ``hypot(dx, dy) > DZ``)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -81,6 +83,12 @@ class EpisodeOptions:
     code_include: list[str] | None = None
     code_every: int = 20
     memory_limit_mb: int | None = None
+
+    @property
+    def fatal_dump(self) -> str | None:
+        """File the episode's faulthandler writes the stack of a fatal signal to (SIGSEGV in native code,
+        SIGABRT, SIGFPE): beside ``hang_dump``."""
+        return os.path.join(os.path.dirname(self.hang_dump), "fatal.txt") if self.hang_dump else None
 
 
 @dataclass

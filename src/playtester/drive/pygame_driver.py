@@ -1248,6 +1248,9 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None,
 
     if opts.hang_dump:
         faulthandler.register(signal.SIGUSR1, file=open(opts.hang_dump, "w"), all_threads=False)  # noqa: SIM115
+        # a fatal signal in native code (SIGSEGV in SDL, SIGABRT, SIGFPE) dumps the game's Python stack too, so
+        # such a crash has a location (the worker reads it when the episode dies of a signal)
+        faulthandler.enable(file=open(opts.fatal_dump, "w"), all_threads=False)  # noqa: SIM115
     random.seed(seed)
     np.random.seed(seed % (2**32))
     if spec.root:

@@ -454,14 +454,28 @@ class Worker:
             sig = os.WTERMSIG(status)
             name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
             exit = GameExit("signal", signal=sig, message=f"the game process died of signal {name}")
+            dump = self._fatal_dump()
+            if dump:  # faulthandler's stack of the fatal signal (SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL)
+                exit.frames = _parse_dump(dump)
+                if exit.frames:
+                    last = exit.frames[-1]
+                    exit.message += f" in {last.function} ({os.path.basename(last.file)}:{last.line})"
         else:
             code = os.WEXITSTATUS(status)
             exit = GameExit("exit", code=code, message=f"the game process exited with code {code} without "
                             "returning (os._exit or a fatal error in native code)")
         tail = self.log_tail(1500)
         if tail:
-            exit.traceback = tail
+            exit.traceback = (self._fatal_dump() + "\n" + tail).strip() if exit.frames else tail
         return self._final(exit)
+
+    def _fatal_dump(self) -> str:
+        path = EpisodeOptions(hang_dump=os.path.join(self._tmp_dir, "hang.txt")).fatal_dump
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:  # type: ignore[arg-type]
+                return f.read()
+        except OSError:
+            return ""
 
     def _hang(self, timeout: float, starting: bool) -> Observation:
         frames: list[TraceFrame] = []

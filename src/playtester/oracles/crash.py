@@ -21,7 +21,7 @@ class CrashOracle:
         if exit.kind == "exception":
             sig = f"crash:{exit.exc_type}:{frames_signature(exit.frames)}"
         elif exit.kind == "signal":
-            sig = f"crash:signal:{exit.signal}"
+            sig = f"crash:signal:{exit.signal}" + (f":{frames_signature(exit.frames)}" if exit.frames else "")
         elif exit.kind == "exit":
             sig = f"crash:exit:{exit.code}"
         else:

@@ -19,7 +19,9 @@ wrong there. So this oracle asks for evidence that the inputs *should* have move
 
 A frozen screen counts the same way: identical frames over the window while inputs known to move the
 state (or, in a game with no features, inputs known to change the screen) arrived, in every known
-direction. ``criterion = "window"`` is Wuji's original test (any ``min_inputs`` different inputs),
+direction. A scene cut (more than ``SCENE_CUT`` of the pixels change in one step: a game-over screen, a
+pause menu, the next level) starts what the screen knows afresh: the arrows that moved the player do not
+say that a game-over screen waiting for R should change. ``criterion = "window"`` is Wuji's original test (any ``min_inputs`` different inputs),
 kept to compare. The oracle reports the first finding, once per episode: a game that is stuck stays
 stuck, and one report with the trace that got there is what a person needs.
 
@@ -37,6 +39,7 @@ from playtester.drive.observation import Observation
 from playtester.findings import Finding, short_hash
 
 CRITERIA = ("effects", "window")
+SCENE_CUT = 0.5  # share of a frame's pixels that change in one step: a new screen
 
 
 class StuckOracle:
@@ -62,6 +65,7 @@ class StuckOracle:
         self.redraws: set[int] = set()  # inputs held at a step whose screen changed
         self.prev_state: list[float] | None = None
         self.prev_frame: int | None = None
+        self.prev_pixels: np.ndarray | None = None
 
     # ---- evidence ----------------------------------------------------------------------------------
     def _window_inputs(self) -> set[int] | None:
@@ -95,8 +99,14 @@ class StuckOracle:
         return [f"{name}{sign}" for i, name in enumerate(names) for j, sign in enumerate("+-")
                 if bits >> (2 * i + j) & 1]
 
-    def _learn(self, key: int | None, state: list[float] | None, frame: int | None) -> None:
-        """Remember what the input ``key`` (held over this step) did: the features it moved, which way."""
+    def _learn(self, key: int | None, state: list[float] | None, frame: int | None, pixels: np.ndarray | None) -> None:
+        """Remember what the input ``key`` (held over this step) did: the features it moved, which way, and
+        whether it changed the screen (a scene cut forgets which inputs did)."""
+        if frame is not None and self.prev_frame is not None and frame != self.prev_frame and pixels is not None \
+                and self.prev_pixels is not None and pixels.shape == self.prev_pixels.shape \
+                and float(np.mean(np.any(pixels != self.prev_pixels, axis=-1))) > SCENE_CUT:
+            self.redraws.clear()
+            return
         if key is None:
             return
         prev = self.prev_state
@@ -149,7 +159,8 @@ class StuckOracle:
                     self.frames.clear()
             self.frames.append(h)
         if self.criterion == "effects":
-            self._learn(key, values, h)
+            self._learn(key, values, h, obs.frame if h is not None else None)
+            self.prev_pixels = obs.frame if h is not None else None
         self.prev_state, self.prev_frame = values, h
         self.inputs.append(key)
         self.fired = bool(out)
