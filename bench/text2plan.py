@@ -102,6 +102,14 @@ def evaluate(t2p, data: list[tuple[str, list[tuple]]]) -> dict:
             "ms_per_item": (time.perf_counter() - t0) / n * 1000, "misses": misses}
 
 
+def print_table(results: dict, names: list[str], columns: tuple[str, str], cells_of) -> None:
+    """A markdown table: a row per matcher, two columns per sentence set (``cells_of`` gives them)."""
+    print("\n| matcher | " + " | ".join(f"{s}: {c}" for s in names for c in columns) + " |")
+    print("|---|" + "---|---|" * len(names))
+    for label, r in results.items():
+        print(f"| {label} | " + " | ".join(cell for s in names for cell in cells_of(r[s])) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/text2plan.json)")
@@ -137,24 +145,13 @@ def main() -> None:
                                  **{s: evaluate(t2p, d) for s, d in data.items()}}
         print(f"  {label}: " + ", ".join(f"{s} {out['results'][label][s]['all_correct']}/{len(d)}"
                                          for s, d in data.items()), flush=True)
-    print("\n| matcher | " + " | ".join(f"{s}: all correct | {s}: impossible rejected" for s in names) + " |")
-    print("|---|" + "---|---|" * len(names))
-    for label, r in out["results"].items():
-        cells = []
-        for s in names:
-            e = r[s]
-            cells += [f"{e['all_correct_share']:.0%} ({e['all_correct']}/{e['items']})",
-                      f"{e['impossible_rejected']}/{e['impossible']}"]
-        print(f"| {label} | " + " | ".join(cells) + " |")
+    print_table(out["results"], names, ("all correct", "impossible rejected"),
+                lambda e: (f"{e['all_correct_share']:.0%} ({e['all_correct']}/{e['items']})",
+                           f"{e['impossible_rejected']}/{e['impossible']}"))
     print("\nnamed: possible steps where some word scores above the threshold for the right action / actor:")
-    print("| matcher | " + " | ".join(f"{s}: action | {s}: actor" for s in names) + " |")
-    print("|---|" + "---|---|" * len(names))
-    for label, r in out["results"].items():
-        cells = []
-        for s in names:
-            e = r[s]
-            cells += [f"{e['action_recognised'] / e['possible_steps']:.0%}", f"{e['actor_recognised'] / e['possible_steps']:.0%}"]
-        print(f"| {label} | " + " | ".join(cells) + " |")
+    print_table(out["results"], names, ("action", "actor"),
+                lambda e: (f"{e['action_recognised'] / e['possible_steps']:.0%}",
+                           f"{e['actor_recognised'] / e['possible_steps']:.0%}"))
     for label, r in out["results"].items():
         for s in names:
             for m in r[s]["misses"]:
