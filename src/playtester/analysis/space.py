@@ -687,16 +687,9 @@ def _key_set() -> set[int]:
 
 def real_clock() -> Any:
     """Real time, not the game's (the driver makes ``time.perf_counter`` the virtual clock in the game)."""
-    import time
+    from playtester.drive.pygame_driver import REAL_PERF_COUNTER
 
-    from playtester.drive import pygame_driver
-
-    real = getattr(pygame_driver, "_REAL_PERF", None)
-    if real is not None:
-        return real
-    if hasattr(time, "clock_gettime"):
-        return lambda: time.clock_gettime(time.CLOCK_MONOTONIC)  # never made virtual
-    return time.process_time
+    return REAL_PERF_COUNTER
 
 
 _CLOCK: list[Any] = []

@@ -58,6 +58,7 @@ _MOD_OF_KEY: dict[int, int] = {}
 # A frame's game work is measured in CPU time of the game's thread, so other work on a busy machine
 # (other workers, other jobs) does not make the game's frames look slow to the frame_time oracle.
 _FRAME_CLOCK = _time.thread_time
+REAL_PERF_COUNTER = _time.perf_counter  # the real one: the game's time.perf_counter becomes virtual
 
 
 def end_process(code: int = 0) -> None:
