@@ -253,3 +253,60 @@ def test_impossible_requests_stay_rejected(fuzzy):
                               "Talk to the slime.": ""}.items():
         s = fuzzy.parse(sentence)
         assert s.kind == "rejected" and problem in s.problem, (sentence, s.describe())
+
+
+# ---- closed world: an unknown noun is one of the kinds the action admits (sentences in neither data set)
+
+
+def test_an_action_that_admits_one_kind_takes_it_for_an_unknown_noun(embedded):
+    cases = {"Attack the goblin.": ("node", "attack", "enemy"),  # attack admits the enemy only
+             "Jump over the ravine.": ("node", "jump", "lava"),  # jump: the lava, ledge or gap
+             "Activate the monument.": ("node", "interact", "shrine"),  # interact: the switch or the shrine
+             "Walk to the hatch.": ("node", "go", "door")}  # movement: any kind, this one clearly
+    for sentence, want in cases.items():
+        s = embedded.parse(sentence)
+        assert got(s) == want, s.describe()
+        assert s.actor.score < embedded.actor_threshold, s.describe()  # chosen, not named
+
+
+def test_an_unknown_noun_without_a_clear_kind_is_still_rejected(embedded):
+    for sentence in ("Go to the kitchen.",  # movement admits every kind, and none leads
+                     "Use the computer.",  # more like the door, which interact does not apply to
+                     "Jump over the pillar.",  # more like the shrine than the lava
+                     "Jump into the pond.",  # a jump passes over its target; "into" names none ("over the pond" does)
+                     "Walk past the hatch."):  # a walk arrives at its target; "past" names none ("to the hatch" does)
+        s = embedded.parse(sentence)
+        assert s.kind == "rejected" and "unknown actor" in s.problem, s.describe()
+    assert got(embedded.parse("Jump over the pond.")) == ("node", "jump", "lava")
+
+
+def test_impossible_actions_stay_rejected_in_the_closed_world(embedded):
+    for sentence in ("Paint the fence.", "Feed the dog.", "Wave at the goblin.", "Bake a pie for the goblin.",
+                     "Kick the hatch.", "Press the hatch."):  # the last two: an action the door does not admit
+        s = embedded.parse(sentence)
+        assert s.kind == "rejected", s.describe()
+
+
+def test_definitions_come_from_wordnet(fuzzy):
+    if fuzzy.wordnet is None:
+        pytest.skip("WordNet (Debian's wordnet-base) is not installed: make wordnet")
+    assert any("sculpture" in g for g in fuzzy.wordnet.glosses("statue", "n"))
+    assert fuzzy._definition_scores(["goblin"]) is None  # no embeddings: no definitions' similarity
+
+
+def test_a_rarer_sense_of_a_verb_seed_links_the_words_first_sense_only(tmp_path):
+    # "hit" has two senses (hit, then strike); "sock" is a kind of the second, as its first sense; "poke" is
+    # a kind of it only as its second sense ("prod")
+    folder = wordnet_files(tmp_path, {"hit": ["hit"], "strike": ["strike", "hit"], "sock": ["sock"],
+                                      "poke": ["poke"], "prod": ["prod", "poke"]},
+                           {"enemy": ["enemy"]}, {"sock": "strike", "prod": "strike"})
+    wn = WordNet(folder)
+    assert wn.related("sock", {"hit"}, "v") == pytest.approx(WordNet.KIND_OF * (1 - WordNet.SEED_RANK))
+    assert wn.related("poke", {"hit"}, "v") == 0.0
+    assert wn.related("sock", {"hit"}, "v", seed_senses=1) == 0.0  # movement's seeds keep their first sense
+
+
+@pytest.mark.skipif(not HAS_WORDNET, reason="WordNet (Debian's wordnet-base) is not installed: make wordnet")
+def test_kinds_of_a_verb_seeds_rarer_sense(fuzzy):
+    s = fuzzy.parse("Sock the monster.")  # "sock" is a kind of "hit" as in dealing a blow (hit's third sense)
+    assert got(s) == ("node", "attack", "enemy"), s.describe()

