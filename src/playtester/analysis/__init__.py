@@ -33,6 +33,7 @@ class Analysis:
     seconds: float
     run_seconds: float
     warnings: list[str] = field(default_factory=list)
+    cpu_seconds: float | None = None  # CPU time of the analyses in the game process (``seconds`` is wall time)
 
     @property
     def actions(self) -> list[dict[str, Any]]:
@@ -82,7 +83,7 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
     if max_forks is None:
         max_forks = spec.config.analysis_max_forks
     if timeout is None:
-        timeout = budget * 1.5 + 10.0
+        timeout = budget * 4 + 30.0  # wall clock: the CPU budget is enforced in the game; load stretches it
     if spec.kind == "gym":
         raise AnalysisError(f"{spec.text} is a Gymnasium environment: it has its own discrete actions")
     from playtester.drive.worker import Worker
@@ -120,12 +121,14 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                 result = w.call("playtester.analysis.live:analyze_here", options, timeout=timeout)
                 t2 = time.perf_counter()
                 analysis_s = t2 - t1
+                cpu = [_cpu(result)]  # CPU seconds of every analysis call (a loaded machine inflates wall time)
                 if not result.get("gave_up") and result["actions"] and explore_steps > 0 and \
                         w.call("playtester.analysis.live:other_input_loops", [result["loop"]]):
                     # another frame loop of the game reads input: reach it and analyse it
-                    others, more_s = _explore_loops(w, spec, rng, result, options, timeout, explore_steps)
+                    others, more_s = _explore_loops(w, spec, rng, result, options, timeout, explore_steps, cpu)
                     analysis_s += more_s
-                    again, more_s = _replay_loops(w, seed + attempt, recorded, [result, *others], options, timeout)
+                    again, more_s = _replay_loops(w, seed + attempt, recorded, [result, *others], options, timeout,
+                                                  cpu)
                     others += again
                     analysis_s += more_s
                     if others:
@@ -152,9 +155,14 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                                 "analysis_seconds in the game's playtester.toml for the rest)")
             for note in result["stats"].get("notes", []):
                 warnings.append(f"{note}; the space may miss actions")
-            return Analysis(spec.text, result, analysis_s, (t2 - t0) - analysis_s, warnings)
+            return Analysis(spec.text, result, analysis_s, (t2 - t0) - analysis_s, warnings, sum(cpu))
     raise AnalysisError(f"analysis of {spec.text} failed: the game ended before its main loop could be analysed "
                         f"({why})")
+
+
+def _cpu(result: dict[str, Any]) -> float:
+    """CPU seconds one ``analyze_here`` call took in the game process (0 when it gave up)."""
+    return float((result.get("timings") or {}).get("cpu_s", 0.0))
 
 
 def _loop_id(loop: dict[str, Any]) -> tuple[Any, ...]:
@@ -162,7 +170,7 @@ def _loop_id(loop: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, Any], options: dict[str, Any],
-                   timeout: float, steps: int) -> tuple[list[dict[str, Any]], float]:
+                   timeout: float, steps: int, cpu: list[float]) -> tuple[list[dict[str, Any]], float]:
     """Play the analysed actions of the loop running now (random inputs where none is analysed, and now
     and then) and analyse each input loop not seen before as soon as the game reaches it (the call graph
     is recorded meanwhile: dispatched handlers seen in any loop): the other loops' results, and the
@@ -188,6 +196,7 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
         if loop is not None and here is None and len(results) < MAX_LOOPS:
             t1 = time.perf_counter()
             here = w.call("playtester.analysis.live:analyze_here", options, timeout=timeout)
+            cpu.append(_cpu(here))
             spent += time.perf_counter() - t1
             w.call("playtester.analysis.live:start_recording")
             results[_loop_id(loop)] = here  # once per loop, whatever it found
@@ -207,7 +216,7 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
 
 
 def _replay_loops(w: Any, seed: int, recorded: list[tuple[Any, Any]], done: list[dict[str, Any]],
-                  options: dict[str, Any], timeout: float) -> tuple[list[dict[str, Any]], float]:
+                  options: dict[str, Any], timeout: float, cpu: list[float]) -> tuple[list[dict[str, Any]], float]:
     """The loops the recording run passed through that are not analysed yet (a title screen left before
     the first analysis): the episode is reset and the recorded inputs replayed (the game's clocks are
     virtual: the same run) up to where the loop ran, and it is analysed there when it reads input."""
@@ -237,6 +246,7 @@ def _replay_loops(w: Any, seed: int, recorded: list[tuple[Any, Any]], done: list
             continue
         t1 = time.perf_counter()
         r = w.call("playtester.analysis.live:analyze_here", options, timeout=timeout)
+        cpu.append(_cpu(r))
         spent += time.perf_counter() - t1
         if not r.get("gave_up") and r["actions"] and _loop_id(r["loop"]) not in have:
             have.add(_loop_id(r["loop"]))

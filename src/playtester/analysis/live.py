@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import os
 import sys
 import time
 import types
@@ -52,16 +53,21 @@ def _game_files(spec: Any) -> set[str]:
 
     from playtester.drive.worker import code_include_patterns
 
-    pats = code_include_patterns(spec)
+    pats = code_include_patterns(spec)  # the game's folder, symlinks resolved
+
+    def game_file(path: str) -> bool:  # a game imported through a symlinked folder: its paths go through the link
+        return any(fnmatch.fnmatch(path, p) for p in pats) or any(fnmatch.fnmatch(os.path.realpath(path), p)
+                                                                for p in pats)
+
     out = set()
     for m in list(sys.modules.values()):
         f = getattr(m, "__file__", None)
-        if f and any(fnmatch.fnmatch(f, p) for p in pats):
+        if f and game_file(f):
             out.add(f)
     f = sys._getframe()
     while f is not None:
         fn = f.f_code.co_filename
-        if any(fnmatch.fnmatch(fn, p) for p in pats):
+        if game_file(fn):
             out.add(fn)
         f = f.f_back
     return out
@@ -131,6 +137,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     ex.max_seconds = budget * sx.FORK_SHARE  # stop forking early: the paths still run, and make the actions
     ex.deadline = time.process_time() + ex.max_seconds
     ex.hard_deadline = t0_cpu + budget
+    ex.budget_s = budget
     ex.live_ns = {"L": loop_frame.f_locals, "M": [rt.ctx.game.module_globals(f) or {} for f in modules],
                   "H": rt.held,
                   "getattr": getattr, "bool": bool}
@@ -181,7 +188,8 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
                   "summarized": sorted(ex.summarized), "functions": len(fn_index),
                   "reaching_input": sorted(c.co_name for c in reaches), "truncated": ex.truncated, "dynamic_edges": sum(len(v) for v in _EDGES.values())},
         "unsupported": unsupported,
-        "timings": {"prepare_s": t_prep - t0, "execute_s": t_exec - t_prep, "actions_s": t_end - t_exec},
+        "timings": {"prepare_s": t_prep - t0, "execute_s": t_exec - t_prep, "actions_s": t_end - t_exec,
+                    "cpu_s": time.process_time() - t0_cpu},
     }
 
 
@@ -701,11 +709,14 @@ def _one_solution(formula: Any, screen: tuple[int, int]) -> tuple[Any, str]:
 def name_actions(result: dict[str, Any], screen: tuple[int, int], ex: Any = None) -> None:
     """Give each action a readable, unique name from one solution of its p_i (game state left free),
     and keep that solution as the action's sample inputs (what ``--json`` exports). Past the executor's
-    hard deadline the actions not yet named are dropped (a partial space, said in ``ex.partial``)."""
+    hard deadline the actions not yet named (past the first ``MIN_ACTIONS``) are dropped (a partial space, said in
+    ``ex.partial``)."""
+    from playtester.analysis.paths import MIN_ACTIONS
+
     used: dict[str, int] = {}
     solved: dict[str, tuple[Any, str]] = {}  # p_i text -> (frame, event): paths that differ in p_g only
     for n_done, act in enumerate(list(result["actions"])):
-        if ex is not None and time.process_time() > ex.hard_deadline:
+        if ex is not None and n_done >= MIN_ACTIONS and time.process_time() > ex.hard_deadline:
             total = len(result["actions"])
             del result["actions"][n_done:]
             ex.partial = f"{n_done} of {total} actions solved before the analysis budget ran out"

@@ -8,6 +8,7 @@ p_g is compiled to Python over the live game (`to_python`); p_i travels as SMT-L
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from typing import Any
@@ -17,6 +18,11 @@ import z3
 from playtester.analysis import symbolic as sx
 
 MAX_ACTIONS = 512  # distinct paths turned into actions; more are reported and left out
+ACTIONS_RESERVE = 0.3  # share of the analysis budget kept for turning the paths read into actions
+# read and made whatever the budget says, so that an analysis whose execution used the budget up still has a
+# (partial) space: a bounded overrun of the budget
+MIN_PATHS = 256
+MIN_ACTIONS = 32
 
 
 def conjuncts(e: Any) -> list[Any]:
@@ -33,16 +39,27 @@ def var_kinds(e: Any) -> set[str]:
 
 
 def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]) -> tuple[list[dict[str, Any]], int]:
-    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    seen: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}  # (p_g, p_i) -> its entry in unique
     order: list[dict[str, Any]] = []
     merged = 0
     kind_of: dict[int, str] = {}  # conjunct id -> "g" (game only) | "i" (inputs) | "" (drop)
     keep: list[Any] = []
     flat_of: dict[int, list[Any]] = {}
     unique: list[Any] = []
-    for st in ends:
-        if time.process_time() > ex.hard_deadline:
-            raise sx.AnalysisBudget(f"turning {len(ends)} paths into actions passed the analysis budget of CPU time")
+    # past this, the paths read so far become the actions (a partial space): the rest of the budget is kept for
+    # building and naming them. The paths are read in a spread order (the executor's is depth-first: a prefix
+    # of it would be one corner of the input handling)
+    soft_deadline = ex.hard_deadline - ACTIONS_RESERVE * float(getattr(ex, "budget_s", sx.HARD_SECONDS))
+    spread = list(range(len(ends)))
+    random.Random(len(ends)).shuffle(spread)
+    for n_read, k in enumerate(spread):
+        st = ends[k]
+        if n_read >= MIN_PATHS and time.process_time() > soft_deadline:
+            if not unique:
+                raise sx.AnalysisBudget(f"turning {len(ends)} paths into actions passed the analysis budget of "
+                                        "CPU time")
+            ex.partial = f"{n_read} of {len(ends)} paths read before the analysis budget ran out"
+            break
         pg_parts, pi_parts = [], []
         flat = []
         for c0 in st.pc:
@@ -73,9 +90,13 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
         key = (tuple(sorted({c.get_id() for c in pg_parts})), tuple(sorted({c.get_id() for c in pi_parts})))
         if key in seen:
             merged += 1
+            j = seen[key]
+            if k < unique[j][0]:  # the one first in the executor's order stands for them (as without a budget)
+                unique[j] = (k, key, pg_parts, pi_parts, st)
             continue
-        seen.add(key)
-        unique.append((key, pg_parts, pi_parts, st))
+        seen[key] = len(unique)
+        unique.append((k, key, pg_parts, pi_parts, st))
+    unique = [u[1:] for u in sorted(unique, key=lambda u: u[0])]  # back in the executor's order
     if len(unique) > MAX_ACTIONS:
         # keep every game state served: take paths round-robin over their p_g, so no state is left
         # without actions when the cap cuts
@@ -93,8 +114,9 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
     # many paths share p_i (they differ in p_g): build, expand, solve and print it once per distinct p_i
     by_pi: dict[tuple[int, ...], tuple[Any, list[Any], dict[str, Any], str, str]] = {}
     for key, pg_parts, pi_parts, st in unique:
-        if time.process_time() > ex.hard_deadline:  # keep the actions made so far: a partial space
-            ex.partial = f"{len(order)} of {len(unique)} actions made before the analysis budget ran out"
+        if len(order) >= MIN_ACTIONS and time.process_time() > ex.hard_deadline:  # keep those made: a partial space
+            ex.partial = "; ".join(filter(None, [ex.partial, f"{len(order)} of {len(unique)} actions made before "
+                                                 "the analysis budget ran out"]))
             break
         got = by_pi.get(key[1])
         if got is None:
