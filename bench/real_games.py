@@ -153,6 +153,10 @@ def _config_toml(game: dict) -> str:
     for key in ("frames_per_action", "init"):
         if key in game:
             lines.append(f"{key} = {_toml_value(game[key])}")
+    if game.get("blacklist"):  # the game's own pause / menu / restart keys, on top of playtester's default list
+        from playtester.drive.spec import DEFAULT_BLACKLIST
+
+        lines.append(f"blacklist = {_toml_value(list(DEFAULT_BLACKLIST) + game['blacklist'])}")
     if game.get("game_args"):
         lines.append("[game_args]")
         lines += [f"{k} = {_toml_value(v)}" for k, v in game["game_args"].items()]
@@ -225,7 +229,8 @@ def inner_analyze(game: dict, seed: int, space_file: str) -> dict:
     export(r, spec.text, space_file)
     loop = r.get("loop") or {}
     return {"status": "partial" if r.get("partial") else "succeeded", "reason": r.get("partial") or "",
-            "actions": len(r["actions"]), "analysis_s": a.seconds, "record_run_s": a.run_seconds, "wall_s": wall,
+            "actions": len(r["actions"]), "analysis_s": a.seconds, "analysis_cpu_s": a.cpu_seconds,
+            "record_run_s": a.run_seconds, "wall_s": wall,
             "loop": f"{Path(loop['file']).name}:{loop['line']} in {loop['function']}" if loop else None,
             "paths": r["stats"]["paths"], "truncated": r["stats"]["truncated"], "warnings": a.warnings,
             "inputs": inputs_found(space_file)}
@@ -315,7 +320,9 @@ def measure_analysis(game: dict, seed: int, space_file: Path | None = None) -> d
     row: dict = {"game": game["name"], "version": game["version"], "spec": game["spec"], "genre": game["genre"]}
     a = _call_inner(game, ["analyze", game["name"], str(seed), str(space_file)], timeout=120)
     row["analysis"] = a
-    controls = set(game["controls"].get("keys", [])) | {f"mouse_{b}" for b in game["controls"].get("mouse", [])}
+    # blacklisted keys are no action's, by design: not counted as controls the analysis should find
+    keys = set(game["controls"].get("keys", [])) - set(game.get("blacklist", []))
+    controls = keys | {f"mouse_{b}" for b in game["controls"].get("mouse", [])}
     if game["controls"].get("mouse_move"):
         controls.add("mouse_move")
     row["controls"] = sorted(controls)
@@ -368,7 +375,8 @@ def _fmt(v, spec=".0f") -> str:
 
 
 def table(rows: list[dict]) -> str:
-    out = ["| game | genre | run: steps/s, episodes, crashes + hangs | analysis | actions | analysis s (+ recording) "
+    out = ["| game | genre | run: steps/s, episodes, crashes + hangs | analysis | actions "
+           "| analysis s: CPU (wall; + recording) "
            "| controls found | states analyzed / blind | code lines analyzed / blind (of) |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -377,7 +385,8 @@ def table(rows: list[dict]) -> str:
                else f"no ({run.get('error', 'rc ' + str(run.get('rc')))[:40]})")
         status = a.get("status", "failed")
         an, bl = r.get("analyzed") or {}, r.get("blind") or {}
-        times = (f"{a['analysis_s']:.2f} (+{a['record_run_s']:.2f})" if "analysis_s" in a
+        times = (f"{_fmt(a.get('analysis_cpu_s'), '.2f')} ({a['analysis_s']:.2f}; +{a['record_run_s']:.2f})"
+                 if "analysis_s" in a
                  else f"({a.get('wall_s', 0):.1f} to fail)" if "wall_s" in a else "-")
         out.append(f"| {r['game']} {r['version']} | {r['genre']} | {ran} | {status} | {a.get('actions', '-')} | {times} "
                    f"| {len(r['controls_found'])} / {len(r['controls'])} "
@@ -395,7 +404,10 @@ def summary(rows: list[dict]) -> dict:
             and (r.get("blind") or {}).get("lines") is not None]
     lines_ge = [r for r in both if r["analyzed"]["lines"] >= r["blind"]["lines"]]
     states_gt = [r for r in both if r["analyzed"]["states"] > r["blind"]["states"]]
-    times = [r["analysis"]["analysis_s"] for r in rows if "analysis_s" in r["analysis"]]
+    # CPU seconds of the analysis in the game process where measured (wall time grows with whatever else
+    # the machine runs), else its wall time
+    times = [r["analysis"].get("analysis_cpu_s") or r["analysis"]["analysis_s"] for r in rows
+             if "analysis_s" in r["analysis"]]
     # an analysis that gave up counts with the time it took to give up
     spent = times + [r["analysis"]["wall_s"] for r in rows if "analysis_s" not in r["analysis"] and "wall_s" in r["analysis"]]
     s = {"games": n, "ran": len(ran), "analysis_succeeded": len(ok), "analysis_partial": len(partial),
