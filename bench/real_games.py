@@ -451,6 +451,8 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=900, help="seconds each run may take before it counts as hung")
     ap.add_argument("--jobs", type=int, default=1, help="games run at once after the analyses (which run one at a time)")
     ap.add_argument("--out", default=str(RESULTS))
+    ap.add_argument("--merge", action="store_true", help="measure only --games and put their rows into the results "
+                    "file OUT already holds (each rerun row keeps the commit and date it was measured at)")
     args = ap.parse_args()
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -474,7 +476,7 @@ def main() -> None:
 
     def save() -> None:  # after each game: a stopped run keeps what it measured
         done = [rows[g["name"]] for g in corpus if g["name"] in rows and "run" in rows[g["name"]]]
-        out.write_text(json.dumps({**made, "steps": args.steps, "seeds": seeds, "rows": done}, indent=1))
+        (out.with_suffix(".partial.json") if args.merge else out).write_text(json.dumps({**made, "steps": args.steps, "seeds": seeds, "rows": done}, indent=1))
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[what]}"), TimeElapsedColumn(), console=console) as progress:
@@ -531,13 +533,25 @@ def main() -> None:
                 progress.advance(task)
                 save()
     rows = [rows[g["name"]] for g in corpus]  # type: ignore[assignment]
+    reruns = []
+    if args.merge and out.is_file():  # the other games' rows as measured before, in the corpus order
+        before = json.loads(out.read_text())
+        for r in rows:
+            r["measured"] = {k: made[k] for k in ("commit", "dirty", "date")}
+        new = {r["game"]: r for r in rows}
+        order = [g["name"] for g in load_corpus()]
+        old_rows = {r["game"]: r for r in before["rows"]}
+        rows = [new.get(name) or old_rows[name] for name in order if name in new or name in old_rows]
+        reruns = before.get("reruns", []) + [{**made, "games": sorted(new)}]
+        made = {k: before[k] for k in made if k in before}  # the file's own provenance: its full run
     s = summary(rows)
     md = table(rows)
     print(md)
     print(summary_line(s))
     corpus_hash = hashlib.sha256(CORPUS.read_bytes()).hexdigest()[:12]
     out.write_text(json.dumps({**made, "steps": args.steps, "seeds": seeds, "jobs": args.jobs,
-                               "corpus_sha256": corpus_hash, "rows": rows, "summary": s, "table": md}, indent=1))
+                               "corpus_sha256": corpus_hash, "rows": rows, "summary": s, "table": md,
+                               **({"reruns": reruns} if reruns else {})}, indent=1))
     print(f"written to {args.out}")
 
 
