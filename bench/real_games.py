@@ -213,6 +213,14 @@ def inputs_found(space_file: str | Path) -> list[str]:
     return sorted(found)
 
 
+def distinct_inputs(space_file: str | Path) -> int:
+    """How many distinct inputs an exported analyzed space's actions perform (one sample each: its inputs, its
+    event and its loop); several paths of the input code can share one input."""
+    acts = json.loads(Path(space_file).read_text())["analysis"]["actions"]
+    return len({(json.dumps(a.get("sample_inputs"), sort_keys=True), a.get("event"), a.get("loop_index"))
+                for a in acts})
+
+
 def inner_analyze(game: dict, seed: int, space_file: str) -> dict:
     from playtester.analysis import AnalysisError, analyze
     from playtester.analysis.export import export
@@ -233,7 +241,7 @@ def inner_analyze(game: dict, seed: int, space_file: str) -> dict:
             "record_run_s": a.run_seconds, "wall_s": wall,
             "loop": f"{Path(loop['file']).name}:{loop['line']} in {loop['function']}" if loop else None,
             "paths": r["stats"]["paths"], "truncated": r["stats"]["truncated"], "warnings": a.warnings,
-            "inputs": inputs_found(space_file)}
+            "inputs": inputs_found(space_file), "distinct_inputs": distinct_inputs(space_file)}
 
 
 def inner_coverage(game: dict, actions: str, seed: int, steps: int) -> dict:
@@ -338,6 +346,7 @@ def rescore(path: Path) -> None:
         space_file = CACHE / row["game"] / "space.json"
         if row["analysis"].get("status") in ("succeeded", "partial") and space_file.is_file():
             row["analysis"]["inputs"] = inputs_found(space_file)
+            row["analysis"]["distinct_inputs"] = distinct_inputs(space_file)
             row["controls_found"] = sorted(set(row["controls"]) & set(row["analysis"]["inputs"]))
     data["summary"], data["table"] = summary(data["rows"]), table(data["rows"])
     data["rescored"] = provenance()["date"]
