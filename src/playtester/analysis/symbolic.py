@@ -253,6 +253,7 @@ class Executor:
         self.assumed: set[int] = set()  # conditions followed on the live state after the fork budget
         self.deadline = time.process_time() + MAX_SECONDS  # CPU time: the game's clocks are virtual
         self.hard_deadline = time.process_time() + HARD_SECONDS  # past it: give up (AnalysisBudget)
+        self.budget_s = HARD_SECONDS  # the whole budget (the actions phase keeps a share of it)
         self._var_cache: dict[int, set[str]] = {}
         self._sat_cache: dict[tuple[int, ...], bool] = {}
         self._solver = z3.Solver()
