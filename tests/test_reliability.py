@@ -35,6 +35,16 @@ def test_exception_at_frame_n(worker_for):
     assert not obs.done and w.host_starts == starts
 
 
+def test_a_crash_in_the_games_own_crash_handler_names_the_first_error(worker_for):
+    # fallingsky 0.0.8's handler calls traceback.format_exc(error): a TypeError that hides the real one
+    w = worker_for(fixture_spec("raise_at", game_args={"n": 3, "broken_handler": True}))
+    w.reset(seed=0)
+    exit = run_until_done(w).info["exit"]
+    assert exit.kind == "exception" and exit.exc_type == "TypeError"
+    assert "while handling ValueError: boom at frame 3 at raise_at.py:10" in exit.message
+    assert any(f.file.endswith("raise_at.py") and f.function == "main" for f in exit.frames)  # the handler's line
+
+
 def test_os_exit(worker_for):
     w = worker_for(fixture_spec("os_exit"))
     w.reset(seed=0)

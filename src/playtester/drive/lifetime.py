@@ -170,6 +170,25 @@ def is_memory_error(e: BaseException | None) -> bool:
     return False
 
 
+def _while_handling(e: BaseException) -> str:
+    """`` (while handling TYPE: MESSAGE at FILE:LINE)`` for an exception raised while another was being handled
+    (a game's own crash handler that fails hides the first error otherwise), the first one named; else ''."""
+    import os
+    import traceback
+
+    first, seen = None, 0
+    while seen < 10:
+        nxt = e.__cause__ or (None if e.__suppress_context__ else e.__context__)
+        if nxt is None:
+            break
+        first, e, seen = nxt, nxt, seen + 1
+    if first is None:
+        return ""
+    tb = traceback.extract_tb(first.__traceback__)
+    where = f" at {os.path.basename(tb[-1].filename)}:{tb[-1].lineno}" if tb else ""
+    return f" (while handling {type(first).__name__}: {str(first)[:300]}{where})"
+
+
 def exit_of_exception(e: BaseException, memory_limit_mb: int | None, skip_file: str | None = None) -> Any:
     """The `GameExit` of an exception that ended an episode: ``memory`` for a MemoryError (then the soft
     limit is lifted first, so the traceback can be formatted and sent), else ``exception``. Frames of
@@ -186,7 +205,7 @@ def exit_of_exception(e: BaseException, memory_limit_mb: int | None, skip_file: 
     while skip_file and frames and frames[0].file == skip_file:
         frames.pop(0)
     text = "".join(traceback.format_exception(e))[-20000:]
-    what = f"{type(e).__name__}: {e}"
+    what = f"{type(e).__name__}: {e}" + _while_handling(e)
     if memory:
         limit = f"its memory limit ({memory_limit_mb} MiB of data)" if memory_limit_mb else "memory"
         return GameExit("memory", exc_type=type(e).__name__, message=f"the game ran out of {limit}: {what}"[:2000],
