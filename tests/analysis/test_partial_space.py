@@ -39,3 +39,29 @@ def test_actions_past_the_budget_stop_after_the_minimum():
     actions, _merged = build_actions(ex, ends, (64, 64))
     assert len(actions) == MIN_ACTIONS
     assert f"{MIN_ACTIONS} of {MIN_PATHS} actions made before the analysis budget ran out" in ex.partial
+
+
+def test_execution_past_the_budget_drops_unfinished_paths_and_keeps_a_partial_space():
+    """many_paths given the room to fork (2**22 paths) and 2 s of CPU: it used to give up (no space at all);
+    past the trim deadline each block runs at most TRIM_KEEP paths on, so the execution ends in time and its
+    paths, spread over the 22 keys, become a partial space that says so."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from conftest import fixture_spec
+
+    from playtester.analysis import analyze
+
+    a = analyze(fixture_spec("many_paths", analysis_seconds=2, analysis_max_forks=10**8))
+    r = a.result
+    assert "paths dropped unfinished to end the symbolic execution within the analysis budget" in r["partial"]
+    assert any(w.startswith("partial action space:") and "dropped unfinished" in w for w in a.warnings)
+    assert MIN_ACTIONS <= len(r["actions"]) <= sx.TRIM_KEEP
+    frames = [act["sample_inputs"] for act in r["actions"] if act["sample_inputs"] is not None]
+    # the kept paths are spread: the first keys the executor forked on are down in some and up in others (the
+    # thousands of paths forked in 0.4 s share their first decisions in fork order: 64 of them in a row would hold
+    # keys a, b, c ... one way only). The keys past the fork budget follow one side on every path.
+    for key in range(pygame.K_a, pygame.K_f + 1):
+        assert any(key in f.keys for f in frames) and any(key not in f.keys for f in frames), chr(key)
+    assert a.cpu_seconds < 2 * 2  # ended by the budget (a bounded overrun), not by running every path

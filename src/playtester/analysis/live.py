@@ -138,6 +138,9 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     ex.deadline = time.process_time() + ex.max_seconds
     ex.hard_deadline = t0_cpu + budget
     ex.budget_s = budget
+    from playtester.analysis.paths import ACTIONS_RESERVE
+
+    ex.trim_deadline = ex.hard_deadline - ACTIONS_RESERVE * budget
     ex.live_ns = {"L": loop_frame.f_locals, "M": [rt.ctx.game.module_globals(f) or {} for f in modules],
                   "H": rt.held,
                   "getattr": getattr, "bool": bool}

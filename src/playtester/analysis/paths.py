@@ -55,7 +55,8 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
     for n_read, k in enumerate(spread):
         st = ends[k]
         if n_read >= MIN_PATHS and time.process_time() > soft_deadline:  # (some paths read: some actions)
-            ex.partial = f"{n_read} of {len(ends)} paths read before the analysis budget ran out"
+            ex.partial = "; ".join(filter(None, [ex.partial, f"{n_read} of {len(ends)} paths read before the "
+                                                              "analysis budget ran out"]))
             break
         pg_parts, pi_parts = [], []
         flat = []

@@ -26,6 +26,7 @@ import inspect
 import itertools
 import math
 import os
+import random
 import time
 import types
 from dataclasses import dataclass, field
@@ -37,6 +38,9 @@ MAX_PATHS = 1000  # forks per frame before the analysis stops forking (follows o
 MAX_SECONDS = 3.0  # symbolic execution time before the executor stops forking (follows one side)
 HARD_SECONDS = 15.0  # CPU time of the whole analysis before it gives up (`AnalysisBudget`)
 FORK_SHARE = MAX_SECONDS / HARD_SECONDS  # the share of the budget during which the executor may fork
+# past ``trim_deadline`` (the budget less the actions' reserve) each block runs at most this many unfinished paths
+# through its next statement and drops the rest: the paths running end in time, and their actions are a partial space
+TRIM_KEEP = 64
 MAX_UNROLL = 64  # iterations of a loop over a constant collection
 MAX_DEPTH = 12  # nested inlined calls
 GRID = 4  # mouse positions are forked into a GRID x GRID screen grid (the paper's choice)
@@ -254,6 +258,8 @@ class Executor:
         self.deadline = time.process_time() + MAX_SECONDS  # CPU time: the game's clocks are virtual
         self.hard_deadline = time.process_time() + HARD_SECONDS  # past it: give up (AnalysisBudget)
         self.budget_s = HARD_SECONDS  # the whole budget (the actions phase keeps a share of it)
+        self.trim_deadline = self.hard_deadline  # past it: unfinished paths are dropped (set by analysis.live)
+        self.dropped_paths = 0
         self._var_cache: dict[int, set[str]] = {}
         self._sat_cache: dict[tuple[int, ...], bool] = {}
         self._solver = z3.Solver()
@@ -715,13 +721,42 @@ class Executor:
                 raise AnalysisBudget(f"symbolic execution passed the analysis budget of CPU time "
                                      f"(at {os.path.basename(file)}:{stmt.lineno})")
             nxt: list[tuple[State, Any]] = []
-            for s, flow in states:
+            for i, (s, flow) in enumerate(states):
                 if flow is not None or s.ended:
                     nxt.append((s, flow))
                     continue
+                if len(states) - i > TRIM_KEEP and time.process_time() > self.trim_deadline:
+                    nxt.extend(self._trim(states[i:], stmt, file))
+                    break
                 nxt.extend(self.run_stmt(stmt, s, file))
             states = nxt
         return states
+
+    def _trim(self, todo: list[tuple[State, Any]], stmt: ast.stmt, file: str) -> list[tuple[State, Any]]:
+        """Past the trim deadline, the paths not yet run through ``stmt``: the finished ones kept, the others cut
+        to ``TRIM_KEEP`` (one per distinct set of inputs read, round robin, in a spread order) and run; the rest
+        are dropped, so the paths still running end within the budget (a partial space, said in ``partial``)."""
+        done = [(s, f) for s, f in todo if f is not None or s.ended]
+        live = [s for s, f in todo if f is None and not s.ended]
+        groups: dict[frozenset[str], list[State]] = {}
+        for s in live:
+            groups.setdefault(frozenset(s.reads), []).append(s)
+        queues = list(groups.values())
+        for q in queues:  # a spread sample: the list is in fork order, a prefix of it is one corner of the input code
+            random.Random(len(q)).shuffle(q)
+        kept: list[State] = []
+        while len(kept) < TRIM_KEEP and queues:
+            queues = [q for q in queues if q]
+            for q in queues:
+                if len(kept) < TRIM_KEEP:
+                    kept.append(q.pop(0))
+        self.dropped_paths += len(live) - len(kept)
+        self.partial = (f"{self.dropped_paths} paths dropped unfinished to end the symbolic execution within the "
+                        f"analysis budget")
+        out = done
+        for s in kept:
+            out.extend(self.run_stmt(stmt, s, file))
+        return out
 
     def run_stmt(self, node: ast.stmt, st: State, file: str) -> list[tuple[State, Any]]:
         if getattr(node, "_pt_sliced", False):
