@@ -306,22 +306,34 @@ class Executor:
 
     # ---- feasibility
     def feasible(self, pc: list[Any]) -> bool:
-        """Is the path condition satisfiable? The last conjunct is checked alone when it shares no
-        variable with the rest (the rest is known satisfiable), else the whole condition is solved."""
+        """Is the path condition satisfiable? The rest is known satisfiable, so only the last conjunct and the
+        conjuncts linked to it through shared variables (transitively) are solved: the others constrain
+        independent variables (constraint independence, as KLEE does)."""
         if not pc:
             return True
         last = pc[-1]
-        lv = _names(last)
-        shared = False
+        names = set(_names(last))
+        rest = []
         for c in pc[:-1]:
             cv = self._var_cache.get(c.get_id())
             if cv is None:
                 cv = self._var_cache[c.get_id()] = _names(c)
                 self._keep.append(c)  # ids stay unique while the expression lives
-            if cv & lv:
-                shared = True
-                break
-        todo = pc if shared else [last]
+            rest.append((c, cv))
+        linked = [last]
+        grew = True
+        while grew and rest:
+            grew = False
+            left = []
+            for c, cv in rest:
+                if cv & names:
+                    linked.append(c)
+                    names |= cv
+                    grew = True
+                else:
+                    left.append((c, cv))
+            rest = left
+        todo = sorted(linked, key=lambda c: c.get_id())
         key = tuple(c.get_id() for c in todo)
         got = self._sat_cache.get(key)
         if got is None:
