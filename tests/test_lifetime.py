@@ -193,16 +193,19 @@ def test_memory_sizes_parse_and_bad_ones_say_how_to_write_them():
 
 # ---------------------------------------------------------------------------------------- analysis
 def test_analysis_keeps_to_its_cpu_budget_and_says_so():
-    from playtester.analysis import AnalysisError, analyze
+    """2**22 paths and 3 s of CPU: past 70% of it the unfinished paths are dropped, the execution ends in time
+    and the space is partial, with a warning that names the setting to raise."""
+    from playtester.analysis import analyze
     from playtester.drive.spec import resolve
 
     spec = resolve(MANY_PATHS, analysis_seconds=3, analysis_max_forks=100_000_000)
     t0 = time.perf_counter()
-    with pytest.raises(AnalysisError, match="analysis budget of CPU time") as e:
-        analyze(spec)
+    a = analyze(spec)
     took = time.perf_counter() - t0
     assert took < 3 + 5, took  # the budget, the recording run and a grace; without the budget: minutes
-    assert "analysis_seconds" in str(e.value)  # and how to give it more
+    assert a.cpu_seconds < 3 * 1.5, a.cpu_seconds
+    assert a.result["partial"] and a.result["actions"]
+    assert any(w.startswith("partial action space:") and "analysis_seconds" in w for w in a.warnings), a.warnings
 
 
 def test_analysis_past_its_memory_limit_falls_back_to_blind_with_the_reason():
@@ -220,9 +223,10 @@ def test_analysis_past_its_memory_limit_falls_back_to_blind_with_the_reason():
 
 def test_analyze_past_its_budget_exits_2_with_the_reason(tmp_path):
     """`playtester analyze` (and --actions analyzed) on a game the analysis cannot finish: exit 2, the
-    reason and the setting to raise; nothing left running."""
+    reason and the setting to raise; nothing left running. A budget spent before the first statement of the
+    loop ran (1 ms: the call graph alone takes longer) leaves no path at all to make a partial space of."""
     cfg = tmp_path / "playtester.toml"
-    cfg.write_text("analysis_seconds = 2\nanalysis_max_forks = 100000000\n")
+    cfg.write_text("analysis_seconds = 0.001\nanalysis_max_forks = 100000000\n")
     t0 = time.perf_counter()
     res = subprocess.run([sys.executable, "-m", "playtester.cli", "analyze", MANY_PATHS, "--config", str(cfg)],
                          capture_output=True, text=True, timeout=120)

@@ -132,6 +132,20 @@ def test_one_input_loop_per_screen_each_analysed_and_valid_only_while_it_runs():
     assert cross_check(spec, a, ready="screen") >= 3
 
 
+def test_the_input_loops_share_one_budget():
+    """analysis_seconds bounds the whole analysis: a later loop gets what the earlier ones left, and none is
+    analysed once less than LOOP_FLOOR of it is left (the loop is named in a warning instead)."""
+    from playtester.analysis import LOOP_FLOOR, _budget_left
+
+    loop = {"file": "/games/x/main.py", "line": 40, "function": "game_over"}
+    skipped: list[str] = []
+    assert _budget_left({"seconds": 10.0, "max_forks": 5}, [3.0, 1.5], loop, skipped) == \
+        {"seconds": 5.5, "max_forks": 5}
+    assert skipped == []
+    assert _budget_left({"seconds": 10.0}, [10.0 * (1 - LOOP_FLOOR) + 0.01], loop, skipped) is None
+    assert skipped == ["main.py:40 in game_over"]
+
+
 def test_any_key_and_a_click_read_at_the_mouse_position_press_a_key_and_a_button():
     """Found on published games: a handler that tests only the event's type (any key starts; a click is
     read at ``mouse.get_pos()``) used to give actions that pressed nothing (the click never happened); a

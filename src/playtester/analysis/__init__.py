@@ -8,6 +8,7 @@ handling, slice it, execute it symbolically with z3 and turn the paths into acti
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -63,6 +64,7 @@ def _random_inputs(rng: random.Random, spec: GameSpec, screen: tuple[int, int]) 
 
 MAX_LOOPS = 8  # input loops analysed per game (title, play, pause, game over, ...)
 EXPLORE_STEPS = 30  # actions played after the first analysis to reach other loops (each then a released frame)
+LOOP_FLOOR = 0.15  # a later loop is analysed only while this share of the budget is left (the loops share it)
 
 
 def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: float | None = None,
@@ -122,13 +124,15 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                 t2 = time.perf_counter()
                 analysis_s = t2 - t1
                 cpu = [_cpu(result)]  # CPU seconds of every analysis call (a loaded machine inflates wall time)
+                skipped: list[str] = []  # loops reached when the budget was spent
                 if not result.get("gave_up") and result["actions"] and explore_steps > 0 and \
                         w.call("playtester.analysis.live:other_input_loops", [result["loop"]]):
                     # another frame loop of the game reads input: reach it and analyse it
-                    others, more_s = _explore_loops(w, spec, rng, result, options, timeout, explore_steps, cpu)
+                    others, more_s = _explore_loops(w, spec, rng, result, options, timeout, explore_steps, cpu,
+                                                    skipped)
                     analysis_s += more_s
                     again, more_s = _replay_loops(w, seed + attempt, recorded, [result, *others], options, timeout,
-                                                  cpu)
+                                                  cpu, skipped)
                     others += again
                     analysis_s += more_s
                     if others:
@@ -155,6 +159,9 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                                 "analysis_seconds in the game's playtester.toml for the rest)")
             for note in result["stats"].get("notes", []):
                 warnings.append(f"{note}; the space may miss actions")
+            for where in dict.fromkeys(skipped):
+                warnings.append(f"input loop at {where} not analysed: the other loops spent the analysis budget "
+                                f"({budget:g} s of CPU time for all loops; raise analysis_seconds to analyse it)")
             return Analysis(spec.text, result, analysis_s, (t2 - t0) - analysis_s, warnings, sum(cpu))
     raise AnalysisError(f"analysis of {spec.text} failed: the game ended before its main loop could be analysed "
                         f"({why})")
@@ -169,8 +176,21 @@ def _loop_id(loop: dict[str, Any]) -> tuple[Any, ...]:
     return (loop["file"], loop["function"], loop["firstlineno"], loop["line"])
 
 
+def _budget_left(options: dict[str, Any], cpu: list[float], loop: dict[str, Any],
+                 skipped: list[str]) -> dict[str, Any] | None:
+    """The options of the next loop's analysis: the loops share one budget, so it gets what the analyses so far
+    left; None (and the loop noted in ``skipped``) when less than ``LOOP_FLOOR`` of it is left."""
+    budget = float(options["seconds"])
+    left = budget - sum(cpu)
+    if left < LOOP_FLOOR * budget:
+        skipped.append(f"{os.path.basename(loop['file'])}:{loop['line']} in {loop['function']}")
+        return None
+    return {**options, "seconds": left}
+
+
 def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, Any], options: dict[str, Any],
-                   timeout: float, steps: int, cpu: list[float]) -> tuple[list[dict[str, Any]], float]:
+                   timeout: float, steps: int, cpu: list[float],
+                   skipped: list[str]) -> tuple[list[dict[str, Any]], float]:
     """Play the analysed actions of the loop running now (random inputs where none is analysed, and now
     and then) and analyse each input loop not seen before as soon as the game reaches it (the call graph
     is recorded meanwhile: dispatched handlers seen in any loop): the other loops' results, and the
@@ -194,8 +214,11 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
         loop = w.call("playtester.analysis.live:current_loop")
         here = results.get(_loop_id(loop)) if loop is not None else None
         if loop is not None and here is None and len(results) < MAX_LOOPS:
+            left = _budget_left(options, cpu, loop, skipped)
+            if left is None:
+                break
             t1 = time.perf_counter()
-            here = w.call("playtester.analysis.live:analyze_here", options, timeout=timeout)
+            here = w.call("playtester.analysis.live:analyze_here", left, timeout=timeout)
             cpu.append(_cpu(here))
             spent += time.perf_counter() - t1
             w.call("playtester.analysis.live:start_recording")
@@ -216,7 +239,8 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
 
 
 def _replay_loops(w: Any, seed: int, recorded: list[tuple[Any, Any]], done: list[dict[str, Any]],
-                  options: dict[str, Any], timeout: float, cpu: list[float]) -> tuple[list[dict[str, Any]], float]:
+                  options: dict[str, Any], timeout: float, cpu: list[float],
+                  skipped: list[str]) -> tuple[list[dict[str, Any]], float]:
     """The loops the recording run passed through that are not analysed yet (a title screen left before
     the first analysis): the episode is reset and the recorded inputs replayed (the game's clocks are
     virtual: the same run) up to where the loop ran, and it is analysed there when it reads input."""
@@ -244,8 +268,11 @@ def _replay_loops(w: Any, seed: int, recorded: list[tuple[Any, Any]], done: list
         loop = w.call("playtester.analysis.live:current_loop")
         if obs.done or loop is None or _loop_id(loop) in have:
             continue
+        left = _budget_left(options, cpu, loop, skipped)
+        if left is None:
+            continue
         t1 = time.perf_counter()
-        r = w.call("playtester.analysis.live:analyze_here", options, timeout=timeout)
+        r = w.call("playtester.analysis.live:analyze_here", left, timeout=timeout)
         cpu.append(_cpu(r))
         spent += time.perf_counter() - t1
         if not r.get("gave_up") and r["actions"] and _loop_id(r["loop"]) not in have:

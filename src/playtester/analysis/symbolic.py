@@ -35,9 +35,9 @@ from typing import Any
 import z3
 
 MAX_PATHS = 1000  # forks per frame before the analysis stops forking (follows one side) and says so
-MAX_SECONDS = 3.0  # symbolic execution time before the executor stops forking (follows one side)
-HARD_SECONDS = 15.0  # CPU time of the whole analysis before it gives up (`AnalysisBudget`)
-FORK_SHARE = MAX_SECONDS / HARD_SECONDS  # the share of the budget during which the executor may fork
+HARD_SECONDS = 10.0  # CPU time of the whole analysis (every loop) before it gives up (`AnalysisBudget`)
+FORK_SHARE = 0.2  # the share of the budget during which the executor may fork
+MAX_SECONDS = FORK_SHARE * HARD_SECONDS  # symbolic execution time before the executor stops forking (one side)
 # past ``trim_deadline`` (the budget less the actions' reserve) each block runs at most this many unfinished paths
 # through its next statement and drops the rest: the paths running end in time, and their actions are a partial space
 TRIM_KEEP = 64

@@ -105,10 +105,12 @@ class GameConfig(BaseModel):
     memory_limit_mb: int | None = Field(None, ge=0, description="MiB of data each episode process (and the "
                                         "analysis in it) may use: RLIMIT_DATA; unset: half the machine's "
                                         "memory split over the workers; 0: no limit")
-    analysis_seconds: float = Field(15.0, gt=0, description="CPU seconds the action-space analysis may take in "
-                                    "the game process; past it the analysis gives up (the blind space is used, "
-                                    "with a warning, where the analysis was not asked for explicitly); the "
-                                    "first fifth of it may fork paths, the rest follows one side")
+    analysis_seconds: float = Field(10.0, gt=0, description="CPU seconds the action-space analysis may take in "
+                                    "the game process, all its input loops together; the first fifth of it may "
+                                    "fork paths, the rest follows one side; past 70% unfinished paths are "
+                                    "dropped and the space is partial (with a warning); past all of it the "
+                                    "analysis gives up (the blind space is used, with a warning, where the "
+                                    "analysis was not asked for explicitly)")
     analysis_max_forks: int = Field(1000, ge=1, description="forks of the symbolic execution per frame; past "
                                     "them later branches follow the side the game takes now")
     silent_audio: bool | None = Field(None, description="sound and music files this machine cannot decode (MIDI "
