@@ -202,8 +202,8 @@ def test_analysis_keeps_to_its_cpu_budget_and_says_so():
     t0 = time.perf_counter()
     a = analyze(spec)
     took = time.perf_counter() - t0
-    assert took < 3 + 5, took  # the budget, the recording run and a grace; without the budget: minutes
-    assert a.cpu_seconds < 3 * 1.5, a.cpu_seconds
+    assert a.cpu_seconds < 3 * 1.5, a.cpu_seconds  # the budget is CPU time in the game process
+    assert took < 60, took  # wall time stretches on a busy machine; without the budget: minutes
     assert a.result["partial"] and a.result["actions"]
     assert any(w.startswith("partial action space:") and "analysis_seconds" in w for w in a.warnings), a.warnings
 

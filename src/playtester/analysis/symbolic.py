@@ -39,7 +39,8 @@ HARD_SECONDS = 10.0  # CPU time of the whole analysis (every loop) before it giv
 FORK_SHARE = 0.2  # the share of the budget during which the executor may fork
 MAX_SECONDS = FORK_SHARE * HARD_SECONDS  # symbolic execution time before the executor stops forking (one side)
 # past ``trim_deadline`` (the budget less the actions' reserve) each block runs at most this many unfinished paths
-# through its next statement and drops the rest: the paths running end in time, and their actions are a partial space
+# through its next statement (fewer as the hard deadline comes, down to 1) and drops the rest: the paths running end
+# in time, and their actions are a partial space
 TRIM_KEEP = 64
 MAX_UNROLL = 64  # iterations of a loop over a constant collection
 MAX_DEPTH = 12  # nested inlined calls
@@ -737,17 +738,27 @@ class Executor:
                 if flow is not None or s.ended:
                     nxt.append((s, flow))
                     continue
-                if len(states) - i > TRIM_KEEP and time.process_time() > self.trim_deadline:
-                    nxt.extend(self._trim(states[i:], stmt, file))
-                    break
+                if len(states) - i > 1 and time.process_time() > self.trim_deadline:
+                    keep = self._trim_keep()
+                    if len(states) - i > keep:
+                        nxt.extend(self._trim(states[i:], stmt, file, keep))
+                        break
                 nxt.extend(self.run_stmt(stmt, s, file))
             states = nxt
         return states
 
-    def _trim(self, todo: list[tuple[State, Any]], stmt: ast.stmt, file: str) -> list[tuple[State, Any]]:
+    def _trim_keep(self) -> int:
+        """How many unfinished paths a block may run on past the trim deadline: ``TRIM_KEEP``, falling to 1 as
+        the hard deadline comes (paths that take long to finish are cut further while time runs out)."""
+        span = max(self.hard_deadline - self.trim_deadline, 1e-9)
+        left = max(0.0, self.hard_deadline - time.process_time()) / span
+        return max(1, math.ceil(TRIM_KEEP * left))
+
+    def _trim(self, todo: list[tuple[State, Any]], stmt: ast.stmt, file: str, keep: int) -> list[tuple[State, Any]]:
         """Past the trim deadline, the paths not yet run through ``stmt``: the finished ones kept, the others cut
-        to ``TRIM_KEEP`` (one per distinct set of inputs read, round robin, in a spread order) and run; the rest
-        are dropped, so the paths still running end within the budget (a partial space, said in ``partial``)."""
+        to ``keep`` (round robin over the distinct sets of inputs read, each group in a seeded shuffle) and run;
+        the rest are dropped, so the paths still running end within the budget (a partial space, said in
+        ``partial``)."""
         done = [(s, f) for s, f in todo if f is not None or s.ended]
         live = [s for s, f in todo if f is None and not s.ended]
         groups: dict[frozenset[str], list[State]] = {}
@@ -757,10 +768,10 @@ class Executor:
         for q in queues:  # a spread sample: the list is in fork order, a prefix of it is one corner of the input code
             random.Random(len(q)).shuffle(q)
         kept: list[State] = []
-        while len(kept) < TRIM_KEEP and queues:
+        while len(kept) < keep and queues:
             queues = [q for q in queues if q]
             for q in queues:
-                if len(kept) < TRIM_KEEP:
+                if len(kept) < keep:
                     kept.append(q.pop(0))
         self.dropped_paths += len(live) - len(kept)
         self.partial = (f"{self.dropped_paths} paths dropped unfinished to end the symbolic execution within the "
