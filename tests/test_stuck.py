@@ -241,3 +241,31 @@ def test_a_game_over_screen_is_not_stuck_a_frozen_game_is(worker_for):
         assert w.stuck("window"), ending  # Wuji's test fires on both
         if stuck:
             assert w.stuck()[0].signature.startswith("stuck:screen:")
+
+
+# --- a state that moves every step, caught at its mean -------------------------------------------------------
+def test_a_state_that_moves_every_step_is_not_stuck_even_at_its_mean():
+    """Replayed from a blind combat campaign (stuck:state:4091fedcfc): the hero at its start holds the bolt key,
+    so mana climbs and drops as a 0-14 sawtooth that changes at every step; at 7 it equals the mean of the 30
+    states before it, which Wuji's moving-average test took for a still state (16 such false alarms in the
+    blind combat campaigns). A state that really stays put still fires."""
+    from playtester.drive.observation import Observation
+    from playtester.oracles.stuck import StuckOracle
+
+    mana = [12, 13, 14, 1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 0, 2, 3, 4, 6, 7, 8, 10, 11, 12, 14, 0, 1, 3, 4, 5, 7]
+    inputs = [keys(k) for k in ("2", "k", "l")]
+
+    def run(values, x=120.0, y=200.0):
+        oracle = StuckOracle(30, 1e-6, 3, ["hero_x", "hero_y", "mana"], screen=False)
+        found = []
+        for i, m in enumerate(values):  # the first steps teach it that these inputs move mana
+            obs = Observation(frame=None, features={"hero_x": x, "hero_y": y, "mana": float(m)},
+                              info={"held": inputs[i % 3]})
+            found += oracle.check(obs, i)
+        return found
+
+    sawtooth = [0, 1, 2, 3, 4, 5] + mana
+    assert sum(sawtooth[-31:-1]) == 30 * sawtooth[-1]  # the coincidence: the last state is its window's mean
+    assert run(sawtooth) == []
+    frozen = run([0, 1, 2, 3, 4, 5] + [7] * 40, x=16.0, y=16.0)
+    assert [f.kind for f in frozen] == ["stuck"] and frozen[0].step == 6 + 30

@@ -1,8 +1,10 @@
 """Stuck oracle, after the Wuji paper (002_*.txt, Section III), told apart from a wall.
 
-State level (Wuji's): the moving average of the previous n abstract states (the probe's numeric
+State level (after Wuji's): the moving average of the previous n abstract states (the probe's numeric
 features, or ``features``) is computed each step; the state is *still* when the current one differs from
-it by less than a threshold (max absolute difference). Screen level: the screen stays identical for n
+it, and from each of those n states, by less than a threshold (max absolute difference). Wuji compares
+with the average only, which a state that changes every step can equal by chance (a sawtooth around
+its mean). Screen level: the screen stays identical for n
 steps. Wuji calls the game stuck when it is still while inputs keep arriving; but a player who walks
 into a wall or a dead end and keeps pressing the keys that point into it is still too, and nothing is
 wrong there. So this oracle asks for evidence that the inputs *should* have moved the game:
@@ -138,7 +140,11 @@ class StuckOracle:
             state = np.array(values, dtype=np.float64)
             if len(self.states) == self.n:
                 mean = np.mean(self.states, axis=0)
-                if float(np.max(np.abs(state - mean))) < self.threshold:
+                # still: every one of the window's states is the current one. The mean alone (Wuji's test) lets
+                # a state that moves every step through by chance: mana as a 0-14 sawtooth under a held bolt
+                # averages 7, so at 7 it equalled its mean (16 false alarms in blind combat campaigns)
+                if float(np.max(np.abs(state - mean))) < self.threshold and \
+                        float(np.max(np.abs(np.asarray(self.states) - state))) < self.threshold:
                     why = self._evidence(use_state=True)
                     if why is not None:
                         where = ", ".join(f"{k}={v:g}" for k, v in zip(self.names, state, strict=True))
