@@ -40,7 +40,9 @@ wordnet:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null) ; } || \
 	  echo "note: WordNet (wordnet-base) is not installed; text-to-plan will not know synonyms outside the plan config"
 
+# lint-imports: the layers of docs/architecture.md and no import cycles ([tool.importlinter] in pyproject.toml)
 test: $(VENV)/.dev browser wordnet
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 test-slow: $(VENV)/.dev

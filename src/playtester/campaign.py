@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playtester.actions.space import space_from_dict, space_identity, space_to_dict
+from playtester.actions.space import space_identity, space_to_dict
 from playtester.agents import make_agent
 from playtester.agents.common import CampaignInfo, Demo, DemoStep, Transition
 from playtester.coverage.code import CodeCoverage
@@ -28,7 +28,7 @@ from playtester.coverage.state import Abstraction, encode_key, make_abstraction
 from playtester.drive.observation import GameExit, Observation
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import code_include_patterns
-from playtester.env import GameEnv, resolve_space
+from playtester.env import GameEnv, resolve_space, space_from_dict
 from playtester.errors import ConfigError, NoValidActionError, UsageError
 from playtester.findings import Trace
 from playtester.oracles import make_oracles

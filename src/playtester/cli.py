@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from playtester.console import fail
 from playtester.errors import PlaytesterError, UsageError
 from playtester.plans.cli import plan_app
 
@@ -35,16 +36,9 @@ SILENT_AUDIO_OPTION = typer.Option(None, "--silent-audio/--no-silent-audio",
 
 
 def _parse_game_args(items: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.isidentifier():
-            raise UsageError(f"--game-arg {item!r} must look like name=value (e.g. --game-arg size=21)")
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
-    return out
+    from playtester.drive.spec import parse_game_args
+
+    return parse_game_args(items)
 
 
 def _with_memory_limit(spec: Any, text: str | None) -> Any:
@@ -59,11 +53,7 @@ def _with_memory_limit(spec: Any, text: str | None) -> Any:
     return spec.with_config(memory_limit_mb=mb)  # None ('auto'): settled per worker count by the run
 
 
-def _fail(e: PlaytesterError) -> None:
-    from rich.markup import escape
-
-    err_console.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)  # messages may hold [brackets]
-    raise typer.Exit(e.exit_code)
+_fail = fail
 
 
 @app.command()
@@ -318,6 +308,7 @@ def replay(bug: Path = typer.Argument(..., help="DIR/bugs/N"),
            runs: int = typer.Option(2, min=1, help="replays; different outcomes flag the bug as flaky"),
            shrunk: bool = typer.Option(False, help="replay the shrunk trace instead of the original")) -> None:
     """Re-run a bug's trace and say whether the same signature fires at the same step."""
+    import playtester.plans.runner  # noqa: F401  registers the replayer of failed plans
     from playtester.replay import replay_bug
 
     try:

@@ -19,12 +19,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from playtester.actions.space import space_from_dict
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import Worker
 from playtester.errors import UsageError
 from playtester.findings import Bug, Finding, Trace
-from playtester.oracles import make_oracles
+from playtester.oracles import ALL_KINDS, make_oracles
 
 T = TypeVar("T")
 
@@ -64,6 +63,8 @@ def run_trace(trace: Trace, stop_on: str | None = None, keep_frames: int = 0, ca
     own = worker is None
     if keep_frames and capture is None:
         capture = "full"
+    from playtester.env import space_from_dict  # (gymnasium: imported when a trace is replayed)
+
     w = worker or Worker(spec, space_from_dict(trace.space), capture=capture)
     frames: deque[np.ndarray] = deque(maxlen=max(keep_frames, 1))
     findings: list[Finding] = []
@@ -113,16 +114,27 @@ class ReplayReport:
         return f"not reproduced: fired at {self.steps[0]} in every run, expected step {self.expected_step}"
 
 
-def replay_bug(bug: Bug, runs: int = 2, trace: Trace | None = None) -> ReplayReport:
-    """Replay a bug's trace ``runs`` times and compare where its signature fires."""
-    if bug.kind == "plan":  # a failed explicit plan: replay its inputs with its validations armed
-        from playtester.plans.runner import replay_plan_bug
+# Replayers of bug kinds that no oracle raises, registered by the layer that makes them (a failed explicit
+# plan: `playtester.plans.runner` replays its inputs with its validations armed): kind -> replay(bug, runs, trace)
+_REPLAYERS: dict[str, Callable[..., ReplayReport]] = {}
 
-        return replay_plan_bug(bug, runs=runs, trace=trace)
+
+def register_replayer(kind: str, replay: Callable[..., ReplayReport]) -> None:
+    """Replay bugs of ``kind`` with ``replay(bug, runs=..., trace=...)`` in `replay_bug`."""
+    _REPLAYERS[kind] = replay
+
+
+def replay_bug(bug: Bug, runs: int = 2, trace: Trace | None = None) -> ReplayReport:
+    """Replay a bug's trace ``runs`` times and compare where its signature fires (a bug of a kind with a
+    registered replayer, such as a failed plan, is replayed by that)."""
+    custom = _REPLAYERS.get(bug.kind)
+    if custom is not None:
+        return custom(bug, runs=runs, trace=trace)
+    if bug.kind not in ALL_KINDS:
+        raise UsageError(f"bug {bug.id} is a {bug.kind!r} bug and no replayer for that kind is loaded (a plan bug "
+                         "replays once playtester.plans is imported: 'playtester replay' does)")
     trace = trace or bug.trace
     if trace is None:
-        from playtester.errors import UsageError
-
         raise UsageError(f"bug {bug.id} has no trace to replay")
     expected = bug.first_step if trace is bug.trace else len(trace.actions)
     steps = [run_trace(trace, stop_on=bug.signature).fired_at(bug.signature) for _ in range(runs)]
@@ -229,6 +241,8 @@ def minimize_bug(bug: Bug, max_tests: int = 300, max_seconds: float = 120.0) -> 
     t0 = time.monotonic()
     base = bug.trace.prefix(bug.first_step)
     spec = trace_spec(base)
+    from playtester.env import space_from_dict
+
     worker = Worker(spec, space_from_dict(base.space), capture=None)
     try:
         def fails(actions: list[int]) -> bool:

@@ -8,34 +8,19 @@ what to hold for the next step.
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
 
-from playtester.drive.inputs import InputFrame
+from playtester.drive.context import ActionContext
+from playtester.drive.inputs import InputFrame, frame_from_dict, frame_to_dict
+
+__all__ = ["Action", "ActionContext", "ActionMode", "ActionSpace", "filter_blacklist", "native_space", "register_loader",
+           "space_from_dict", "space_identity", "space_to_dict"]
 
 ActionMode = Literal["hold", "press", "release", "move", "native"]
-
-
-@dataclass
-class ActionContext:
-    """What an action space may look at in the worker when masking or performing.
-
-    Attributes:
-        held: the inputs held during the previous step.
-        features: the latest probe features.
-        screen_size: (width, height) of the game window, (0, 0) before it opened.
-        rng: a random generator seeded per episode, separate from the game's own ``random``.
-        game: a handle on the live game (used by analyzed spaces); None in the parent.
-    """
-
-    held: InputFrame = field(default_factory=InputFrame)
-    features: dict[str, float] = field(default_factory=dict)
-    screen_size: tuple[int, int] = (0, 0)
-    rng: random.Random = field(default_factory=random.Random)
-    game: Any = None
 
 
 @dataclass
@@ -122,6 +107,11 @@ class ActionSpace:
         action = self.actions[index]
         return action.perform(ctx), action.hold_frames
 
+    def extra_dict(self) -> dict[str, Any]:
+        """Fields of this kind of space beyond its actions, JSON-ready, for `space_to_dict` (each key with a
+        loader registered by `register_loader`)."""
+        return {}
+
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_compiled"] = {}
@@ -150,31 +140,21 @@ def native_space(n: int, names: list[str] | None = None) -> ActionSpace:
 SPACE_SCHEMA = 1
 
 
-def _frame_to_dict(f: InputFrame) -> dict[str, Any]:
-    return {"keys": sorted(f.keys), "mouse_pos": list(f.mouse_pos) if f.mouse_pos else None,
-            "mouse_buttons": sorted(f.mouse_buttons), "wheel": list(f.wheel),
-            "joy_axes": [list(a) for a in f.joy_axes], "joy_buttons": sorted(list(b) for b in f.joy_buttons),
-            "joy_hats": [[j, h, list(v)] for j, h, v in f.joy_hats], "native": f.native}
+# Spaces of a kind defined in a higher layer (the analysis) serialize their own extra fields
+# (`ActionSpace.extra_dict`) and register a loader for them here; the key is the extra field's name.
+_LOADERS: dict[str, Callable[[dict[str, Any], list[Action]], ActionSpace]] = {}
 
 
-def _frame_from_dict(d: dict[str, Any]) -> InputFrame:
-    return InputFrame(keys=frozenset(d["keys"]), mouse_pos=tuple(d["mouse_pos"]) if d["mouse_pos"] else None,
-                      mouse_buttons=frozenset(d["mouse_buttons"]), wheel=tuple(d["wheel"]),
-                      joy_axes=tuple((int(j), int(a), float(v)) for j, a, v in d["joy_axes"]),
-                      joy_buttons=frozenset((int(j), int(b)) for j, b in d["joy_buttons"]),
-                      joy_hats=tuple((int(j), int(h), (int(v[0]), int(v[1]))) for j, h, v in d["joy_hats"]),
-                      native=d["native"])
+def register_loader(field_name: str, loader: Callable[[dict[str, Any], list[Action]], ActionSpace]) -> None:
+    """Load serialized spaces that carry ``field_name`` with ``loader(data, actions)`` (`space_from_dict`)."""
+    _LOADERS[field_name] = loader
 
 
 def space_to_dict(space: ActionSpace) -> dict[str, Any]:
     """A JSON-ready form of an action space, so a trace replays with exactly the same actions."""
-    extra = {}
-    if getattr(space, "analysis", None):
-        from playtester.analysis.export import analysis_to_json
-
-        extra["analysis"] = analysis_to_json(space.analysis)  # type: ignore[attr-defined]
+    extra = space.extra_dict()
     return {"schema": SPACE_SCHEMA, "kind": space.kind, "source": space.source, **extra, "actions": [
-        {"name": a.name, "inputs": _frame_to_dict(a.inputs), "mode": a.mode, "hold_frames": a.hold_frames,
+        {"name": a.name, "inputs": frame_to_dict(a.inputs), "mode": a.mode, "hold_frames": a.hold_frames,
          "when": a.when, "cell": list(a.cell) if a.cell else None, "description": a.description}
         for a in space.actions]}
 
@@ -201,13 +181,13 @@ def space_from_dict(data: dict[str, Any]) -> ActionSpace:
 
     if data.get("schema") != SPACE_SCHEMA:
         raise ConfigError(f"action space schema {data.get('schema')!r} is not supported (expected {SPACE_SCHEMA})")
-    actions = [Action(a["name"], _frame_from_dict(a["inputs"]), a["mode"], a["hold_frames"], a["when"],
+    actions = [Action(a["name"], frame_from_dict(a["inputs"]), a["mode"], a["hold_frames"], a["when"],
                       tuple(a["cell"]) if a["cell"] else None, a.get("description", ""))
                for a in data["actions"]]
-    if data.get("analysis"):
-        from playtester.analysis.export import analysis_from_json
-        from playtester.analysis.space import AnalyzedSpace
-
-        return AnalyzedSpace(data["kind"], actions, source=data.get("source"),
-                             analysis=analysis_from_json(data["analysis"]))
+    for key, loader in _LOADERS.items():
+        if data.get(key):
+            return loader(data, actions)
+    if data.get("analysis"):  # the analysis registers its loader when imported (`playtester.env` imports it)
+        raise ConfigError(f"action space {data.get('kind')!r} carries an analysis, and no loader for it is "
+                          "registered: load it with playtester.env.space_from_dict")
     return ActionSpace(data["kind"], actions, source=data.get("source"))

@@ -8,40 +8,15 @@ from), which ``--actions analyzed:FILE`` loads as the live ``analyzed`` space wi
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
 
+from playtester.analysis.space import analysis_from_json, analysis_to_json, make_analyzed_space
 from playtester.drive.inputs import InputFrame, key_name
 from playtester.errors import ConfigError
 
 EXPORT_SCHEMA = 1
-
-
-def _map_samples(result: dict[str, Any], convert: Any, kind: type) -> dict[str, Any]:
-    out = copy.copy(result)
-    out["actions"] = []
-    for a in result["actions"]:
-        b = dict(a)
-        if isinstance(b.get("sample_inputs"), kind):
-            b["sample_inputs"] = convert(b["sample_inputs"])
-        out["actions"].append(b)
-    return out
-
-
-def analysis_to_json(result: dict[str, Any]) -> dict[str, Any]:
-    """The analysis result with its sample InputFrames as JSON-ready dicts."""
-    from playtester.actions.space import _frame_to_dict
-
-    return _map_samples(result, _frame_to_dict, InputFrame)
-
-
-def analysis_from_json(data: dict[str, Any]) -> dict[str, Any]:
-    """The inverse of `analysis_to_json`."""
-    from playtester.actions.space import _frame_from_dict
-
-    return _map_samples(data, _frame_from_dict, dict)
 
 
 def manual_entry(name: str, f: InputFrame) -> dict[str, Any]:
@@ -69,8 +44,6 @@ def export(result: dict[str, Any], game: str, path: str | Path) -> None:
 
 def load_analyzed(path: str | Path) -> Any:
     """An `AnalyzedSpace` from a file written by `export` (its ``analysis`` part)."""
-    from playtester.analysis.space import make_analyzed_space
-
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:

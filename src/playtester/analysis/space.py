@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import weakref
 from collections import deque
@@ -23,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from playtester.actions.space import Action, ActionContext, ActionSpace
-from playtester.drive.inputs import InputFrame
+from playtester.actions.space import Action, ActionContext, ActionSpace, register_loader
+from playtester.drive.inputs import InputFrame, frame_from_dict, frame_to_dict
 
 
 @dataclass
@@ -38,6 +39,9 @@ class AnalyzedSpace(ActionSpace):
         state = super().__getstate__()
         state["_rt"] = None
         return state
+
+    def extra_dict(self) -> dict[str, Any]:
+        return {"analysis": analysis_to_json(self.analysis)} if self.analysis else {}
 
     def _runtime(self) -> Any:
         if self._rt is None:
@@ -71,6 +75,35 @@ class AnalyzedSpace(ActionSpace):
 
     def perform(self, index: int, ctx: ActionContext) -> tuple[InputFrame, int | None]:
         return self._runtime().perform(index, ctx), None
+
+
+def _map_samples(result: dict[str, Any], convert: Any, kind: type) -> dict[str, Any]:
+    out = copy.copy(result)
+    out["actions"] = []
+    for a in result["actions"]:
+        b = dict(a)
+        if isinstance(b.get("sample_inputs"), kind):
+            b["sample_inputs"] = convert(b["sample_inputs"])
+        out["actions"].append(b)
+    return out
+
+
+def analysis_to_json(result: dict[str, Any]) -> dict[str, Any]:
+    """The analysis result with its sample InputFrames as JSON-ready dicts."""
+    return _map_samples(result, frame_to_dict, InputFrame)
+
+
+def analysis_from_json(data: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of `analysis_to_json`."""
+    return _map_samples(data, frame_from_dict, dict)
+
+
+def _load(data: dict[str, Any], actions: list[Action]) -> AnalyzedSpace:
+    """A serialized analyzed space (`space_to_dict`) back (registered with `actions.space.register_loader`)."""
+    return AnalyzedSpace(data["kind"], actions, source=data.get("source"), analysis=analysis_from_json(data["analysis"]))
+
+
+register_loader("analysis", _load)
 
 
 def make_analyzed_space(analysis: dict[str, Any], source: str) -> AnalyzedSpace:

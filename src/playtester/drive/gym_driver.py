@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from playtester.actions.space import ActionSpace
+from playtester.drive.context import SpaceLike
 from playtester.drive.observation import GameExit, Observation, resize_nearest
 from playtester.drive.spec import GameSpec
 
@@ -54,7 +54,7 @@ def _register_plugins() -> None:
 class GymRunner:
     """Steps one Gymnasium environment on commands from the parent."""
 
-    def __init__(self, conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None, capture: Any) -> None:
+    def __init__(self, conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, capture: Any) -> None:
         import gymnasium as gym
 
         _register_plugins()
@@ -121,7 +121,7 @@ class GymRunner:
             self.conn.send(("obs", obs))
 
 
-def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None, capture: Any) -> None:
+def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, capture: Any) -> None:
     """Body of an episode process for a Gymnasium environment."""
     import os
 

@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Any
 
 from playtester.errors import UsageError
 
@@ -178,3 +179,21 @@ def check_key_names(names: list[str]) -> list[str]:
         except UsageError as e:
             raise ValueError(str(e)) from None
     return names
+
+
+def frame_to_dict(f: InputFrame) -> dict[str, Any]:
+    """A JSON-ready form of an input frame (traces, action spaces)."""
+    return {"keys": sorted(f.keys), "mouse_pos": list(f.mouse_pos) if f.mouse_pos else None,
+            "mouse_buttons": sorted(f.mouse_buttons), "wheel": list(f.wheel),
+            "joy_axes": [list(a) for a in f.joy_axes], "joy_buttons": sorted(list(b) for b in f.joy_buttons),
+            "joy_hats": [[j, h, list(v)] for j, h, v in f.joy_hats], "native": f.native}
+
+
+def frame_from_dict(d: dict[str, Any]) -> InputFrame:
+    """The inverse of `frame_to_dict`."""
+    return InputFrame(keys=frozenset(d["keys"]), mouse_pos=tuple(d["mouse_pos"]) if d["mouse_pos"] else None,
+                      mouse_buttons=frozenset(d["mouse_buttons"]), wheel=tuple(d["wheel"]),
+                      joy_axes=tuple((int(j), int(a), float(v)) for j, a, v in d["joy_axes"]),
+                      joy_buttons=frozenset((int(j), int(b)) for j, b in d["joy_buttons"]),
+                      joy_hats=tuple((int(j), int(h), (int(v[0]), int(v[1]))) for j, h, v in d["joy_hats"]),
+                      native=d["native"])

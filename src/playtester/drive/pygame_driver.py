@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from playtester import probe
-from playtester.actions.space import ActionContext, ActionSpace
 from playtester.drive import lifetime
+from playtester.drive.context import ActionContext, SpaceLike
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import (
     CheckFailure,
@@ -169,7 +169,7 @@ def _plain(data: dict[str, Any]) -> dict[str, Any]:
 class Runtime:
     """Virtual devices, event queue, clock and frame stepping of one episode."""
 
-    def __init__(self, conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None,
+    def __init__(self, conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None,
                  opts: EpisodeOptions) -> None:
         self.conn = conn
         self.spec = spec
@@ -1241,7 +1241,7 @@ class _SpecProblem(Exception):
     pass
 
 
-def run_episode(conn: Any, spec: GameSpec, seed: int, space: ActionSpace | None, opts: EpisodeOptions) -> None:
+def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:
     """Body of an episode process (forked from the worker host): run the game until it ends."""
     global RT
     import faulthandler

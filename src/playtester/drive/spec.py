@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from playtester.errors import ConfigError, GameSpecError
+from playtester.errors import ConfigError, GameSpecError, UsageError
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
@@ -482,3 +482,19 @@ def _looks_like_windows_path(text: str) -> bool:
 _FORMS = ("use a bundled name (" + ", ".join(bundled_games() or ["none"]) + "), module:function, a module or "
           "package (run as python -m), path/to/game.py[:function], a package folder with a __main__.py, a folder "
           "with playtester.toml, or gym:ENV_ID")
+
+
+def parse_game_args(items: list[str]) -> dict[str, Any]:
+    """``--game-arg name=value`` options as keyword arguments (each value JSON when it parses, else text)."""
+    import json
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.isidentifier():
+            raise UsageError(f"--game-arg {item!r} must look like name=value (e.g. --game-arg size=21)")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out

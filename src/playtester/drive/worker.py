@@ -37,7 +37,7 @@ from playtester.drive.spec import GameSpec
 from playtester.errors import GameSpecError, MemoryLimitError, WorkerError
 
 if TYPE_CHECKING:
-    from playtester.actions.space import ActionSpace
+    from playtester.drive.context import SpaceLike
 
 Capture = None | str | tuple[int, int]  # None: no frame, "full": full size, (w, h): downscaled
 
@@ -202,7 +202,7 @@ class Worker:
             episodes ended with `end_episode`, in `final_code_lines`.
     """
 
-    def __init__(self, spec: GameSpec, space: ActionSpace | None = None, capture: Capture = "full",
+    def __init__(self, spec: GameSpec, space: SpaceLike | None = None, capture: Capture = "full",
                  code_coverage: bool = False, memory_limit_mb: int | None = None) -> None:
         self.spec = spec
         if memory_limit_mb is None:

@@ -22,12 +22,25 @@ from playtester.actions.space import Action, ActionSpace
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import Entity, Observation
 from playtester.errors import UsageError, WorkerError
-from playtester.plans.navigation import Decision, NavState, Task, make_navigator
+from playtester.plans.navigation import Decision, Navigator, NavState, PathNavigator, Task, TeleportNavigator
 from playtester.plans.schema import Node, Plan, PlanConfig, Rule
 from playtester.plans.validation import Validation, ValidationResult, Validator, validations_of
 
 HOOKS = "playtester.plans.hooks:call_hook"
 Log = Callable[[str], None]
+
+
+def make_navigator(name: str, **kwargs: Any) -> Navigator:
+    """A navigator by name: ``teleport``, ``path`` or ``learned``."""
+    if name == "path":
+        return PathNavigator()
+    if name == "teleport":
+        return TeleportNavigator()
+    if name == "learned":
+        from playtester.plans.learned import LearnedNavigator  # (torch: imported when asked for)
+
+        return LearnedNavigator(**kwargs)
+    raise UsageError(f"unknown navigation {name!r}; use teleport, path or learned")
 
 
 def control_space(cfg: PlanConfig) -> ActionSpace:

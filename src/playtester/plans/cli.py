@@ -17,15 +17,15 @@ err_console = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
 def _fail(e: PlaytesterError) -> None:
-    from playtester.cli import _fail as fail  # one error printer for every command (imported late: cycle)
+    from playtester.console import fail  # one error printer for every command
 
     fail(e)
 
 
 def _game_args(items: list[str]) -> dict[str, Any]:
-    from playtester.cli import _parse_game_args
+    from playtester.drive.spec import parse_game_args
 
-    return _parse_game_args(items)
+    return parse_game_args(items)
 
 
 def _spec(game: str, game_arg: list[str]) -> Any:

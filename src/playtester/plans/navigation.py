@@ -22,7 +22,6 @@ import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 Cell = tuple[int, int]
 Grid = Sequence[Sequence[bool]]
@@ -279,18 +278,3 @@ class TeleportNavigator(Navigator):
                             f"of {task.label or task.pos}")
         self.tried.add(spots[0])
         return Decision("teleport", cell=spots[0])
-
-
-def make_navigator(name: str, **kwargs: Any) -> Navigator:
-    """A navigator by name: ``teleport``, ``path`` or ``learned``."""
-    if name == "path":
-        return PathNavigator()
-    if name == "teleport":
-        return TeleportNavigator()
-    if name == "learned":
-        from playtester.plans.learned import LearnedNavigator
-
-        return LearnedNavigator(**kwargs)
-    from playtester.errors import UsageError
-
-    raise UsageError(f"unknown navigation {name!r}; use teleport, path or learned")

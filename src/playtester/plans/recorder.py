@@ -116,8 +116,8 @@ def _action_map(space: Any, cfg: PlanConfig) -> dict[int, str]:
 def record_trace(spec: Any, ref: str | Path, every: int = 8, name: str = "recorded session",
                  cfg: PlanConfig | None = None) -> Plan:
     """A plan from a stored trace, played again in a worker."""
-    from playtester.actions.space import space_from_dict
     from playtester.drive.worker import Worker
+    from playtester.env import space_from_dict
     from playtester.replay import trace_spec
 
     trace = _load_trace(Path(ref))

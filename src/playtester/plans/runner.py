@@ -11,7 +11,6 @@ the same validations armed and checks that the same validation fails at the same
 from __future__ import annotations
 
 import json
-import os
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
@@ -21,6 +20,7 @@ from typing import Any
 
 from playtester.drive.spec import GameSpec, resolve
 from playtester.errors import UsageError
+from playtester.files import write_atomic, xml_safe
 from playtester.plans.agent import PlanAgent, PlanResult, control_space, replay_actions
 from playtester.plans.schema import (
     Plan,
@@ -30,6 +30,7 @@ from playtester.plans.schema import (
     config_path_for,
     load_plan,
 )
+from playtester.replay import register_replayer
 
 Log = Callable[[str], None]
 
@@ -75,10 +76,6 @@ def run_plan(plan: Plan, spec: GameSpec | None = None, navigation: str | None = 
 
 
 # ------------------------------------------------------------------------------------------------- JUnit
-def _clean(text: str) -> str:
-    from playtester.report.junit import _clean as clean
-
-    return clean(text)
 
 
 def junit_tree(runs: Sequence[tuple[Plan, PlanResult]]) -> ET.ElementTree:
@@ -100,19 +97,19 @@ def junit_tree(runs: Sequence[tuple[Plan, PlanResult]]) -> ET.ElementTree:
         props = ET.SubElement(suite, "properties")
         for k, v in [("game", r.game), ("navigation", r.navigation), ("seed", r.seed), ("steps", r.steps),
                      ("nodes", f"{r.nodes_done}/{r.nodes_total}")]:
-            ET.SubElement(props, "property", {"name": k, "value": _clean(str(v))})
+            ET.SubElement(props, "property", {"name": k, "value": xml_safe(str(v))})
         for v in r.validations:
-            case = ET.SubElement(suite, "testcase", {"classname": f"plan.{plan.name}", "name": _clean(v.case_name),
+            case = ET.SubElement(suite, "testcase", {"classname": f"plan.{plan.name}", "name": xml_safe(v.case_name),
                                                     "time": f"{v.seconds:.3f}"})
             if not v.ok:
-                el = ET.SubElement(case, "failure", {"message": _clean(v.message or "failed"), "type": "validation"})
-                el.text = _clean(f"{v.case_name}\naction at step {v.step}, verdict at step {v.done_step}\n"
+                el = ET.SubElement(case, "failure", {"message": xml_safe(v.message or "failed"), "type": "validation"})
+                el.text = xml_safe(f"{v.case_name}\naction at step {v.step}, verdict at step {v.done_step}\n"
                                  f"{v.message}\nbefore: {v.before}\nafter: {v.after}")
         case = ET.SubElement(suite, "testcase", {"classname": f"plan.{plan.name}", "name": "plan completes",
                                                 "time": f"{r.seconds:.3f}"})
         if not r.ok:
-            el = ET.SubElement(case, "failure", {"message": _clean(r.reason), "type": "plan"})
-            el.text = _clean(f"{r.reason}\nnodes done: {r.nodes_done}/{r.nodes_total}, steps: {r.steps}, "
+            el = ET.SubElement(case, "failure", {"message": xml_safe(r.reason), "type": "plan"})
+            el.text = xml_safe(f"{r.reason}\nnodes done: {r.nodes_done}/{r.nodes_total}, steps: {r.steps}, "
                              f"navigation: {r.navigation}, seed: {r.seed}")
     root.set("tests", str(total))
     root.set("failures", str(fails))
@@ -123,12 +120,7 @@ def junit_tree(runs: Sequence[tuple[Plan, PlanResult]]) -> ET.ElementTree:
 
 
 def write_junit(runs: Sequence[tuple[Plan, PlanResult]], out: str | Path) -> Path:
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    junit_tree(runs).write(tmp, encoding="utf-8", xml_declaration=True)
-    os.replace(tmp, out)
-    return out
+    return write_atomic(out, ET.tostring(junit_tree(runs).getroot(), encoding="utf-8", xml_declaration=True))
 
 
 # ----------------------------------------------------------------------------------- failures and replay
@@ -148,7 +140,7 @@ def store_failure(plan: Plan, r: PlanResult, spec: GameSpec, cfg: PlanConfig, ou
         The bug id.
     """
     from playtester.actions.space import space_to_dict
-    from playtester.findings import Finding, Trace
+    from playtester.findings import BUG_JSON_SCHEMA, Finding, Trace
     from playtester.plans.schema import plan_to_dict
     from playtester.store import Store
 
@@ -172,11 +164,10 @@ def store_failure(plan: Plan, r: PlanResult, spec: GameSpec, cfg: PlanConfig, ou
         bug_id, _ = store.record_finding(cid, spec.text, finding, trace, r.seconds)
         store.update_campaign(cid, status="finished", steps=r.steps, episodes=1, elapsed_s=r.seconds)
         folder = out / "bugs" / str(bug_id)
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "bug.json").write_text(json.dumps({"id": bug_id, "kind": "plan", "signature": finding.signature,
-                                                     "message": message, "step": step, "details": details},
-                                                    indent=2, default=str))
-        (folder / "trace.json").write_text(trace.to_json())
+        write_atomic(folder / "bug.json", json.dumps({"schema": BUG_JSON_SCHEMA, "id": bug_id, "kind": "plan",
+                                                      "signature": finding.signature, "message": message,
+                                                      "step": step, "details": details}, indent=2, default=str))
+        write_atomic(folder / "trace.json", trace.to_json())
         return bug_id
     finally:
         store.close()
@@ -185,8 +176,8 @@ def store_failure(plan: Plan, r: PlanResult, spec: GameSpec, cfg: PlanConfig, ou
 def replay_plan_bug(bug: Any, runs: int = 2, trace: Any = None) -> Any:
     """Replay a plan bug's recorded inputs ``runs`` times with the same validations armed; reproduced
     when the same failure happens at the same step every time (`playtester.replay.ReplayReport`)."""
-    from playtester.actions.space import space_from_dict
     from playtester.drive.worker import Worker
+    from playtester.env import space_from_dict
     from playtester.plans.schema import load_config
     from playtester.replay import ReplayReport, trace_spec
 
@@ -256,3 +247,6 @@ def run_plans(paths: Sequence[str | Path], game: str | None = None, navigation: 
 
 __all__ = ["RunSummary", "config_path_for", "junit_tree", "plan_spec", "replay_plan_bug", "run_plan", "run_plans",
            "signature_of", "store_failure", "write_junit"]
+
+
+register_replayer("plan", replay_plan_bug)

@@ -16,14 +16,14 @@ Bug folders (``FOLDER/bugs/ID/``), what ``playtester replay FOLDER/bugs/ID`` rea
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from playtester.findings import Bug
+from playtester.files import write_atomic
+from playtester.findings import BUG_JSON_SCHEMA, Bug
 from playtester.report.html import BUG_TABLE_HEADER_RGB, MAX_STRIP_FRAMES, replay_command, write_report
 from playtester.report.images import frame_strip, heatmap, png_bytes, png_decode
 from playtester.report.junit import write_junit
@@ -32,14 +32,11 @@ from playtester.store import Store
 __all__ = ["BUG_JSON_SCHEMA", "BUG_TABLE_HEADER_RGB", "MAX_STRIP_FRAMES", "frame_strip", "heatmap", "png_bytes",
            "png_decode", "replay_command", "write_bug_folders", "write_junit", "write_report"]
 
-BUG_JSON_SCHEMA = 1
 _FRAME_NAME = re.compile(r"^\d{3,}\.png$")
 
 
 def _write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    write_atomic(path, data)
 
 
 def write_bug_folders(store: Store, campaign_id: int, folder: Path,

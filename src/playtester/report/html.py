@@ -14,7 +14,6 @@ import base64
 import html
 import json
 import math
-import os
 import shlex
 import time
 from collections import Counter
@@ -25,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from playtester.errors import UsageError
+from playtester.files import write_atomic
 from playtester.findings import KINDS, Bug
 from playtester.report.images import HEAT_RAMP, UNVISITED_RGB, frame_strip, heatmap, png_bytes
 from playtester.store import Campaign, Store
@@ -526,8 +526,4 @@ def write_report(store: Store, campaign_id: int, out: Path,
     """
     out = Path(out)
     text = render_report(store, campaign_id, Path(folder) if folder is not None else out.parent, frames_for_bug)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, out)
-    return out
+    return write_atomic(out, text)

@@ -28,6 +28,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from playtester.errors import UsageError
+from playtester.files import write_atomic, xml_safe
 from playtester.findings import Bug
 from playtester.report.html import replay_command
 from playtester.store import Store
@@ -56,12 +57,6 @@ def _bug_text(bug: Bug, folder: Path) -> str:
     return "\n".join(lines)
 
 
-def _clean(text: str) -> str:
-    """XML 1.0 cannot hold most control characters; replace them (tracebacks may contain anything)."""
-    return "".join(ch if ch in "\t\n\r" or ord(ch) >= 0x20 and not 0xD800 <= ord(ch) <= 0xDFFF
-                   and ch not in "\ufffe\uffff" else "\ufffd" for ch in text)
-
-
 def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], folder: Path) -> ET.ElementTree:
     """The JUnit XML tree (see `write_junit`)."""
     c = store.campaign(campaign_id)
@@ -86,14 +81,14 @@ def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], f
     for name, value in [("campaign", c.id), ("game", c.game), ("agent", c.agent), ("budget", c.budget),
                         ("workers", c.workers), ("seed", c.seed), ("steps", c.steps), ("episodes", c.episodes),
                         ("status", c.status), ("bugs", len(bugs))]:
-        ET.SubElement(props, "property", {"name": name, "value": _clean(str(value))})
+        ET.SubElement(props, "property", {"name": name, "value": xml_safe(str(value))})
     share = f"{c.elapsed_s / max(1, len(kinds)):.3f}"
     for kind in kinds:
         case = ET.SubElement(suite, "testcase", {"classname": c.game, "name": kind, "time": share})
         for b in by_kind[kind]:
             el = ET.SubElement(case, "error" if kind in ERROR_KINDS else "failure",
-                               {"message": _clean(b.message), "type": kind})
-            el.text = _clean(_bug_text(b, folder))
+                               {"message": xml_safe(b.message), "type": kind})
+            el.text = xml_safe(_bug_text(b, folder))
     ET.indent(root)
     return ET.ElementTree(root)
 
@@ -118,8 +113,4 @@ def write_junit(store: Store, campaign_id: int, out: Path, oracle_kinds: list[st
     """
     out = Path(out)
     tree = junit_tree(store, campaign_id, oracle_kinds, Path(folder) if folder is not None else out.parent)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    tree.write(tmp, encoding="utf-8", xml_declaration=True)
-    os.replace(tmp, out)
-    return out
+    return write_atomic(out, ET.tostring(tree.getroot(), encoding="utf-8", xml_declaration=True))
