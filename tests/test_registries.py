@@ -1,0 +1,52 @@
+"""The registries that let a lower layer serve kinds defined higher up (docs/architecture.md, "The layers,
+enforced"): action spaces that serialize their own fields, and replayers per bug kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from playtester.actions.space import Action, ActionSpace, register_loader, space_from_dict, space_to_dict
+from playtester.drive.inputs import InputFrame
+from playtester.errors import UsageError
+from playtester.findings import Bug
+
+
+@dataclass
+class TaggedSpace(ActionSpace):
+    tag: dict[str, Any] = field(default_factory=dict)
+
+    def extra_dict(self) -> dict[str, Any]:
+        return {"x_test_tag": self.tag}
+
+
+def test_a_space_kind_defined_elsewhere_round_trips_through_its_registered_loader(monkeypatch):
+    import playtester.actions.space as spaces
+
+    monkeypatch.setattr(spaces, "_LOADERS", dict(spaces._LOADERS))  # registered for this test only
+    register_loader("x_test_tag", lambda data, actions: TaggedSpace(data["kind"], actions, source=data["source"],
+                                                                     tag=data["x_test_tag"]))
+    space = TaggedSpace("tagged", [Action("jump", InputFrame.make(keys=["SPACE"]))], source="here", tag={"n": 3})
+    data = space_to_dict(space)
+    assert data["x_test_tag"] == {"n": 3}
+    back = space_from_dict(data)
+    assert isinstance(back, TaggedSpace) and back.tag == {"n": 3}
+    assert back.actions[0].inputs == space.actions[0].inputs and back.source == "here"
+    plain = space_from_dict(space_to_dict(ActionSpace("manual", space.actions)))
+    assert type(plain) is ActionSpace
+
+
+def test_a_bug_kind_without_a_replayer_is_refused_with_the_reason(monkeypatch):
+    import playtester.replay as replay
+    from playtester.replay import register_replayer, replay_bug
+
+    monkeypatch.setattr(replay, "_REPLAYERS", dict(replay._REPLAYERS))
+
+    bug = Bug(7, "x_test_kind", "x:1", "something", "", 1, 0.0, 3)
+    with pytest.raises(UsageError, match="'x_test_kind' bug and no replayer for that kind is loaded"):
+        replay_bug(bug)
+    seen = []
+    register_replayer("x_test_kind", lambda b, runs, trace: seen.append((b.id, runs)) or "replayed")
+    assert replay_bug(bug, runs=3) == "replayed" and seen == [(7, 3)]
