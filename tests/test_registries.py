@@ -44,9 +44,16 @@ def test_a_bug_kind_without_a_replayer_is_refused_with_the_reason(monkeypatch):
 
     monkeypatch.setattr(replay, "_REPLAYERS", dict(replay._REPLAYERS))
 
-    bug = Bug(7, "x_test_kind", "x:1", "something", "", 1, 0.0, 3)
+    from playtester.findings import Trace
+
+    bug = Bug(7, "x_test_kind", "x:1", "something", "", 1, 0.0, 3, trace=Trace("blockmaze", {}, 0, {}, [0, 1, 2]))
     with pytest.raises(UsageError, match="'x_test_kind' bug and no replayer for that kind is loaded"):
         replay_bug(bug)
+    with pytest.raises(UsageError, match="no replayer for that kind"):
+        replay.minimize_bug(bug)
     seen = []
-    register_replayer("x_test_kind", lambda b, runs, trace: seen.append((b.id, runs)) or "replayed")
+    register_replayer("x_test_kind", lambda b, runs, trace: seen.append((b.id, runs)) or "replayed",
+                      not_shrunk="its steps are tied to a script")
     assert replay_bug(bug, runs=3) == "replayed" and seen == [(7, 3)]
+    with pytest.raises(UsageError, match="its steps are tied to a script"):  # the kind's own reason
+        replay.minimize_bug(bug)

@@ -56,6 +56,11 @@ def _with_memory_limit(spec: Any, text: str | None) -> Any:
 _fail = fail
 
 
+def _load_replayers() -> None:
+    """Register the replayers of bug kinds that no oracle raises (failed plans), for replay and minimize."""
+    import playtester.plans.runner  # noqa: F401
+
+
 @app.command()
 def games() -> None:
     """List the bundled games."""
@@ -308,8 +313,9 @@ def replay(bug: Path = typer.Argument(..., help="DIR/bugs/N"),
            runs: int = typer.Option(2, min=1, help="replays; different outcomes flag the bug as flaky"),
            shrunk: bool = typer.Option(False, help="replay the shrunk trace instead of the original")) -> None:
     """Re-run a bug's trace and say whether the same signature fires at the same step."""
-    import playtester.plans.runner  # noqa: F401  registers the replayer of failed plans
     from playtester.replay import replay_bug
+
+    _load_replayers()
 
     try:
         store, bug_id = _bug_ref(bug)
@@ -332,6 +338,8 @@ def minimize(bug: Path = typer.Argument(..., help="DIR/bugs/N"),
              max_tests: int = typer.Option(400, help="replay budget")) -> None:
     """Shrink a bug's trace with delta debugging to a 1-minimal trace with the same signature."""
     from playtester.replay import minimize_bug
+
+    _load_replayers()
 
     try:
         store, bug_id = _bug_ref(bug)

@@ -115,13 +115,28 @@ class ReplayReport:
 
 
 # Replayers of bug kinds that no oracle raises, registered by the layer that makes them (a failed explicit
-# plan: `playtester.plans.runner` replays its inputs with its validations armed): kind -> replay(bug, runs, trace)
-_REPLAYERS: dict[str, Callable[..., ReplayReport]] = {}
+# plan: `playtester.plans.runner` replays its inputs with its validations armed).
+@dataclass(frozen=True)
+class Replayer:
+    """How bugs of one kind replay: ``replay(bug, runs=, trace=) -> ReplayReport``, and why ddmin may not shrink
+    them (None: it may; no kind registered here offers a ``fails`` test yet)."""
+
+    replay: Callable[..., ReplayReport]
+    not_shrunk: str | None = None
 
 
-def register_replayer(kind: str, replay: Callable[..., ReplayReport]) -> None:
-    """Replay bugs of ``kind`` with ``replay(bug, runs=..., trace=...)`` in `replay_bug`."""
-    _REPLAYERS[kind] = replay
+_REPLAYERS: dict[str, Replayer] = {}
+
+
+def register_replayer(kind: str, replay: Callable[..., ReplayReport], not_shrunk: str | None = None) -> None:
+    """Replay bugs of ``kind`` with ``replay(bug, runs=..., trace=...)`` in `replay_bug`; ``not_shrunk``: the
+    reason `minimize_bug` refuses them."""
+    _REPLAYERS[kind] = Replayer(replay, not_shrunk)
+
+
+def _unknown_kind(bug: Bug) -> UsageError:
+    return UsageError(f"bug {bug.id} is a {bug.kind!r} bug and no replayer for that kind is loaded (a plan bug "
+                      "replays once playtester.plans is imported: 'playtester replay' does)")
 
 
 def replay_bug(bug: Bug, runs: int = 2, trace: Trace | None = None) -> ReplayReport:
@@ -129,10 +144,9 @@ def replay_bug(bug: Bug, runs: int = 2, trace: Trace | None = None) -> ReplayRep
     registered replayer, such as a failed plan, is replayed by that)."""
     custom = _REPLAYERS.get(bug.kind)
     if custom is not None:
-        return custom(bug, runs=runs, trace=trace)
+        return custom.replay(bug, runs=runs, trace=trace)
     if bug.kind not in ALL_KINDS:
-        raise UsageError(f"bug {bug.id} is a {bug.kind!r} bug and no replayer for that kind is loaded (a plan bug "
-                         "replays once playtester.plans is imported: 'playtester replay' does)")
+        raise _unknown_kind(bug)
     trace = trace or bug.trace
     if trace is None:
         raise UsageError(f"bug {bug.id} has no trace to replay")
@@ -230,14 +244,16 @@ def ddmin(items: Sequence[T], fails: Callable[[list[T]], bool], max_tests: int =
 def minimize_bug(bug: Bug, max_tests: int = 300, max_seconds: float = 120.0) -> MinimizeResult:
     """Shrink a bug's trace to a (1-minimal when the budget allows) trace with the same signature.
 
-    A trace that does not show the bug any more is returned unshrunk with ``reproduced=False``. Plan bugs
-    are refused (`UsageError`): their validations are armed at the steps the plan took, so a shorter
-    input list has no validation to fail; ``playtester replay`` re-checks them instead."""
+    A trace that does not show the bug any more is returned unshrunk with ``reproduced=False``. A kind whose
+    registered replayer says why it cannot be shrunk (plan bugs: their validations are armed at the steps the
+    plan took) is refused with that reason (`UsageError`); ``playtester replay`` re-checks it instead."""
     assert bug.trace is not None
-    if bug.kind == "plan":
-        raise UsageError(f"bug {bug.id} is a failed plan step ({bug.message}): plan traces are not shrunk, since "
-                         f"its validations are tied to the steps the plan took; re-check it with "
-                         f"'playtester replay' on its folder")
+    custom = _REPLAYERS.get(bug.kind)
+    if custom is not None and custom.not_shrunk:
+        raise UsageError(f"bug {bug.id} ({bug.kind}: {bug.message}): {custom.not_shrunk}; re-check it with "
+                         "'playtester replay' on its folder")
+    if custom is None and bug.kind not in ALL_KINDS:
+        raise _unknown_kind(bug)
     t0 = time.monotonic()
     base = bug.trace.prefix(bug.first_step)
     spec = trace_spec(base)

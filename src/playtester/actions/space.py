@@ -187,7 +187,8 @@ def space_from_dict(data: dict[str, Any]) -> ActionSpace:
     for key, loader in _LOADERS.items():
         if data.get(key):
             return loader(data, actions)
-    if data.get("analysis"):  # the analysis registers its loader when imported (`playtester.env` imports it)
-        raise ConfigError(f"action space {data.get('kind')!r} carries an analysis, and no loader for it is "
+    extra = sorted(k for k in data if k not in ("schema", "kind", "source", "actions") and data[k])
+    if extra:  # a kind from a higher layer whose loader is not imported (the analysis: playtester.env imports it)
+        raise ConfigError(f"action space {data.get('kind')!r} carries {', '.join(extra)}, and no loader for it is "
                           "registered: load it with playtester.env.space_from_dict")
     return ActionSpace(data["kind"], actions, source=data.get("source"))

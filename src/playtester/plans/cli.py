@@ -8,6 +8,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from playtester.console import fail as _fail  # one error printer for every command
 from playtester.errors import PlaytesterError, UsageError
 
 plan_app = typer.Typer(no_args_is_help=True, add_completion=False,
@@ -16,10 +17,6 @@ console = Console(soft_wrap=True, highlight=False)
 err_console = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
-def _fail(e: PlaytesterError) -> None:
-    from playtester.console import fail  # one error printer for every command
-
-    fail(e)
 
 
 def _game_args(items: list[str]) -> dict[str, Any]:

@@ -76,8 +76,6 @@ def run_plan(plan: Plan, spec: GameSpec | None = None, navigation: str | None = 
 
 
 # ------------------------------------------------------------------------------------------------- JUnit
-
-
 def junit_tree(runs: Sequence[tuple[Plan, PlanResult]]) -> ET.ElementTree:
     """JUnit XML: one ``<testsuite>`` per plan run, one ``<testcase>`` per armed validation and one for
     the plan itself (all nodes done, nothing failed)."""
@@ -249,4 +247,5 @@ __all__ = ["RunSummary", "config_path_for", "junit_tree", "plan_spec", "replay_p
            "signature_of", "store_failure", "write_junit"]
 
 
-register_replayer("plan", replay_plan_bug)
+register_replayer("plan", replay_plan_bug, not_shrunk="plan traces are not shrunk, since a plan's validations are "
+                  "tied to the steps the plan took")
