@@ -67,9 +67,9 @@ actions:
 
 @pytest.mark.parametrize("body,expected", [
     ("version: 1\nactions:\n  - name: a\n    keys: [LEFT]\n  - name: b\n    keys: [LFET]\n",
-     r"a.yaml:5: actions\[1\] \('b'\): field 'keys': .*unknown key name 'LFET'"),
-    ("version: 1\nactions:\n  - name: a\n    keyz: [LEFT]\n", r"a.yaml:3: actions\[0\] \('a'\): field 'keyz'"),
-    ("version: 1\nactions:\n  - name: a\n    when: 'import os'\n", r"actions\[0\].*field 'when'"),
+     r"a.yaml:6: field 'actions\[1\] \('b'\)\.keys': unknown key name 'LFET'"),
+    ("version: 1\nactions:\n  - name: a\n    keyz: [LEFT]\n", r"a.yaml:4: field 'actions\[0\] \('a'\)\.keyz': unknown field 'keyz'; did you mean 'keys'\?"),
+    ("version: 1\nactions:\n  - name: a\n    when: 'import os'\n", r"a.yaml:4: field 'actions\[0\] \('a'\)\.when'"),
     ("version: 1\nactions:\n  - name: a\n  - name: a\n", r"duplicate action name 'a'"),
     ("version: 2\nactions:\n  - name: a\n", r"schema version 2 is not supported"),
     ("actions: [\n", r"not valid YAML"),

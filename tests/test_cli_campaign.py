@@ -91,8 +91,8 @@ def test_corrupted_config_is_a_usage_error(tmp_path):
     (tmp_path / "playtester.toml").write_text("frames_per_action = 'ten'\n[oracles]\nstuck_steps = -1\n")
     res = playtester("explore", str(tmp_path / "game.py"), "--out", str(tmp_path / "o"))
     assert res.returncode == 2
-    assert "playtester.toml: field 'frames_per_action'" in res.stderr
-    assert "field 'oracles.stuck_steps'" in res.stderr
+    assert "playtester.toml:1: field 'frames_per_action'" in res.stderr
+    assert "playtester.toml:3: field 'oracles.stuck_steps'" in res.stderr
 
 
 def test_resume_without_a_campaign_is_a_usage_error(tmp_path):

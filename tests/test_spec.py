@@ -52,7 +52,7 @@ def test_specs_that_do_not_resolve(text, expected):
 def test_bad_config_names_file_and_field(tmp_path):
     (tmp_path / "game.py").write_text("def main():\n    pass\n")
     (tmp_path / "playtester.toml").write_text("frames_per_action = 0\nfpss = 3\n")
-    with pytest.raises(ConfigError, match=r"playtester.toml: field 'frames_per_action'.*\n.*field 'fpss'"):
+    with pytest.raises(ConfigError, match=r"playtester.toml:1: field 'frames_per_action'.*\n.*playtester.toml:2: field 'fpss'.*did you mean 'fps'"):
         resolve(str(tmp_path / "game.py"))
     (tmp_path / "playtester.toml").write_text("frames_per_action = [\n")
     with pytest.raises(ConfigError, match="not valid TOML"):

@@ -18,7 +18,7 @@ actions:
     axes: {"0.0": 1.0}        # "joystick.axis": value
     joy_buttons: ["0.1"]      # "joystick.button"
 ```
-Errors name the file, the entry (index, name and line) and the field.
+Errors name the file, the line, the entry (index and name) and the field; every error is listed.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from playtester import configfile
 from playtester.actions.space import Action, ActionSpace, filter_blacklist
 from playtester.drive.inputs import InputFrame, check_key_names, key_code, mouse_button
 from playtester.errors import ConfigError, UsageError
@@ -113,66 +113,35 @@ class ManualAction(BaseModel):
 class ManualFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     version: int = SCHEMA_VERSION
-    actions: list[dict[str, Any]] = Field(min_length=1)
+    actions: list[ManualAction] = Field(min_length=1)
     analysis: dict[str, Any] | None = None  # kept by ``playtester analyze --json``; ignored here
-
-
-def _entry_lines(text: str) -> list[int]:
-    """1-based line of each entry under ``actions:``, for error messages."""
-    try:
-        root = yaml.compose(text)
-    except yaml.YAMLError:
-        return []
-    if not isinstance(root, yaml.MappingNode):
-        return []
-    for key, value in root.value:
-        if getattr(key, "value", None) == "actions" and isinstance(value, yaml.SequenceNode):
-            return [item.start_mark.line + 1 for item in value.value]
-    return []
 
 
 def load_manual(path: str | Path, blacklist: Iterable[str] = ()) -> ActionSpace:
     """Load and validate a manual action space file.
 
     Raises:
-        ConfigError: the file is missing, not YAML, or an entry is invalid; names file, entry and field.
+        ConfigError: the file is missing or not YAML, or entries are invalid: every error, each naming the
+            file, line, entry and field (``a.yaml:6: field 'actions[1] ('jump').keys': ...``).
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"manual action space {path}: cannot read: {e.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{path}: not valid YAML: {e}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping with 'version' and 'actions' (a list of actions)")
-    try:
-        top = ManualFile.model_validate(data)
-    except ValidationError as e:
-        err = e.errors()[0]
-        raise ConfigError(f"{path}: field '{'.'.join(map(str, err['loc']))}': {err['msg']}") from None
-    if top.version != SCHEMA_VERSION:
-        raise ConfigError(f"{path}: schema version {top.version} is not supported (this playtester reads "
-                          f"version {SCHEMA_VERSION})")
-    lines = _entry_lines(text)
-    actions, seen = [], set()
-    for i, entry in enumerate(top.actions):
-        label = f"actions[{i}]" + (f" ({entry.get('name')!r})" if isinstance(entry, dict) and entry.get("name") else "")
-        where = f"{path}:{lines[i]}" if i < len(lines) else str(path)
-        try:
-            model = ManualAction.model_validate(entry)
-        except ValidationError as e:
-            err = e.errors()[0]
-            field = ".".join(map(str, err["loc"])) or "(entry)"
-            raise ConfigError(f"{where}: {label}: field '{field}': {err['msg']}") from None
+    source = configfile.read(path, "yaml", what="manual action space")
+    configfile.expect_mapping(source, "manual action space", "version, actions")
+    version = source.data.get("version", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        raise ConfigError(f"{source.where(('version',))}: field 'version': schema version {version!r} is not "
+                          f"supported (this playtester reads version {SCHEMA_VERSION})")
+    top = configfile.validate(source, ManualFile)
+    errors, seen = [], set()
+    for i, model in enumerate(top.actions):
         if model.name in seen:
-            raise ConfigError(f"{where}: {label}: field 'name': duplicate action name {model.name!r}")
+            errors.append(source.error(("actions", i, "name"), f"duplicate action name {model.name!r}; "
+                                       "give each action a name of its own"))
         seen.add(model.name)
-        actions.append(model.to_action())
+    if errors:
+        raise ConfigError("\n".join(errors))
+    actions = [m.to_action() for m in top.actions]
     banned = frozenset(key_code(k) for k in blacklist)
-    kept, warnings = filter_blacklist(actions, banned, str(path))
+    kept, warnings = filter_blacklist(actions, banned, str(source.path))
     if not kept:
-        raise ConfigError(f"{path}: every action presses a blacklisted key; nothing is left to play")
-    return ActionSpace("manual", kept, warnings=warnings, source=str(path))
+        raise ConfigError(f"{source.path}: every action presses a blacklisted key; nothing is left to play")
+    return ActionSpace("manual", kept, warnings=warnings, source=str(source.path))

@@ -17,13 +17,13 @@ validated by `GameConfig`. Bundled games keep theirs as ``games/NAME.toml``.
 from __future__ import annotations
 
 import importlib.util
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from playtester import configfile
 from playtester.errors import ConfigError, GameSpecError, UsageError
 
 if TYPE_CHECKING:
@@ -198,13 +198,10 @@ def bundled_games() -> list[str]:
     return sorted(p.stem for p in GAMES_DIR.glob("*.py") if not p.stem.startswith("_"))
 
 
-def _explain(err: ValidationError, where: str) -> str:
-    lines = []
-    for e in err.errors():
-        loc = ".".join(str(p) for p in e["loc"]) or "(top level)"
-        lines.append(f"{where}: field '{loc}': {e['msg']}")
-    fields = ", ".join(GameConfig.model_fields)
-    return "\n".join(lines) + f"\n(known fields: {fields})"
+def _explain(err: ValidationError, where: str, data: Any = None) -> str:
+    """Every error of a config given without a file (overrides): ``WHERE: field 'a.b': message``, with
+    "did you mean" for unknown fields (files go through `configfile`, which adds their lines)."""
+    return configfile.explain(err, GameConfig, where=where, data=data)
 
 
 def cell_feature(entry: str) -> tuple[str, float | str | None]:
@@ -236,20 +233,13 @@ def cell_feature(entry: str) -> tuple[str, float | str | None]:
 
 
 def load_config(path: Path, table: str | None = None) -> GameConfig:
-    """Read and validate a ``playtester.toml`` (or a ``[tool.playtester]`` table of a pyproject)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}; fix the file or remove it") from None
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
-    if table:
-        for part in table.split("."):
-            data = data.get(part, {})
-    try:
-        return GameConfig.model_validate(data)
-    except ValidationError as e:
-        raise ConfigError(_explain(e, str(path))) from None
+    """Read and validate a ``playtester.toml`` (or a ``[tool.playtester]`` table of a pyproject).
+
+    Raises:
+        ConfigError: unreadable file, TOML syntax error, or invalid fields: every error, each as
+            ``FILE:LINE: field 'a.b': message`` ("did you mean" for misspelt fields).
+    """
+    return configfile.load(path, GameConfig, "toml", table, what="game config")
 
 
 def _config_beside(folder: Path) -> tuple[GameConfig, Path | None]:
@@ -259,11 +249,12 @@ def _config_beside(folder: Path) -> tuple[GameConfig, Path | None]:
     pyproject = folder / "pyproject.toml"
     if pyproject.is_file():
         try:
-            has = "playtester" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
-        except (tomllib.TOMLDecodeError, OSError):
-            has = False
-        if has:
-            return load_config(pyproject, "tool.playtester"), pyproject
+            source = configfile.read(pyproject, "toml", what="pyproject")
+        except ConfigError:
+            return GameConfig(), None  # a broken pyproject that may not be the game's: as before, no config
+        if isinstance(source.data.get("tool"), dict) and "playtester" in source.data["tool"]:
+            table = source.select("tool.playtester")
+            return configfile.validate(table, GameConfig), pyproject
     return GameConfig(), None
 
 

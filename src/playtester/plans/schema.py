@@ -38,8 +38,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from playtester import configfile
 from playtester.errors import ConfigError
 
 PLAN_SCHEMA = 1
@@ -305,161 +306,48 @@ class PlanConfig(BaseModel):
 
 
 # --------------------------------------------------------------------------------------------- loading
-def _lines(text: str) -> dict[tuple[Any, ...], int]:
-    """Line (1-based) of every mapping key and sequence item in a YAML document, by path."""
-    try:
-        root = yaml.compose(text)
-    except yaml.YAMLError:
-        return {}
-    out: dict[tuple[Any, ...], int] = {}
-
-    def walk(node: Any, path: tuple[Any, ...]) -> None:
-        out.setdefault(path, node.start_mark.line + 1)
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                key = getattr(k, "value", None)
-                out[(*path, key)] = k.start_mark.line + 1
-                walk(v, (*path, key))
-        elif isinstance(node, yaml.SequenceNode):
-            for i, item in enumerate(node.value):
-                walk(item, (*path, i))
-
-    if root is not None:
-        walk(root, ())
-    return out
+def _item_label(item: dict[str, Any]) -> str | None:
+    """How a node or rule is named in error paths: its name, else its action and actor."""
+    return item.get("name") or " ".join(str(item[k]) for k in ("action", "actor") if item.get(k)) or None
 
 
-def _line_of(lines: dict[tuple[Any, ...], int], loc: tuple[Any, ...]) -> int | None:
-    for n in range(len(loc), -1, -1):
-        if tuple(loc[:n]) in lines:
-            return lines[tuple(loc[:n])]
-    return None
-
-
-def _field_text(loc: tuple[Any, ...], data: Any) -> str:
-    """``nodes[2] ('interact switch').tolerance`` from a pydantic location."""
-    parts: list[str] = []
-    cur = data
-    for p in loc:
-        if isinstance(p, int):
-            label = ""
-            if isinstance(cur, list) and 0 <= p < len(cur) and isinstance(cur[p], dict):
-                item = cur[p]
-                name = item.get("name") or " ".join(str(item[k]) for k in ("action", "actor") if item.get(k))
-                label = f" ({name!r})" if name else ""
-            parts[-1:] = [f"{parts[-1] if parts else ''}[{p}]{label}"]
-            cur = cur[p] if isinstance(cur, list) and 0 <= p < len(cur) else None
-        else:
-            if not str(p).startswith(("function-", "value_error")):
-                parts.append(str(p))
-            cur = cur.get(p) if isinstance(cur, dict) else None
-    return ".".join(parts) or "(top level)"
-
-
-def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
-    # pydantic adds union-member tags to locations ("function-after[...]", "tuple[float, float]")
-    return tuple(p for p in loc if isinstance(p, int) or not any(c in str(p) for c in "[(-"))
-
-
-def _validate(model: type[BaseModel], data: Any, path: Path, text: str) -> Any:
-    try:
-        return model.model_validate(data)
-    except ValidationError as e:
-        lines = _lines(text)
-        msgs = []
-        for err in e.errors()[:5]:
-            loc = _clean_loc(tuple(err["loc"]))
-            line = _line_of(lines, loc)
-            msg = err["msg"].removeprefix("Value error, ")
-            if err["type"] == "extra_forbidden":
-                known = list(_known_fields(model, loc[:-1], data))
-                close = difflib.get_close_matches(str(loc[-1]), known, n=2)
-                msg = f"unknown field {loc[-1]!r}" + (f"; did you mean {' or '.join(map(repr, close))}?" if close
-                                                        else f"; known fields: {', '.join(known)}")
-            msgs.append(f"{path}:{line or 1}: field '{_field_text(loc, data)}': {msg}")
-        raise ConfigError("\n".join(msgs)) from None
-
-
-def _known_fields(model: type[BaseModel], loc: tuple[Any, ...], data: Any) -> list[str]:
-    cur: Any = model
-    for p in loc:
-        if isinstance(p, int):
-            continue
-        field = getattr(cur, "model_fields", {}).get(p)
-        if field is None:
-            return []
-        ann = field.annotation
-        for cand in (ann, *getattr(ann, "__args__", ())):
-            for sub in (cand, *getattr(cand, "__args__", ())):
-                if isinstance(sub, type) and issubclass(sub, BaseModel):
-                    cur = sub
-                    break
-    return [n for n, f in getattr(cur, "model_fields", {}).items() if not f.exclude]
-
-
-def _read_yaml(path: Path, what: str) -> tuple[Any, str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"{what} {path}: cannot read: {e.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise ConfigError(f"{where}: not valid YAML: {getattr(e, 'problem', None) or e}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}:1: a {what} is a mapping (version, name, nodes, ...), not "
-                          f"{type(data).__name__}")
-    return data, text
-
-
-def _check_version(data: dict[str, Any], path: Path, text: str, supported: int, what: str) -> None:
-    v = data.get("version", supported)
+def _check_version(source: configfile.Source, supported: int, what: str) -> None:
+    v = source.data.get("version", supported)
     if v != supported:
-        line = _lines(text).get(("version",), 1)
-        raise ConfigError(f"{path}:{line}: field 'version': {what} schema version {v!r} is not supported (this "
-                          f"playtester reads version {supported})")
+        raise ConfigError(f"{source.where(('version',))}: field 'version': {what} schema version {v!r} is not "
+                          f"supported (this playtester reads version {supported})")
+
+
+def _plan_from(source: configfile.Source) -> Plan:
+    configfile.expect_mapping(source, "plan", "version, name, nodes, ...")
+    _check_version(source, PLAN_SCHEMA, "plan")
+    plan = configfile.validate(source, Plan, _item_label)
+    plan.source = str(source.path)
+    return plan
 
 
 def parse_plan(text: str, path: str | Path = "<plan>") -> Plan:
     """A plan from YAML text (errors name ``path``, the line and the field)."""
-    path = Path(path)
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise ConfigError(f"{path}:{mark.line + 1 if mark else 1}: not valid YAML: "
-                          f"{getattr(e, 'problem', None) or e}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}:1: a plan is a mapping (version, name, nodes, ...), not {type(data).__name__}")
-    _check_version(data, path, text, PLAN_SCHEMA, "plan")
-    plan: Plan = _validate(Plan, data, path, text)
-    plan.source = str(path)
-    return plan
+    return _plan_from(configfile.parse(text, path, "yaml", "plan"))
 
 
 def load_plan(path: str | Path) -> Plan:
     """Load and validate a plan file.
 
     Raises:
-        ConfigError: missing file, bad YAML, unknown or invalid field; names the file, line and field.
+        ConfigError: missing file, bad YAML, unknown or invalid field; names the file, line and field (every
+            invalid field, one a line, with "did you mean" for misspelt ones).
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"plan {path}: cannot read: {e.strerror}") from None
-    return parse_plan(text, path)
+    return _plan_from(configfile.read(path, "yaml", what="plan"))
 
 
 def load_config(path: str | Path) -> PlanConfig:
     """Load and validate a plan config file (errors name the file, line and field)."""
-    path = Path(path)
-    data, text = _read_yaml(path, "plan config")
-    _check_version(data, path, text, CONFIG_SCHEMA, "plan config")
-    cfg: PlanConfig = _validate(PlanConfig, data, path, text)
-    cfg.source = str(path)
+    source = configfile.read(path, "yaml", what="plan config")
+    configfile.expect_mapping(source, "plan config", "version, player, controls, moves, validations, ...")
+    _check_version(source, CONFIG_SCHEMA, "plan config")
+    cfg = configfile.validate(source, PlanConfig, _item_label)
+    cfg.source = str(source.path)
     return cfg
 
 
@@ -503,13 +391,13 @@ def check_plan_against(plan: Plan, cfg: PlanConfig) -> None:
     """
     known = cfg.gameplay_actions
     text = Path(plan.source).read_text(encoding="utf-8") if plan.source and Path(plan.source).is_file() else ""
-    lines = _lines(text) if text else {}
+    where = configfile.Source(Path(plan.source or "<plan>"), text, "yaml", None)
     errors = []
     for kind, items in (("nodes", plan.nodes), ("rules", plan.rules)):
         for i, item in enumerate(items):
             if item.action is not None and item.action not in known:
                 close = difflib.get_close_matches(item.action, known, n=2)
-                line = _line_of(lines, (kind, i, "action")) or 1
+                line = where.line_of((kind, i, "action"))
                 errors.append(f"{plan.source or '<plan>'}:{line}: field '{kind}[{i}] ({item.label()!r}).action': "
                               f"unknown action {item.action!r}; the game's actions are {', '.join(known)}"
                               + (f" (did you mean {close[0]!r}?)" if close else ""))
