@@ -22,11 +22,15 @@ def test_run_bundled_game_prints_a_summary(tmp_path):
     assert data["steps"] == 300 and data["workers"] == 2 and data["actions"] == "manual"
 
 
-def test_run_with_a_learning_agent_says_it_does_not_learn_there():
-    out = playtester("run", "blockmaze", "--agent", "goexplore", "--steps", "20")
+def test_run_calls_a_learning_agents_hooks(tmp_path):
+    """`run` is the campaign loop without a store: a learning explorer sees every step (Go-Explore's archive
+    grows), where the random agent has nothing to report."""
+    out = playtester("run", "blockmaze", "--agent", "goexplore", "--steps", "60", "--json", str(tmp_path / "g.json"))
     assert out.returncode == 0, out.stderr
-    assert "learns only in a campaign" in out.stdout + out.stderr
-    assert "learns only" not in playtester("run", "blockmaze", "--steps", "20").stdout
+    stats = json.loads((tmp_path / "g.json").read_text())["agent_stats"]
+    assert stats["cells"] > 1, stats
+    out = playtester("run", "blockmaze", "--steps", "20", "--json", str(tmp_path / "r.json"))
+    assert json.loads((tmp_path / "r.json").read_text())["agent_stats"] == {}
 
 
 def test_run_reports_crashes_with_exit_code_1(tmp_path):
@@ -44,7 +48,7 @@ def test_bad_input_exits_2_with_a_clear_message(tmp_path):
     bad = tmp_path / "a.yaml"
     bad.write_text("version: 1\nactions:\n  - name: x\n    keys: [NOPE]\n")
     out = playtester("run", "blockmaze", "--actions", f"manual:{bad}")
-    assert out.returncode == 2 and "a.yaml:3" in out.stderr and "unknown key name 'NOPE'" in out.stderr
+    assert out.returncode == 2 and "a.yaml:4" in out.stderr and "unknown key name 'NOPE'" in out.stderr
     out = playtester("run", "blockmaze", "--game-arg", "size")
     assert out.returncode == 2 and "name=value" in out.stderr
 

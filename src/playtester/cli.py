@@ -184,7 +184,7 @@ def run(
         return
     _print_summary(summary)
     if json_out:
-        json_out.write_text(json.dumps(_summary_json(summary), indent=2))
+        json_out.write_text(json.dumps(_summary_json(summary), indent=2, default=str))
     raise typer.Exit(1 if summary.crashes or summary.hangs or summary.memory else 0)
 
 
@@ -370,7 +370,7 @@ def _print_summary(s: Any) -> None:
     table.add_row("steps", f"{s.steps:,} in {s.seconds:.1f} s = {s.steps_per_s:,.0f} steps/s with {s.workers} "
                   f"worker{'s' if s.workers > 1 else ''}")
     outcomes = ", ".join(f"{k} {s.count(k)}" for k in ("finished", "done", "truncated", "crash", "hang",
-                                                        "memory", "no-valid-action") if s.count(k))
+                                                        "memory", "no-valid-action", "agent") if s.count(k))
     table.add_row("episodes ended", f"{len(s.episodes)}" + (f" ({outcomes})" if outcomes else ""))
     table.add_row("game crashes", str(len(s.crashes)))
     table.add_row("hangs", str(len(s.hangs)))
@@ -404,6 +404,7 @@ def _summary_json(s: Any) -> dict[str, Any]:
                      for e in s.episodes],
         "checks": dict(s.checks), "warnings": s.warnings,
         "memory_limit_mb": s.memory_limit_mb, "peak_rss_mb": round(s.peak_rss_mb, 1),
+        "agent_stats": s.agent_stats,
     }
 
 

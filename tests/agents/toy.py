@@ -1,5 +1,5 @@
-"""A tiny driver that calls an explorer's hooks in the order `campaign.explore` does, on toy
-environments written in Python (no game process): fast checks that an agent learns."""
+"""Toy environments written in Python (no game process), played by the campaign's own loop: fast checks
+that an agent learns, with its hooks called exactly as in a campaign."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from playtester.agents.common import CampaignInfo, Transition
+from playtester.agents.common import CampaignInfo
+from playtester.campaign import Budget, CampaignLoop, Observer
+from playtester.campaign.observers import ExplorerHooks, StateCoverage
 
 
 class TwoStates:
@@ -61,20 +63,40 @@ class Line:
         return np.array([self.x], dtype=np.float32), r, False, self.t >= 20, self.info()
 
 
+class ToyEnv:
+    """A toy as a campaign environment (``step_async`` / ``step_wait``; no driver observation)."""
+
+    last_obs = None
+
+    def __init__(self, toy: Any) -> None:
+        self.toy, self.pending = toy, None
+
+    def reset(self, seed: int | None = None) -> tuple[Any, dict[str, Any]]:
+        return self.toy.reset()
+
+    def step_async(self, a: int) -> None:
+        self.pending = a
+
+    def step_wait(self) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        return self.toy.step(self.pending)
+
+    def close(self) -> None:
+        pass
+
+
+class OnStep(Observer):
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+
+    def on_step(self, step: Any) -> None:
+        if step.action is not None:
+            self.fn(step.prev_obs, step.prev_info, step.action)
+
+
 def drive(agent: Any, env: Any, steps: int, features: list[str], on_step: Any = None) -> None:
-    """Play ``steps`` steps of ``env`` with ``agent`` through the explorer hooks (one slot)."""
+    """Play ``steps`` steps of ``env`` with ``agent`` on the campaign's own loop (one slot), the state key
+    being the toy's features; ``on_step(obs, info, action)`` sees each action and what it was chosen on."""
     agent.setup(CampaignInfo(env.n_actions, 1, features=features))
-    agent.episode_start(0)
-    obs, info = env.reset()
-    for _ in range(steps):
-        a = agent.act(obs, info, 0)
-        if on_step:
-            on_step(obs, info, a)
-        nobs, r, term, trunc, ninfo = env.step(a)
-        key = repr(tuple(sorted(ninfo["features"].items())))
-        agent.observe(0, Transition(obs, a, r, nobs, term, trunc, ninfo, key, False))
-        obs, info = nobs, ninfo
-        if term or trunc:
-            agent.episode_end(0, "truncated" if trunc else "finished")
-            agent.episode_start(0)
-            obs, info = env.reset()
+    keys = StateCoverage(lambda step: tuple(sorted(step.info["features"].items())))
+    observers = [keys, ExplorerHooks()] + ([OnStep(on_step)] if on_step else [])
+    CampaignLoop([ToyEnv(env)], [agent], Budget(steps=steps), observers=observers).run()

@@ -1,10 +1,11 @@
 """Pieces the learning explorers share: the explorer protocol, hyper-parameter overrides, masked action
 selection, the Nature-CNN, a replay buffer that keeps action masks, and Pareto sorting.
 
-The explorer protocol extends the plain agent (``act(obs, info) -> int``) with optional hooks that
-`playtester.campaign.explore` calls when an agent has them (the random agent has none):
+Every agent is an `Explorer`: ``act(obs, info, slot) -> int`` plus hooks that the campaign loop
+(`playtester.campaign.CampaignLoop`, behind both ``run`` and ``explore``) calls on every agent; the
+base's hooks do nothing, so the random agent overrides ``act`` only:
 
-- ``shared = True``: one instance serves every worker; ``act(obs, info, slot)`` says which.
+- ``shared = True``: one instance serves every worker (``slot`` says which); False: one per worker.
 - ``setup(info: CampaignInfo)``: once, before the first step (game features, reward feature, ...).
 - ``demonstrate(demos: list[Demo])``: once, after ``setup`` and before the first step of a fresh campaign
   started with demonstrations (``explore --demos``): what each step of each demonstration showed and the

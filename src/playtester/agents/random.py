@@ -8,25 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from playtester.errors import NoValidActionError
+from playtester.agents.common import Explorer, random_valid
 
 
-class RandomAgent:
-    """Picks uniformly among valid actions (``info["action_mask"]``), with its own seeded generator."""
+class RandomAgent(Explorer):
+    """Picks uniformly among valid actions (``info["action_mask"]``), with its own seeded generator. One per
+    worker (``shared = False``); its hooks are the base's no-ops."""
 
     name = "random"
+    shared = False
 
-    def __init__(self, n_actions: int, seed: int = 0) -> None:
-        self.n_actions = n_actions
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, obs: Any, info: dict[str, Any]) -> int:
-        mask = info.get("action_mask")
-        if mask is None:
-            return int(self.rng.integers(self.n_actions))
-        valid = np.flatnonzero(mask)
-        if valid.size == 0:
-            raise NoValidActionError("the action mask has no valid action in this state")
-        return int(self.rng.choice(valid))
+    def act(self, obs: Any, info: dict[str, Any], slot: int = 0) -> int:
+        return random_valid(self.rng, info.get("action_mask"), self.n_actions)

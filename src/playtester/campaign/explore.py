@@ -1,0 +1,292 @@
+"""``playtester explore``: the campaign loop with every observer: oracles, state and code coverage, the
+position map, the explorer's hooks, and the SQLite store, which gets findings, traces and coverage as they
+happen (so a killed campaign resumes and its report still renders)."""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playtester.actions.space import space_to_dict
+from playtester.campaign.control import EpisodeControl
+from playtester.campaign.demos import load_demos, play_demos
+from playtester.campaign.loop import Budget, CampaignLoop, Observer, Slot
+from playtester.campaign.observers import (
+    AgentSaver,
+    CodeWatch,
+    EpisodeWriter,
+    ExplorerHooks,
+    OracleWatch,
+    PositionWatch,
+    Progress,
+    StateCoverage,
+)
+from playtester.campaign.run import campaign_info, make_agents, with_memory_limit
+from playtester.coverage.code import CodeCoverage
+from playtester.coverage.state import Abstraction, make_abstraction
+from playtester.drive.observation import Observation
+from playtester.drive.spec import GameSpec, resolve
+from playtester.drive.worker import code_include_patterns
+from playtester.env import GameEnv, resolve_space, space_from_dict
+from playtester.errors import UsageError
+from playtester.findings import Trace
+from playtester.oracles import make_oracles
+from playtester.store import Store
+
+CAPTURE = (48, 48)  # frames the explorer captures: enough for pixel cells and the frozen-screen oracle
+SAVE_AGENT_EVERY_S = 30.0  # a learning agent's state goes to the store this often (and at the end)
+
+
+def choose_abstraction(name: str, obs: Observation, features: list[str] | None,
+                       ranges: dict[str, tuple[float, float]] | None = None, buckets: int = 10) -> Abstraction:
+    """The state abstraction for coverage: as configured, or for ``auto`` the game's probe features when
+    it reports any (ranged ones cut into ``buckets`` intervals), else the scene (live sprites by class and
+    group), else pixel cells."""
+    if name == "auto":
+        name = "features" if obs.features else ("scene" if obs.info.get("scene") is not None and
+                                                obs.info.get("scene") != () else "pixels")
+    if name == "features":
+        return make_abstraction("features", features=features, ranges=ranges or None, m=buckets)
+    return make_abstraction(name)
+
+
+@dataclass
+class ExploreResult:
+    """What a campaign found, with where it is stored."""
+
+    campaign_id: int
+    store: Store
+    steps: int
+    episodes: int
+    seconds: float
+    states: int
+    code_covered: int
+    code_total: int
+    new_bugs: list[int]
+    replayed_known: int = 0
+    reproduced_known: int = 0
+    agent_stats: dict[str, Any] = field(default_factory=dict)  # the explorer's own numbers (stats())
+
+    @property
+    def bugs(self) -> list[Any]:
+        return self.store.bugs(self.campaign_id)
+
+
+@dataclass
+class _Campaign:
+    """A campaign being set up: what `explore` settled before the loop starts."""
+
+    store: Store
+    prior: Any  # the stored campaign resumed, or None
+    spec: GameSpec
+    space: Any
+    agent: str
+    workers: int
+
+
+def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", budget: Budget = Budget(steps=1000),
+            workers: int = 1, seed: int = 0, actions: Any = None, resume: bool = False, code_coverage: bool = True,
+            replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None,
+            max_store_mb: float | None = None, demos: Sequence[str | Path] = ()) -> ExploreResult:
+    """Run a testing campaign: ``agent`` plays the game on ``workers`` workers until ``budget`` is spent;
+    every step passes through the oracles; bugs, traces and coverage go to the store in ``out``.
+
+    With ``resume``, the latest unfinished campaign in ``out`` continues where it stopped (its game,
+    config, action space, seeds, coverage and bugs are read back from the store).
+
+    ``demos``: trace files (or folders of them) of play to learn from, for agents that take demonstrations
+    (``wuji``); they are played once through the campaign's driver before the first step, unwatched by the
+    oracles and left out of coverage and the step count (see `load_demos`).
+    """
+    c = _open(spec, out, agent, workers, actions, resume, demos, max_store_mb)
+    agents = make_agents(c.agent, len(c.space), c.workers, seed)
+    demo_traces = _demos_for(agents[0], demos, c.spec, c.space)
+    capture = getattr(agents[0], "capture", None) or CAPTURE
+    envs = [GameEnv(c.spec, actions=c.space, capture=capture, obs_size=capture, code_coverage=code_coverage)
+            for _ in range(c.workers)]
+    try:
+        return _run(c, envs, agents, budget, seed, code_coverage, replay_known, on_progress, demo_traces)
+    finally:
+        for env in envs:
+            env.close()
+
+
+def _open(spec: GameSpec | None, out: str | Path, agent: str, workers: int, actions: Any, resume: bool,
+          demos: Sequence[str | Path], max_store_mb: float | None) -> _Campaign:
+    """The store, and the game, space, agent and workers: given, or read back from the campaign resumed."""
+    if demos and resume:
+        raise UsageError("--demos starts a campaign; a resumed campaign keeps what its agent learnt from the "
+                         "demonstrations it started with: leave --demos out with --resume")
+    if not resume:
+        from playtester.agents import agent_class
+
+        agent_class(agent)  # an unknown agent, or one whose extra is not installed: say so before storing
+    store = Store(out, max_mb=max_store_mb)
+    prior = store.campaign()
+    if not resume:
+        if spec is None:
+            raise UsageError("explore needs a game")
+        return _Campaign(store, None, with_memory_limit(spec, workers), resolve_space(spec, actions), agent, workers)
+    if prior is None:
+        raise UsageError(f"nothing to resume in {out}: it holds no campaign")
+    if prior.status == "finished":
+        raise UsageError(f"the latest campaign in {out} (#{prior.id}) already finished; run without --resume "
+                         "to start a new one")
+    return _Campaign(store, prior, resolve(prior.game, **prior.config), space_from_dict(prior.space), prior.agent,
+                     prior.workers)
+
+
+def _demos_for(agent: Any, demos: Sequence[str | Path], spec: GameSpec, space: Any) -> list[tuple[str, Trace]]:
+    if not demos:
+        return []
+    if not getattr(agent, "learns_from_demos", False):
+        from playtester.agents import AGENTS, agent_class
+
+        takers = [n for n in AGENTS if getattr(agent_class(n), "learns_from_demos", False)]
+        raise UsageError(f"the {getattr(agent, 'name', agent)!r} agent does not learn from demonstrations; "
+                         f"--demos works with: {', '.join(takers)}")
+    return load_demos(demos, spec, space_to_dict(space))
+
+
+def _code_coverage(spec: GameSpec, on: bool) -> CodeCoverage:
+    """The campaign's code coverage, counting the game's files even where nothing ran (an honest percent)."""
+    code = CodeCoverage()
+    if on and spec.kind != "gym":
+        for pattern in code_include_patterns(spec):
+            code.track(glob.glob(os.path.join(os.path.dirname(pattern), "*.py")) if pattern.endswith("*")
+                       else [pattern])
+    return code
+
+
+def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, seed: int, code_coverage: bool,
+         replay_known: bool, on_progress: Callable[[dict[str, Any]], None] | None,
+         demo_traces: list[tuple[str, Trace]]) -> ExploreResult:
+    spec, store, prior, cfg = c.spec, c.store, c.prior, c.spec.config
+    first_seed = prior.next_seed if prior else seed
+    first = envs[0].reset(seed=first_seed)  # the first episode tells which abstraction fits the game
+    abstraction = choose_abstraction(prior.abstraction if prior else cfg.abstraction, envs[0].last_obs,
+                                     cfg.features, cfg.feature_ranges, cfg.feature_buckets)
+    info = campaign_info(spec, envs[0], c.workers, abstraction.name, envs[0].worker.snapshots_supported)
+    code = _code_coverage(spec, code_coverage)
+    if prior:
+        cid, seen = prior.id, store.states(prior.id)
+        code.add(store.code_lines(cid))
+        store.update_campaign(cid, status="running")
+    else:
+        cid, seen = store.new_campaign(spec.text, cfg.model_dump(mode="json"), c.agent, space_to_dict(c.space),
+                                       str(budget), c.workers, seed, abstraction.name), {}
+    new_bugs: list[int] = []
+    loop = CampaignLoop(envs, agents, budget, seed=first_seed + 1, make_suite=lambda: make_oracles(cfg.oracles),
+                        steps=prior.steps if prior else 0, episodes=prior.episodes if prior else 0,
+                        elapsed_s=prior.elapsed_s if prior else 0.0)
+    loop.observers += _observers(loop, c, cid, abstraction, code, seen, new_bugs, on_progress)
+    loop.slots[0].seed, (loop.slots[0].obs, loop.slots[0].info) = first_seed, first
+    replayed, reproduced = _prepare(loop, c, info, demo_traces, first_seed, cid, new_bugs, replay_known)
+    loop.run(reset=[False] + [True] * (c.workers - 1))
+    store.update_campaign(cid, status="finished", steps=loop.steps, episodes=loop.episodes, elapsed_s=loop.now_s())
+    states = next(o for o in loop.observers if isinstance(o, StateCoverage))
+    stats = agents[0].stats() if hasattr(agents[0], "stats") else {}
+    return ExploreResult(cid, store, loop.steps, loop.episodes, loop.now_s(), len(states.seen), code.covered(),
+                         code.total(), new_bugs, replayed, reproduced, stats)
+
+
+def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstraction, code: CodeCoverage,
+               seen: dict[str, int], new_bugs: list[int],
+               on_progress: Callable[[dict[str, Any]], None] | None) -> list[Observer]:
+    """The campaign's observers, in the order they must see each step (see observers.py)."""
+    spec, store, cfg, agent = c.spec, c.store, c.spec.config, loop.slots[0].agent
+    config, space = cfg.model_dump(mode="json"), space_to_dict(c.space)
+
+    def sink(slot: Slot, finding: Any) -> None:
+        trace = Trace(spec.text, config, slot.seed, space, slot.actions[:finding.step])
+        bug_id, new = store.record_finding(cid, spec.text, finding, trace, loop.now_s())
+        if new:
+            new_bugs.append(bug_id)
+
+    states = StateCoverage(lambda step: abstraction.key(step.game_obs) if step.game_obs is not None else None, seen)
+    positions, code_watch = PositionWatch(cfg.position_cell, cfg.position), CodeWatch(code)
+    observers: list[Observer] = [OracleWatch(sink), states, positions, code_watch, ExplorerHooks(),
+                                 EpisodeWriter(store, cid, states, positions, code_watch)]
+    if getattr(agent, "shared", False):
+        observers.append(AgentSaver(lambda blob: store.update_campaign(cid, agent_state=blob), agent,
+                                    SAVE_AGENT_EVERY_S))
+    if on_progress:
+        observers.append(Progress(on_progress, states, lambda: store.bug_count(cid)))
+    return observers
+
+
+def _prepare(loop: CampaignLoop, c: _Campaign, info: Any, demo_traces: list[tuple[str, Trace]], first_seed: int,
+             cid: int, new_bugs: list[int], replay_known: bool) -> tuple[int, int]:
+    """Before the first step: the explorer's setup, demonstrations, episode controls and resumed state,
+    then the known failures of this game replayed (as Hypothesis does)."""
+    first, agent = loop.slots[0], loop.slots[0].agent
+    for a in loop.agents:
+        a.setup(info)
+    if demo_traces:  # played on the first worker, then the first episode starts afresh
+        agent.demonstrate(play_demos(first.env, demo_traces))
+        first.env.worker.final_code_lines = {}
+        first.obs, first.info = first.env.reset(seed=first_seed)
+    for slot in loop.slots:
+        slot.agent.attach(slot.index, EpisodeControl(slot, loop))
+    if c.prior is not None and c.prior.agent_state and getattr(agent, "shared", False):
+        agent.load_state(c.prior.agent_state)
+    if not replay_known or c.prior is not None:
+        return 0, 0
+    return _replay_known(c.store, cid, c.spec.text, new_bugs)
+
+
+def _replay_known(store: Store, cid: int, game: str, new: list[int]) -> tuple[int, int]:
+    """Replay failures found by earlier campaigns on this game first (as Hypothesis does)."""
+    from playtester.replay import run_trace
+
+    replayed = reproduced = 0
+    for bug in store.known_failures(game):
+        trace = bug.min_trace or bug.trace
+        if trace is None:
+            continue
+        replayed += 1
+        run = run_trace(trace, stop_on=bug.signature)
+        for f in run.findings:
+            if f.signature == bug.signature:
+                reproduced += 1
+                bug_id, is_new = store.record_finding(cid, game, f, trace.prefix(f.step), 0.0)
+                if is_new:
+                    new.append(bug_id)
+                break
+    return replayed, reproduced
+
+
+def finalize_bugs(store: Store, campaign_id: int, bug_ids: list[int], shrink: bool = True,
+                  shrink_seconds: float = 30.0, on_bug: Callable[[int, str], None] | None = None) -> None:
+    """For each new bug: replay it twice (flaky or not), and shrink its trace with ddmin."""
+    from playtester.replay import minimize_bug, replay_bug
+
+    for bug_id in bug_ids:
+        bug = store.bug(bug_id)
+        if bug.trace is None:
+            continue
+        report = replay_bug(bug)
+        store.set_bug(bug_id, flaky=report.flaky, replay=report.describe())
+        if on_bug:
+            on_bug(bug_id, report.describe())
+        if shrink and report.reproduced and bug.kind != "hang":
+            result = minimize_bug(store.bug(bug_id), max_seconds=shrink_seconds)
+            if result.reproduced:
+                store.set_bug(bug_id, min_trace=result.trace)
+            if on_bug:
+                on_bug(bug_id, f"shrunk {result.describe(len(bug.trace.actions))}" if result.reproduced
+                       else result.describe(len(bug.trace.actions)))
+
+
+def bug_frames(bug: Any, n: int = 8) -> list[Any]:
+    """The last ``n`` full-size frames of a bug's (shrunk) trace, by replaying it."""
+    from playtester.replay import run_trace
+
+    trace = bug.min_trace or bug.trace
+    if trace is None:
+        return []
+    return run_trace(trace, stop_on=bug.signature, keep_frames=n, capture="full").frames

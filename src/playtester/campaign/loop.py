@@ -1,0 +1,263 @@
+"""The one step loop every campaign runs: worker slots, seeds, the budget, and observers.
+
+`CampaignLoop` owns N slots (one environment and one agent each), plays one round at a time (every
+slot's action is sent before any result is awaited, so the workers step in parallel), starts and ends
+episodes, and tells its observers what happened, in the style of Stable-Baselines3's callbacks. It knows
+nothing of oracles, coverage, stores or progress bars: those are observers (`observers.py`). ``playtester
+run`` is the loop with counting observers only; ``playtester explore`` adds the oracles, coverage, the
+store and the explorer's hooks; the agent tests drive the same loop on toy environments.
+
+An environment is anything with ``reset(seed=) -> (obs, info)``, ``step_async(action)``,
+``step_wait() -> (obs, reward, terminated, truncated, info)``, ``last_obs`` (the driver's `Observation`
+of the latest step, or None for environments that have none) and ``close()``: `playtester.env.GameEnv`
+and toy environments alike. An agent is an `playtester.agents.common.Explorer`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from playtester.errors import NoValidActionError, UsageError
+
+EMPTY_ROUNDS = 100  # rounds in a row in which no slot could act: the action mask never allows anything
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a campaign runs: wall-clock seconds or a number of steps."""
+
+    seconds: float | None = None
+    steps: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """``"10m"``, ``"90s"``, ``"1h"``, ``"1h30m"`` (time) or ``"50000"`` (steps)."""
+        text = text.strip().lower()
+        if text.isdigit():
+            return cls(steps=int(text))
+        parts = re.fullmatch(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?", text)
+        if not text or not parts or not any(parts.groups()):
+            raise UsageError(f"budget {text!r} is neither a time (10m, 90s, 1h30m) nor a step count (50000)")
+        h, m, s = (float(g) if g else 0.0 for g in parts.groups())
+        return cls(seconds=h * 3600 + m * 60 + s)
+
+    def spent(self, steps: int, seconds: float) -> bool:
+        return (self.steps is not None and steps >= self.steps) or (self.seconds is not None and seconds >= self.seconds)
+
+    def __str__(self) -> str:
+        return f"{self.steps} steps" if self.steps is not None else f"{self.seconds:g} s"
+
+
+@dataclass
+class Slot:
+    """One worker's episode in flight."""
+
+    index: int
+    env: Any
+    agent: Any
+    seed: int = 0
+    actions: list[int] = field(default_factory=list)  # played in this episode, from its start (its trace)
+    obs: Any = None
+    info: dict[str, Any] = field(default_factory=dict)
+    suite: Any = None  # the oracles' state for this episode (copied into snapshots), None without oracles
+    replaying: deque[int] | None = None  # actions of a trace being replayed (an explorer's return) still to play
+    replayed: Callable[[bool], None] | None = None  # called when that replay ends: did it get there?
+    replay_t0: float = 0.0
+    replay_skip: int = 0  # actions of that trace a restored snapshot already stood at
+
+    @property
+    def last_obs(self) -> Any:
+        """The driver's `Observation` of the latest step (None for environments without one)."""
+        return getattr(self.env, "last_obs", None)
+
+
+@dataclass
+class Step:
+    """One played step as the observers see it. Step 0 is an episode's first observation (no action)."""
+
+    slot: Slot
+    index: int  # steps played in the episode, this one included
+    action: int | None
+    prev_obs: Any  # the observation the action was chosen on, and its info
+    prev_info: dict[str, Any] | None
+    obs: Any
+    reward: float
+    terminated: bool
+    truncated: bool
+    info: dict[str, Any]
+    game_obs: Any  # the driver's Observation of this step, or None
+    key: str | None = None  # the campaign's abstract state key (set by a state-coverage observer)
+    fresh: bool = False  # a state the campaign had never seen
+    stop: bool = False  # an observer (the explorer) asks to end the episode here
+
+
+class Observer:
+    """Something that watches a campaign. Every method is optional; the loop calls them in list order.
+
+    - ``on_start(loop)``: once, before the first episode starts.
+    - ``on_reset(slot)``: the slot's game was reset or restored (a new episode process runs).
+    - ``on_episode_start(slot, fresh)``: an episode begins; ``fresh`` when the campaign reset it (its step
+      0 follows), False when the explorer started it itself (a return to a snapshot or a trace).
+    - ``on_step(step)``: a played step (`Step`), step 0 included.
+    - ``on_replay_step(slot, index)``: a step of a replayed trace (watched, not counted, nothing re-reported).
+    - ``on_episode_end(slot, outcome, reason)``: an episode ended (finished, done, truncated, crash, hang,
+      memory, no-valid-action, agent, budget).
+    - ``on_round(loop)``: after every round of steps.
+    - ``on_end(loop)``: once, after the budget was spent and the episodes in flight were ended.
+    """
+
+    def on_start(self, loop: CampaignLoop) -> None: ...
+    def on_reset(self, slot: Slot) -> None: ...
+    def on_episode_start(self, slot: Slot, fresh: bool) -> None: ...
+    def on_step(self, step: Step) -> None: ...
+    def on_replay_step(self, slot: Slot, index: int) -> None: ...
+    def on_episode_end(self, slot: Slot, outcome: str, reason: str) -> None: ...
+    def on_round(self, loop: CampaignLoop) -> None: ...
+    def on_end(self, loop: CampaignLoop) -> None: ...
+
+
+def outcome_of(exit: Any, truncated: bool, done_reason: str | None) -> str:
+    """How an episode ended, from its exit (a `GameExit` or None), truncation and done reason."""
+    if exit is None:
+        return "truncated" if truncated else ("done" if done_reason else "finished")
+    if exit.kind in ("hang", "memory"):
+        return exit.kind
+    return "crash" if exit.is_failure else "finished"
+
+
+class CampaignLoop:
+    """N slots stepping in rounds until ``budget`` is spent, with ``observers`` told everything.
+
+    Episode seeds are ``seed``, ``seed + 1``, ... in the order episodes start, so a campaign replays.
+    ``make_suite`` makes a fresh oracle suite for each episode (None: no oracles). ``steps``, ``episodes``
+    and ``elapsed_s`` continue a resumed campaign's counts.
+    """
+
+    def __init__(self, envs: Sequence[Any], agents: Sequence[Any], budget: Budget, *, seed: int = 0,
+                 observers: Sequence[Observer] = (), make_suite: Callable[[], Any] | None = None,
+                 steps: int = 0, episodes: int = 0, elapsed_s: float = 0.0) -> None:
+        self.slots = [Slot(i, env, agent) for i, (env, agent) in enumerate(zip(envs, agents, strict=True))]
+        self.budget, self.next_seed = budget, seed
+        self.observers = list(observers)
+        self.make_suite = make_suite
+        self.steps, self.episodes, self.elapsed0 = steps, episodes, elapsed_s
+        self.t0 = time.perf_counter()
+        self.agents = list({id(a): a for a in agents}.values())  # a shared explorer once
+        self._empty_rounds = 0
+
+    # ---- time and events
+    def now_s(self) -> float:
+        """Seconds the campaign has run, a resumed campaign's earlier time included."""
+        return self.elapsed0 + time.perf_counter() - self.t0
+
+    def emit(self, event: str, *args: Any) -> None:
+        for o in self.observers:
+            getattr(o, event)(*args)
+
+    def new_suite(self) -> Any:
+        if self.make_suite is None:
+            return None
+        suite = self.make_suite()
+        suite.reset()
+        return suite
+
+    # ---- running
+    def run(self, reset: Sequence[bool] | None = None) -> None:
+        """Start every slot's first episode (``reset[i]`` False: slot i's game was already reset at
+        ``slot.seed``), play rounds until the budget is spent, and end the episodes in flight."""
+        self.emit("on_start", self)
+        for slot in self.slots:
+            self.start(slot, reset=True if reset is None else reset[slot.index])
+        while not self.budget.spent(self.steps, self.now_s()):
+            self.round()
+            self.emit("on_round", self)
+        for slot in self.slots:  # the episodes in flight count too (not a return still replaying its way there)
+            if slot.actions and slot.replayed is None:
+                self.finish(slot, "budget", "the campaign's budget was spent")
+        self.emit("on_end", self)
+
+    def start(self, slot: Slot, reset: bool = True) -> None:
+        """Begin the slot's next episode: the explorer's own (a return), else a reset with the next seed."""
+        if getattr(slot.agent, "episode_start", None) and slot.agent.episode_start(slot.index):
+            self.emit("on_episode_start", slot, False)
+            return
+        if reset:
+            slot.seed, self.next_seed = self.next_seed, self.next_seed + 1
+            slot.obs, slot.info = slot.env.reset(seed=slot.seed)
+            self.emit("on_reset", slot)
+        slot.actions = []
+        slot.suite = self.new_suite()
+        self.emit("on_episode_start", slot, True)
+        self.emit("on_step", Step(slot, 0, None, None, None, slot.obs, 0.0, False, False, slot.info, slot.last_obs))
+
+    def finish(self, slot: Slot, outcome: str, reason: str) -> None:
+        self.episodes += 1
+        self.emit("on_episode_end", slot, outcome, reason)
+
+    def round(self) -> None:
+        """Every active slot sends its action, then every result is taken in slot order."""
+        active = self.slots if self.budget.steps is None else \
+            self.slots[:max(1, min(len(self.slots), self.budget.steps - self.steps))]
+        sent: list[tuple[Slot, bool, Any, dict[str, Any]]] = []
+        for slot in active:
+            replay = bool(slot.replaying)
+            prev, prev_info = slot.obs, slot.info
+            a = slot.replaying.popleft() if replay else self._act(slot)  # type: ignore[union-attr]
+            if a is None:
+                continue
+            slot.actions.append(a)
+            slot.env.step_async(a)
+            sent.append((slot, replay, prev, prev_info))
+        self._empty_rounds = 0 if sent else self._empty_rounds + 1
+        if self._empty_rounds >= EMPTY_ROUNDS:
+            raise NoValidActionError(f"the action mask allowed no action at the start of {EMPTY_ROUNDS} episodes "
+                                     "in a row: check the action space (`playtester analyze`) or the game's mask")
+        for slot, replay, prev, prev_info in sent:
+            slot.obs, r, term, trunc, slot.info = slot.env.step_wait()
+            if replay:
+                self._replay_step(slot, term or trunc)
+                continue
+            self.steps += 1
+            step = Step(slot, len(slot.actions), slot.actions[-1], prev, prev_info, slot.obs, r, term, trunc,
+                        slot.info, slot.last_obs)
+            self.emit("on_step", step)
+            if term or trunc:
+                exit = slot.info.get("exit")
+                self.finish(slot, outcome_of(exit, trunc, slot.info.get("done_reason")),
+                            exit.message if exit else slot.info.get("done_reason", "step limit"))
+                self.start(slot)
+            elif step.stop:
+                self.finish(slot, "agent", f"{getattr(slot.agent, 'name', 'the agent')} ended the episode")
+                self.start(slot)
+
+    def _act(self, slot: Slot) -> int | None:
+        """The agent's action; None when no action is valid (that episode ends, the slot waits a round)."""
+        try:
+            return slot.agent.act(slot.obs, slot.info, slot.index)
+        except NoValidActionError as e:
+            self.finish(slot, "no-valid-action", str(e))
+            self.start(slot)
+            return None
+
+    def _replay_step(self, slot: Slot, ended: bool) -> None:
+        """One step of a return by trace replay, played beside the other slots' steps (watched by the
+        oracles and code coverage, left out of state coverage and the step count). A replay that cannot
+        reach its end starts the slot afresh."""
+        self.emit("on_replay_step", slot, len(slot.actions))
+        done = slot.last_obs is not None and slot.last_obs.done
+        if ended or done or not slot.replaying:
+            end, slot.replaying, slot.replayed = slot.replayed, None, None
+            ok = not (ended or done)
+            if end is not None:
+                end(ok)
+            if not ok:
+                self.start(slot)
+
+    def close(self) -> None:
+        for slot in self.slots:
+            slot.env.close()
