@@ -42,7 +42,7 @@ def campaign(game: str, agent: str, seed: int, steps: int, criterion: str, worke
     name, args = GAMES[game]
     spec = resolve(name)
     args = {k: seed if v == "campaign seed" else v for k, v in args.items()}
-    oracles = spec.config.oracles.model_dump() | {"stuck_criterion": criterion}
+    oracles = dict(spec.config.oracles) | {"stuck_criterion": criterion}
     spec = spec.with_config(game_args=spec.config.game_args | args, oracles=oracles)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as out:

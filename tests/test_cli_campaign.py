@@ -92,7 +92,10 @@ def test_corrupted_config_is_a_usage_error(tmp_path):
     res = playtester("explore", str(tmp_path / "game.py"), "--out", str(tmp_path / "o"))
     assert res.returncode == 2
     assert "playtester.toml:1: field 'frames_per_action'" in res.stderr
-    assert "playtester.toml:3: field 'oracles.stuck_steps'" in res.stderr
+    (tmp_path / "playtester.toml").write_text("frames_per_action = 10\n[oracles]\nstuck_steps = -1\n")
+    res = playtester("explore", str(tmp_path / "game.py"), "--out", str(tmp_path / "o"))
+    assert res.returncode == 2 and "playtester.toml:3: field 'oracles.stuck_steps'" in res.stderr
+    assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())  # nothing stored
 
 
 def test_resume_without_a_campaign_is_a_usage_error(tmp_path):

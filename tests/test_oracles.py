@@ -6,7 +6,7 @@ import pytest
 from conftest import GAMES, fixture_spec
 
 from playtester.drive.inputs import InputFrame
-from playtester.oracles import make_oracles
+from playtester.oracles import make_oracles, oracle_settings
 
 
 def play(worker_for, spec, frames_seq, capture=(16, 16)):
@@ -95,4 +95,67 @@ def test_bad_oracle_settings_are_config_errors(bad, match):
     from playtester.errors import ConfigError
 
     with pytest.raises(ConfigError, match=match):
-        fixture_spec("buggy", oracles=bad)
+        oracle_settings(fixture_spec("buggy", oracles=bad))
+
+
+def test_the_oracles_table_is_checked_against_the_registry_with_file_lines(tmp_path):
+    """Typos and bad values in [oracles] name the file, line and key, with the closest registered key; in a
+    pyproject's [tool.playtester.oracles] too."""
+    from playtester.drive.spec import resolve
+    from playtester.errors import ConfigError
+
+    (tmp_path / "game.py").write_text("def main():\n    pass\n")
+    toml = tmp_path / "playtester.toml"
+    toml.write_text("fps = 30\n\n[oracles]\nstuck_step = 3\nframe_budget_ms = -1\n")
+    with pytest.raises(ConfigError) as e:
+        oracle_settings(resolve(str(tmp_path / "game.py")))
+    assert str(e.value).splitlines() == [
+        f"{toml}:4: field 'oracles.stuck_step': unknown field 'stuck_step'; did you mean 'stuck_steps'?",
+        f"{toml}:5: field 'oracles.frame_budget_ms': Input should be greater than 0 (got -1)"]
+    toml.unlink()
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.playtester]\nfps = 30\n\n[tool.playtester.oracles]\nenabled = ["crash", "hangs"]\n')
+    with pytest.raises(ConfigError, match=rf"{pyproject}:5: field 'tool.playtester.oracles.enabled': unknown oracle "
+                       r"'hangs'; known: crash, hang, memory, stuck"):
+        oracle_settings(resolve(str(tmp_path / "game.py")))
+
+
+def test_an_oracle_is_one_class_and_one_register_line():
+    """A new oracle registers its kind, settings and report style; the [oracles] table, the suite and the
+    JUnit error kinds follow without another edit."""
+    from pydantic import BaseModel
+
+    from playtester.oracles import REGISTRY, error_kinds, kinds, register, settings_model
+    from playtester.oracles.registry import settings_model as cached
+
+    class FpsSettings(BaseModel):
+        fps_floor: float = 30.0
+
+    class FpsOracle:
+        kind = "fps"
+
+        def __init__(self, floor: float) -> None:
+            self.floor = floor
+
+        @classmethod
+        def from_settings(cls, s):
+            return cls(s.fps_floor)
+
+        def reset(self) -> None:
+            pass
+
+        def check(self, obs, step):
+            return []
+
+    try:
+        register(FpsOracle, FpsSettings, error=True)
+        assert "fps" in kinds() and "fps" in error_kinds()
+        suite = make_oracles({"enabled": ["crash", "fps"], "fps_floor": 20})
+        assert suite.kinds == ["crash", "fps"] and suite.oracles[1].floor == 20
+        assert "fps_floor" in settings_model().model_fields
+        with pytest.raises(ValueError, match="registered twice"):
+            register(FpsOracle)
+    finally:
+        REGISTRY.pop("fps", None)
+        cached.cache_clear()
+    assert "fps" not in kinds() and "fps_floor" not in settings_model().model_fields

@@ -11,7 +11,7 @@ from collections import deque
 
 from playtester.drive.inputs import InputFrame
 from playtester.drive.spec import resolve
-from playtester.oracles import make_oracles
+from playtester.oracles import make_oracles, oracle_settings
 
 NONE = InputFrame()
 MOVES = {"RIGHT": (1, 0), "LEFT": (-1, 0), "DOWN": (0, 1), "UP": (0, -1)}
@@ -32,7 +32,7 @@ class Watched:
 
     def __init__(self, w, spec, seed: int = 0) -> None:
         self.w = w
-        self.suites = {c: make_oracles(spec.config.oracles.model_copy(update={"stuck_criterion": c}))
+        self.suites = {c: make_oracles(dict(spec.config.oracles) | {"stuck_criterion": c})
                        for c in ("effects", "window")}
         self.found = {c: [] for c in self.suites}
         self.n = 0
@@ -108,7 +108,7 @@ def test_a_blockmaze_dead_end_is_not_stuck(worker_for):
     assert len(blocked) == 3
     # keep pressing every key that points into a wall, and waiting, for three windows
     presses = [keys(k) for k in blocked] + [NONE]
-    for i in range(3 * spec.config.oracles.stuck_steps):
+    for i in range(3 * oracle_settings(spec).stuck_steps):
         run.step(presses[i % len(presses)])
     assert (run.obs.features["x"], run.obs.features["y"]) == end
     assert run.stuck() == []
@@ -164,7 +164,7 @@ def test_the_weakened_corner_charge_is_still_stuck(worker_for):
     run.step(NONE, frames=1)
     run.step(keys(cx[1], cy[1], "4"), frames=2)  # charge diagonally into the corner
     assert run.obs.entities["hero"].attrs["charging"]
-    for i in range(2 * spec.config.oracles.stuck_steps):
+    for i in range(2 * oracle_settings(spec).stuck_steps):
         run.step(space[i % len(space)])
         if run.stuck():
             break

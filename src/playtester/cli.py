@@ -268,7 +268,10 @@ def explore(
                 frames_cache[bug.id] = bug_frames(bug)
             return frames_cache[bug.id]
 
-        kinds = store.campaign(cid).config.get("oracles", {}).get("enabled", [])  # type: ignore[union-attr]
+        from playtester.oracles import settings_model
+
+        oracles = store.campaign(cid).config.get("oracles", {})  # type: ignore[union-attr]
+        kinds = settings_model().model_validate(oracles).enabled  # the table as stored; all when not set
         write_bug_folders(store, cid, out, frames_for_bug=frames_for)
         junit = write_junit(store, cid, out / "junit.xml", kinds)
         report = write_report(store, cid, out / "report.html", frames_for_bug=frames_for)

@@ -17,7 +17,6 @@ from playtester.drive.observation import TraceFrame
 
 TRACE_SCHEMA = 1
 BUG_JSON_SCHEMA = 1  # bug.json in a bug folder (report.write_bug_folders, a failed plan's folder)
-KINDS = ("crash", "hang", "memory", "stuck", "assertion", "balance", "error_log", "frame_time")
 # Frames from these places are the tool's or the library's, not the game's.
 _NOT_GAME = (f"{os.sep}pygame{os.sep}", f"{os.sep}playtester{os.sep}drive{os.sep}",
              f"{os.sep}playtester{os.sep}probe.py", "<frozen ", f"{os.sep}runpy.py", f"{os.sep}importlib{os.sep}")

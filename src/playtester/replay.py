@@ -23,7 +23,7 @@ from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import Worker
 from playtester.errors import UsageError
 from playtester.findings import Bug, Finding, Trace
-from playtester.oracles import ALL_KINDS, make_oracles
+from playtester.oracles import kinds, make_oracles, oracle_settings
 
 T = TypeVar("T")
 
@@ -59,7 +59,7 @@ def run_trace(trace: Trace, stop_on: str | None = None, keep_frames: int = 0, ca
         worker: a worker to reuse (its spec and space must match the trace's); a fresh one otherwise.
     """
     spec = trace_spec(trace)
-    suite = make_oracles(spec.config.oracles)
+    suite = make_oracles(oracle_settings(spec))
     own = worker is None
     if keep_frames and capture is None:
         capture = "full"
@@ -145,7 +145,7 @@ def replay_bug(bug: Bug, runs: int = 2, trace: Trace | None = None) -> ReplayRep
     custom = _REPLAYERS.get(bug.kind)
     if custom is not None:
         return custom.replay(bug, runs=runs, trace=trace)
-    if bug.kind not in ALL_KINDS:
+    if bug.kind not in kinds():
         raise _unknown_kind(bug)
     trace = trace or bug.trace
     if trace is None:
@@ -252,7 +252,7 @@ def minimize_bug(bug: Bug, max_tests: int = 300, max_seconds: float = 120.0) -> 
     if custom is not None and custom.not_shrunk:
         raise UsageError(f"bug {bug.id} ({bug.kind}: {bug.message}): {custom.not_shrunk}; re-check it with "
                          "'playtester replay' on its folder")
-    if custom is None and bug.kind not in ALL_KINDS:
+    if custom is None and bug.kind not in kinds():
         raise _unknown_kind(bug)
     t0 = time.monotonic()
     base = bug.trace.prefix(bug.first_step)

@@ -34,7 +34,7 @@ from playtester.drive.worker import code_include_patterns
 from playtester.env import GameEnv, resolve_space, space_from_dict
 from playtester.errors import UsageError
 from playtester.findings import Trace
-from playtester.oracles import make_oracles
+from playtester.oracles import make_oracles, oracle_settings
 from playtester.store import Store
 
 CAPTURE = (48, 48)  # frames the explorer captures: enough for pixel cells and the frozen-screen oracle
@@ -125,6 +125,8 @@ def _open(spec: GameSpec | None, out: str | Path, agent: str, workers: int, acti
         from playtester.agents import agent_class
 
         agent_class(agent)  # an unknown agent, or one whose extra is not installed: say so before storing
+        if spec is not None:
+            oracle_settings(spec)  # and a bad [oracles] table
     store = Store(out, max_mb=max_store_mb)
     prior = store.campaign()
     if not resume:
@@ -180,7 +182,8 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
         cid, seen = store.new_campaign(spec.text, cfg.model_dump(mode="json"), c.agent, space_to_dict(c.space),
                                        str(budget), c.workers, seed, abstraction.name), {}
     new_bugs: list[int] = []
-    loop = CampaignLoop(envs, agents, budget, seed=first_seed + 1, make_suite=lambda: make_oracles(cfg.oracles),
+    oracles = oracle_settings(spec)
+    loop = CampaignLoop(envs, agents, budget, seed=first_seed + 1, make_suite=lambda: make_oracles(oracles),
                         steps=prior.steps if prior else 0, episodes=prior.episodes if prior else 0,
                         elapsed_s=prior.elapsed_s if prior else 0.0)
     loop.observers += _observers(loop, c, cid, abstraction, code, seen, new_bugs, on_progress)

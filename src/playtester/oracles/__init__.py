@@ -1,37 +1,44 @@
 """Oracles: small bug detectors that look at every step's `Observation`.
 
-crash, hang, memory (the episode's memory limit used up), stuck (Wuji), assertion (``probe.check``), balance (designed ranges), error_log
-(ERROR records from the game's logging), frame_time (a frame over its work budget).
+crash, hang, memory (the episode's memory limit used up), stuck (Wuji), assertion (``probe.check``), balance
+(designed ranges), error_log (ERROR records from the game's logging), frame_time (a frame over its work budget).
+Each is registered below, once: adding one is its file and its line (see `registry`).
 """
 
 from playtester.oracles.assertion import AssertionOracle
-from playtester.oracles.balance import BalanceOracle
+from playtester.oracles.balance import BalanceOracle, BalanceSettings
 from playtester.oracles.base import Oracle, OracleSuite
 from playtester.oracles.crash import CrashOracle
 from playtester.oracles.error_log import ErrorLogOracle
-from playtester.oracles.frame_time import FrameTimeOracle
+from playtester.oracles.frame_time import FrameTimeOracle, FrameTimeSettings
 from playtester.oracles.hang import HangOracle
 from playtester.oracles.memory import MemoryOracle
-from playtester.oracles.stuck import StuckOracle
+from playtester.oracles.registry import (
+    REGISTRY,
+    error_kinds,
+    kinds,
+    oracle_settings,
+    register,
+    settings_model,
+)
+from playtester.oracles.stuck import StuckOracle, StuckSettings
 
-ALL_KINDS = ["crash", "hang", "memory", "stuck", "assertion", "balance", "error_log", "frame_time"]
+register(CrashOracle, error=True)
+register(HangOracle, error=True)
+register(MemoryOracle, error=True)
+register(StuckOracle, StuckSettings)
+register(AssertionOracle)
+register(BalanceOracle, BalanceSettings)
+register(ErrorLogOracle)
+register(FrameTimeOracle, FrameTimeSettings)
 
-__all__ = ["ALL_KINDS", "AssertionOracle", "BalanceOracle", "CrashOracle", "ErrorLogOracle", "FrameTimeOracle",
-           "HangOracle", "MemoryOracle", "Oracle", "OracleSuite", "StuckOracle", "make_oracles"]
+__all__ = ["REGISTRY", "AssertionOracle", "BalanceOracle", "CrashOracle", "ErrorLogOracle", "FrameTimeOracle",
+           "HangOracle", "MemoryOracle", "Oracle", "OracleSuite", "StuckOracle", "error_kinds", "kinds",
+           "make_oracles", "oracle_settings", "register", "settings_model"]
 
 
-def make_oracles(settings) -> OracleSuite:  # settings: playtester.drive.spec.OracleSettings
-    """The oracle suite a game's configuration asks for."""
-    made = {
-        "crash": lambda: CrashOracle(),
-        "hang": lambda: HangOracle(),
-        "memory": lambda: MemoryOracle(),
-        "stuck": lambda: StuckOracle(settings.stuck_steps, settings.stuck_threshold, settings.stuck_min_inputs,
-                                     settings.stuck_features, settings.stuck_screen,
-                                     settings.stuck_criterion),
-        "assertion": lambda: AssertionOracle(),
-        "balance": lambda: BalanceOracle({k: tuple(v) for k, v in settings.balance.items()}),
-        "error_log": lambda: ErrorLogOracle(),
-        "frame_time": lambda: FrameTimeOracle(settings.frame_budget_ms),
-    }
-    return OracleSuite([made[k]() for k in settings.enabled])
+def make_oracles(settings) -> OracleSuite:  # a validated [oracles] table (`oracle_settings`), or a raw dict
+    """The oracle suite the game's ``[oracles]`` settings ask for."""
+    if isinstance(settings, dict):
+        settings = settings_model().model_validate(settings)
+    return OracleSuite([REGISTRY[k].make(settings) for k in settings.enabled])

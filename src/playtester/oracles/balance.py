@@ -6,12 +6,34 @@ Ranges name a probe feature (``"damage": [0, 50]``) or a field of a probe event
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
 from playtester.drive.observation import Observation
 from playtester.findings import Finding
 
 
+class BalanceSettings(BaseModel):
+    """The balance oracle's key of the ``[oracles]`` table: designed ranges."""
+
+    model_config = ConfigDict(extra="forbid")
+    balance: dict[str, tuple[float, float]] = Field(default_factory=dict,
+                                                    description="designed ranges: feature or event.field")
+
+    @field_validator("balance")
+    @classmethod
+    def _ranges(cls, v: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+        for k, (lo, hi) in v.items():
+            if lo > hi:
+                raise ValueError(f"balance range of {k!r} has low {lo} above high {hi}")
+        return v
+
+
 class BalanceOracle:
     kind = "balance"
+
+    @classmethod
+    def from_settings(cls, s: BalanceSettings) -> BalanceOracle:
+        return cls({k: tuple(v) for k, v in s.balance.items()})
 
     def __init__(self, ranges: dict[str, tuple[float, float]]) -> None:
         self.features = {k: v for k, v in ranges.items() if "." not in k}

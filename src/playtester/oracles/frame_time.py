@@ -3,12 +3,26 @@ a budget."""
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from playtester.drive.observation import Observation
 from playtester.findings import Finding
 
 
+class FrameTimeSettings(BaseModel):
+    """The frame-time oracle's key of the ``[oracles]`` table."""
+
+    model_config = ConfigDict(extra="forbid")
+    frame_budget_ms: float = Field(250.0, gt=0, description="game work (CPU time of the game thread) one frame "
+                                   "may take")
+
+
 class FrameTimeOracle:
     kind = "frame_time"
+
+    @classmethod
+    def from_settings(cls, s: FrameTimeSettings) -> FrameTimeOracle:
+        return cls(s.frame_budget_ms)
 
     def __init__(self, budget_ms: float) -> None:
         self.budget_ms = budget_ms

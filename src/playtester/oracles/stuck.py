@@ -34,13 +34,29 @@ looked at on a step whose state (or screen) is still.
 from __future__ import annotations
 
 from collections import deque
+from typing import Literal
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from playtester.drive.observation import Observation
 from playtester.findings import Finding, short_hash
 
 CRITERIA = ("effects", "window")
+
+
+class StuckSettings(BaseModel):
+    """The stuck oracle's keys of the ``[oracles]`` table."""
+
+    model_config = ConfigDict(extra="forbid")
+    stuck_steps: int = Field(30, ge=2, description="n: steps in the stuck oracle's moving window")
+    stuck_threshold: float = Field(1e-6, ge=0, description="max |state - moving average| that counts as stuck")
+    stuck_min_inputs: int = Field(3, ge=1, description="distinct inputs in the window for 'inputs keep arriving'")
+    stuck_features: list[str] | None = Field(None, description="features of the stuck state (all by default)")
+    stuck_screen: bool = Field(True, description="also report a screen frozen for stuck_steps steps")
+    stuck_criterion: Literal["effects", "window"] = Field(
+        "effects", description="effects: the inputs that arrived had moved the state before, in every direction "
+        "inputs ever moved it (a wall is not stuck); window: Wuji's, any stuck_min_inputs different inputs")
 SCENE_CUT = 0.5  # share of a frame's pixels that change in one step: a new screen
 
 
@@ -54,6 +70,11 @@ class StuckOracle:
         self.n, self.threshold, self.min_inputs = n, threshold, min_inputs
         self.features, self.screen, self.criterion = features, screen, criterion
         self.reset()
+
+    @classmethod
+    def from_settings(cls, s: StuckSettings) -> StuckOracle:
+        return cls(s.stuck_steps, s.stuck_threshold, s.stuck_min_inputs, s.stuck_features, s.stuck_screen,
+                   s.stuck_criterion)
 
     def reset(self) -> None:
         self.states: deque[np.ndarray] = deque(maxlen=self.n)

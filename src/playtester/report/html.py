@@ -25,7 +25,8 @@ import numpy as np
 
 from playtester.errors import UsageError
 from playtester.files import write_atomic
-from playtester.findings import KINDS, Bug
+from playtester.findings import Bug
+from playtester.oracles import kinds as oracle_kinds
 from playtester.report.images import HEAT_RAMP, UNVISITED_RGB, frame_strip, heatmap, png_bytes
 from playtester.store import Campaign, Store
 
@@ -312,7 +313,8 @@ def _summary(c: Campaign, bugs: list[Bug], states: int, covered: int, elapsed: f
     tile_html = "".join(f'<div class="tile"><div class="v">{e(v)}</div><div class="k">{e(k)}</div></div>'
                         for k, v in tiles)
     by_kind = Counter(b.kind for b in bugs)
-    order = [k for k in KINDS if k in by_kind] + sorted(k for k in by_kind if k not in KINDS)
+    known = oracle_kinds()
+    order = [k for k in known if k in by_kind] + sorted(k for k in by_kind if k not in known)
     kinds = ("".join(f'{_kind_chip(k)}<span class="mono">×{by_kind[k]}</span>&nbsp;&nbsp; ' for k in order)
              if order else '<span class="note">none</span>')
     facts = [

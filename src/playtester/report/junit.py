@@ -30,13 +30,11 @@ from pathlib import Path
 from playtester.errors import UsageError
 from playtester.files import write_atomic, xml_safe
 from playtester.findings import Bug
+from playtester.oracles import error_kinds
 from playtester.report.html import replay_command
 from playtester.store import Store
 
-__all__ = ["ERROR_KINDS", "write_junit"]
-
-ERROR_KINDS = ("crash", "hang", "memory")
-"""Kinds reported as ``<error>``; every other kind is a ``<failure>``."""
+__all__ = ["write_junit"]
 
 
 def _bug_text(bug: Bug, folder: Path) -> str:
@@ -68,8 +66,9 @@ def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], f
     by_kind: dict[str, list[Bug]] = {k: [] for k in kinds}
     for b in bugs:
         by_kind[b.kind].append(b)
-    failures = sum(1 for k in kinds if by_kind[k] and k not in ERROR_KINDS)
-    errors = sum(1 for k in kinds if by_kind[k] and k in ERROR_KINDS)
+    broke = error_kinds()  # registered with error=True: reported as <error>, every other kind as <failure>
+    failures = sum(1 for k in kinds if by_kind[k] and k not in broke)
+    errors = sum(1 for k in kinds if by_kind[k] and k in broke)
     elapsed = f"{c.elapsed_s:.3f}"
     counts = {"tests": str(len(kinds)), "failures": str(failures), "errors": str(errors)}
     root = ET.Element("testsuites", {"name": "playtester", **counts, "time": elapsed})
@@ -86,7 +85,7 @@ def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], f
     for kind in kinds:
         case = ET.SubElement(suite, "testcase", {"classname": c.game, "name": kind, "time": share})
         for b in by_kind[kind]:
-            el = ET.SubElement(case, "error" if kind in ERROR_KINDS else "failure",
+            el = ET.SubElement(case, "error" if kind in broke else "failure",
                                {"message": xml_safe(b.message), "type": kind})
             el.text = xml_safe(_bug_text(b, folder))
     ET.indent(root)

@@ -1,0 +1,115 @@
+"""The oracle registry: every oracle kind with how it is made, its settings, and how its bugs are reported.
+
+Adding an oracle is one file and one line: write ``oracles/NAME.py`` with the oracle class (``kind``,
+``reset``, ``check``; a ``from_settings`` class method when it has settings) and, if it has settings, a
+pydantic model of its keys in the game config's ``[oracles]`` table (named after the kind, e.g.
+``stuck_steps``), then add ``register(...)`` for it in ``oracles/__init__.py``. The ``[oracles]`` table is
+validated against the union of the registered settings (plus ``enabled``), with the file's line numbers and
+"did you mean" for typos (`oracle_settings`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
+
+from playtester import configfile
+from playtester.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class OracleKind:
+    """One registered oracle."""
+
+    kind: str
+    make: Callable[[Any], Any]  # the validated [oracles] settings -> a fresh oracle
+    settings: type[BaseModel] | None  # its keys of the [oracles] table, or None
+    error: bool  # True: its bugs are things that broke (JUnit <error>); False: checks that failed (<failure>)
+
+
+REGISTRY: dict[str, OracleKind] = {}
+
+
+def register(cls: type, settings: type[BaseModel] | None = None, *, error: bool = False) -> None:
+    """Register an oracle class (its ``kind`` attribute names it). With ``settings``, the class is made with
+    ``cls.from_settings(validated)``, else with ``cls()``.
+
+    Raises:
+        ValueError: the kind is registered already, or a settings key is another oracle's.
+    """
+    kind = cls.kind
+    if kind in REGISTRY:
+        raise ValueError(f"oracle {kind!r} is registered twice")
+    taken = {f: k.kind for k in REGISTRY.values() if k.settings for f in k.settings.model_fields}
+    clash = [f for f in (settings.model_fields if settings else ()) if f in taken or f == "enabled"]
+    if clash:
+        raise ValueError(f"oracle {kind!r}: settings key {clash[0]!r} is already "
+                         f"{taken.get(clash[0], 'the list of enabled oracles')!r}'s")
+    REGISTRY[kind] = OracleKind(kind, (lambda s: cls.from_settings(s)) if settings else (lambda s: cls()),
+                                settings, error)
+    settings_model.cache_clear()
+
+
+def kinds() -> list[str]:
+    """Every registered oracle kind, in registration order."""
+    return list(REGISTRY)
+
+
+def error_kinds() -> list[str]:
+    """Kinds whose bugs are things that broke (JUnit ``<error>``), not checks that failed."""
+    return [k for k, o in REGISTRY.items() if o.error]
+
+
+class _Enabled(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    enabled: list[str] = Field(default_factory=kinds, description="oracles that run (all registered by default)")
+
+    @field_validator("enabled")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        unknown = [k for k in v if k not in REGISTRY]
+        if unknown:
+            raise ValueError(f"unknown oracle {unknown[0]!r}; known: {', '.join(REGISTRY)}")
+        return v
+
+
+@functools.cache
+def settings_model() -> type[BaseModel]:
+    """The ``[oracles]`` table's model: ``enabled`` and every registered oracle's settings."""
+    bases = tuple(o.settings for o in REGISTRY.values() if o.settings is not None)
+    return create_model("OracleSettings", __base__=(_Enabled, *bases))
+
+
+def oracle_settings(spec: Any) -> BaseModel:
+    """The game's ``[oracles]`` table (``spec.config.oracles``) validated against the registered oracles.
+
+    Raises:
+        ConfigError: every invalid key, as ``FILE:LINE: field 'oracles.KEY': message`` when the table is the
+            one in the game's config file (else naming the game), with "did you mean" for typos.
+    """
+    raw, model = dict(spec.config.oracles or {}), settings_model()
+    try:
+        return model.model_validate(raw)
+    except ValidationError as e:
+        source = _file_table(spec, raw)
+        if source is not None:
+            raise ConfigError(configfile.explain(e, model, source=source)) from None
+        raise ConfigError(configfile.explain(e, model, where=f"{spec.text}: oracles", data=raw)) from None
+
+
+def _file_table(spec: Any, raw: dict[str, Any]) -> configfile.Source | None:
+    """The game config file's ``[oracles]`` table, when it is what the spec holds (no override changed it)."""
+    path = getattr(spec, "config_path", None)
+    if not path:
+        return None
+    try:
+        table = "tool.playtester.oracles" if Path(path).name == "pyproject.toml" else "oracles"
+        source = configfile.read(path, "toml", table=table)
+    except ConfigError:
+        return None
+    return source if source.data == raw else None
