@@ -15,6 +15,7 @@ from gamekit import run_headless  # noqa: E402
 from playtester.actions.manual import load_manual
 from playtester.drive import InputFrame, Observation, Worker, resolve
 from playtester.games import arena as ar
+from playtester.oracles import oracle_settings
 from playtester.oracles.balance import BalanceOracle
 
 LEFT, TOP, RIGHT, BOTTOM = (
@@ -115,7 +116,7 @@ def test_config_and_manual_space() -> None:
     spec = resolve("arena")
     cfg = spec.config
     assert cfg.joysticks == 1 and cfg.done_events == ["player_died"] and cfg.reward_feature == "score"
-    assert cfg.oracles.balance == {"hit.damage": (1.0, 20.0)}
+    assert oracle_settings(resolve("arena")).balance == {"hit.damage": (1.0, 20.0)}
     assert cfg.features and {"x", "y", "hp", "score", "wave", "bombs", "weapon", "dash_ready"} <= set(
         cfg.features
     )
@@ -280,7 +281,7 @@ def test_cannon_hits_break_the_designed_damage_range(worker: Worker) -> None:
     obs = worker.reset(seed=1)
     obs = worker.step(InputFrame.make(hats={(0, 0): (0, -1)}), frames=2)  # d-pad down: the cannon
     assert obs.features["weapon"] == 3
-    oracle = BalanceOracle(dict(resolve("arena").config.oracles.balance))
+    oracle = BalanceOracle(dict(oracle_settings(resolve("arena")).balance))
     hits, findings = [], []
     for step in range(200):
         enemies = [e for e in obs.entities.values() if e.kind == "enemy"]

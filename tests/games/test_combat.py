@@ -146,9 +146,11 @@ def test_injected_bugs_shape() -> None:
         elif bug["kind"] == "assertion":
             assert f'"{bug["message"]}"' in source
     assert {bug["kind"] for bug in cb.INJECTED_BUGS} == {"crash", "assertion", "stuck", "balance"}
-    config = resolve("combat").config
-    assert "hit.damage" in config.oracles.balance
-    assert config.oracles.stuck_features == ["hero_x", "hero_y", "mana"]
+    from playtester.oracles import oracle_settings
+
+    oracles = oracle_settings(resolve("combat"))
+    assert "hit.damage" in oracles.balance
+    assert oracles.stuck_features == ["hero_x", "hero_y", "mana"]
 
 
 # --- in-process game checks ------------------------------------------------------------------------------
