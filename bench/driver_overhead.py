@@ -5,6 +5,8 @@ For every bundled game, side by side in one run:
   driven     the same game in a playtester Worker, no-op inputs, 10 frames per step, an 84x84 frame
              captured at the end of each step (what GameEnv does by default);
   driven/nc  the same without frame capture.
+A game that ends under no-op inputs is reset, as a campaign would; the resets per 1000 steps of the driven
+run are printed too, since the raw run never pays for a new episode process.
 Then steps/s with 2 workers vs 1, and memory per worker (RSS and USS of the host + episode process).
 Prints figures and writes them to bench/results/driver_overhead.json (with command, commit, machine and
 date); asserts nothing.  Usage: python bench/driver_overhead.py [--frames 6000]
@@ -53,7 +55,7 @@ def raw_fps(game: str, frames: int, args: dict) -> float:
     return int(drawn) / float(seconds)
 
 
-def driven_fps(game: str, frames: int, capture, k: int = 10) -> float:
+def driven_fps(game: str, frames: int, capture, k: int = 10, resets: list[int] | None = None) -> float:
     spec = resolve(game).with_config(max_episode_steps=10**9)
     with Worker(spec, capture=capture) as w:
         w.reset(seed=0)
@@ -61,13 +63,16 @@ def driven_fps(game: str, frames: int, capture, k: int = 10) -> float:
         for _ in range(5):  # warm up
             w.step(noop, frames=k)
         n = frames // k
-        done_frames = 0
+        done_frames = started = 0
         t = time.perf_counter()
         for i in range(n):
             obs = w.step(noop, frames=k)
             done_frames += k
             if obs.done:  # the game ended (e.g. the player died): a new episode, as a campaign would
                 w.reset(seed=i)
+                started += 1
+        if resets is not None:
+            resets.append(round(1000 * started / n))
         return done_frames / (time.perf_counter() - t)
 
 
@@ -115,24 +120,25 @@ def main() -> None:
     print(f"# driver overhead, {a.frames} frames per measurement, {os.cpu_count()} CPUs, Python "
           f"{sys.version.split()[0]}")
     print(f"{'game':<12} {'raw fps':>9} {'driven fps':>11} {'ratio':>6} {'no-capture fps':>15} {'ratio':>6} "
-          f"{'1 worker st/s':>14} {'2 workers st/s':>15} {'x':>5} {'RSS MiB':>8} {'USS MiB':>8}")
+          f"{'1 worker st/s':>14} {'2 workers st/s':>15} {'x':>5} {'RSS MiB':>8} {'USS MiB':>8} {'resets/1k':>9}")
     for game in bundled_games():
         args = resolve(game).config.game_args
         runs: dict[str, list[float]] = {"raw": [], "drv": [], "nc": [], "one": [], "two": []}
+        resets: list[int] = []
         for _ in range(a.rounds):  # interleaved, so drifts of the machine hit every column alike
             runs["raw"].append(raw_fps(game, a.frames, args))
-            runs["drv"].append(driven_fps(game, a.frames, (84, 84)))
+            runs["drv"].append(driven_fps(game, a.frames, (84, 84), resets=resets))
             runs["nc"].append(driven_fps(game, a.frames, None))
             runs["one"].append(parallel_steps(game, 1, a.steps))
             runs["two"].append(parallel_steps(game, 2, a.steps))
         raw, drv, drv_nc, one, two = (statistics.median(runs[k]) for k in ("raw", "drv", "nc", "one", "two"))
         rss, uss = memory(game)
         print(f"{game:<12} {raw:>9,.0f} {drv:>11,.0f} {drv / raw:>6.2f} {drv_nc:>15,.0f} {drv_nc / raw:>6.2f} "
-              f"{one:>14,.0f} {two:>15,.0f} {two / one:>5.2f} {rss:>8.0f} {uss:>8.0f}")
+              f"{one:>14,.0f} {two:>15,.0f} {two / one:>5.2f} {rss:>8.0f} {uss:>8.0f} {max(resets):>9}")
         rows[game] = {"runs": runs, "raw_fps": round(raw), "driven_fps": round(drv), "ratio": round(drv / raw, 2),
                       "nocapture_fps": round(drv_nc), "nocapture_ratio": round(drv_nc / raw, 2),
                       "steps_1_worker": round(one), "steps_2_workers": round(two), "x": round(two / one, 2),
-                      "rss_mb": round(rss), "uss_mb": round(uss)}
+                      "rss_mb": round(rss), "uss_mb": round(uss), "resets_per_1k_steps": max(resets)}
     print(f"written to {write_results('driver_overhead', {'frames': a.frames, 'rounds': a.rounds, 'games': rows}, made)}")
 
 

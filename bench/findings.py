@@ -5,20 +5,25 @@
    time), over several campaign seeds.
 2. Cost of oracles and coverage per step, as a ratio to stepping without them, measured side by side
    (interleaved rounds, medians): plain stepping; + oracles + state coverage + position map; + code
-   coverage (coverage.py in the worker); the full campaign (everything + the SQLite store).
+   coverage as `explore` measures it (coverage.py's line tracer in a share of the worker's steps, see
+   playtester.drive.worker.Worker); + code coverage traced in every step (all episodes, to their end);
+   the full campaign (everything + the SQLite store). For both code coverage columns, the distinct lines
+   of the game's source they reported over the same steps (same seeds, same actions).
 
 Writes bench/results/findings.json (every figure printed, with command, commit, machine and date).
-Usage: python bench/findings.py [--seconds 60] [--seeds 3] [--steps 3000]
+Usage: python bench/findings.py [--seconds 60] [--seeds 3] [--steps 3000] [--only recall|cost]
+(--only cost keeps the recall figures of the previous results file, with the provenance of their run)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import tempfile
 import time
 
-from provenance import provenance, write_results
+from provenance import ROOT, provenance, write_results
 
 from playtester.agents import make_agent
 from playtester.campaign import CAPTURE, Budget, choose_abstraction, explore
@@ -39,15 +44,18 @@ def recall(seconds: float, workers: int, seed: int, size: int) -> list[float]:
         return sorted(b.first_found_s for b in r.bugs if b.message in expected)
 
 
-def stepping(game: str, steps: int, mode: str) -> float:
-    """steps/s of the random agent on one worker, with more or less of the pipeline switched on."""
+def stepping(game: str, steps: int, mode: str, lines: dict[str, int] | None = None) -> float:
+    """steps/s of the random agent on one worker, with more or less of the pipeline switched on; with code
+    coverage, the number of distinct source lines the worker reported goes to ``lines[mode]``."""
     spec = resolve(game).with_config(max_episode_steps=200)
     if mode == "campaign":
         with tempfile.TemporaryDirectory() as out:
             t = time.perf_counter()
             explore(spec, out=out, budget=Budget(steps=steps), code_coverage=True, replay_known=False)
             return steps / (time.perf_counter() - t)
-    env = GameEnv(spec, capture=CAPTURE, obs_size=CAPTURE, code_coverage=(mode == "code"))
+    env = GameEnv(spec, capture=CAPTURE, obs_size=CAPTURE, code_coverage=mode in ("code", "code_all"))
+    if mode == "code_all":  # every step traced: what code coverage cost before it was sampled
+        env.worker.code_share, env.worker.code_patience = 1.0, 0
     agent = make_agent("random", env.action_space.n, seed=0)
     obs, info = env.reset(seed=0)
     suite = make_oracles(spec.config.oracles) if mode != "plain" else None
@@ -70,6 +78,8 @@ def stepping(game: str, steps: int, mode: str) -> float:
                 suite.reset()
     rate = steps / (time.perf_counter() - t)
     env.close()
+    if lines is not None and mode in ("code", "code_all"):
+        lines[mode] = sum(len(v) for v in env.worker.code_known.values())
     return rate
 
 
@@ -80,11 +90,28 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=11, help="maze size")
     ap.add_argument("--steps", type=int, default=3000, help="steps per cost measurement")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--only", choices=("recall", "cost"), help="run one part; the other keeps its previous figures")
     a = ap.parse_args()
     made = provenance()
     record: dict = {"recall": {"seconds": a.seconds, "size": a.size, "runs": [], "median_all5_s": {}},
                     "cost": {"steps": a.steps, "rounds": a.rounds, "games": {}}}
+    if a.only:
+        kept = "cost" if a.only == "recall" else "recall"
+        try:
+            previous = json.loads((ROOT / "bench" / "results" / "findings.json").read_text())
+        except (OSError, ValueError):
+            previous = {}
+        if kept in previous:
+            record[kept] = previous[kept]
+            record[kept].setdefault("made", {k: previous.get(k) for k in ("command", "commit", "dirty", "date")})
+    if a.only != "cost":
+        run_recall(a, record)
+    if a.only != "recall":
+        run_cost(a, record)
+    print(f"written to {write_results('findings', record, made)}")
 
+
+def run_recall(a: argparse.Namespace, record: dict) -> None:
     print(f"# 1. recall on blockmaze (size {a.size}, 5 bug cells), random agent, {a.seconds:g} s budget, "
           f"{a.seeds} seeds")
     print(f"{'workers':>7} {'seed':>5} {'found':>6} {'time to all 5 (s)':>18}  first-found times (s)")
@@ -104,22 +131,34 @@ def main() -> None:
             print(f"{workers:>7} {'med':>5} {'':>6} {statistics.median(done):>18.1f}  ({len(done)}/{a.seeds} "
                   "campaigns found all 5)")
 
+
+
+def run_cost(a: argparse.Namespace, record: dict) -> None:
     print(f"\n# 2. cost of oracles and coverage per step ({a.steps} steps, median of {a.rounds} interleaved rounds)")
     print(f"{'game':<11} {'plain st/s':>10} {'+oracles+state':>15} {'extra':>6} {'+code cov':>10} {'extra':>6} "
-          f"{'campaign':>9} {'extra':>6}")
+          f"{'lines':>6} {'+code all':>10} {'extra':>6} {'lines':>6} {'campaign':>9} {'extra':>6}")
+    modes = ("plain", "oracles", "code", "code_all", "campaign")
     for game in ("blockmaze", "platformer"):
-        runs: dict[str, list[float]] = {m: [] for m in ("plain", "oracles", "code", "campaign")}
+        runs: dict[str, list[float]] = {m: [] for m in modes}
+        lines: dict[str, list[int]] = {"code": [], "code_all": []}
         for _ in range(a.rounds):
             for mode in runs:
-                runs[mode].append(stepping(game, a.steps, mode))
-        plain, orc, code, camp = (statistics.median(runs[m]) for m in ("plain", "oracles", "code", "campaign"))
+                found: dict[str, int] = {}
+                runs[mode].append(stepping(game, a.steps, mode, found))
+                if mode in found:
+                    lines[mode].append(found[mode])
+        plain, orc, code, full, camp = (statistics.median(runs[m]) for m in modes)
+        code_lines, full_lines = (statistics.median(lines[m]) for m in ("code", "code_all"))
         print(f"{game:<11} {plain:>10.0f} {orc:>15.0f} {plain / orc - 1:>6.0%} {code:>10.0f} {plain / code - 1:>6.0%} "
+              f"{code_lines:>6.0f} {full:>10.0f} {plain / full - 1:>6.0%} {full_lines:>6.0f} "
               f"{camp:>9.0f} {plain / camp - 1:>6.0%}")
         record["cost"]["games"][game] = {
-            "runs": runs, "plain": round(plain), "oracles": round(orc), "oracles_extra_pct": round(100 * (plain / orc - 1)),
-            "code": round(code), "code_extra_pct": round(100 * (plain / code - 1)), "campaign": round(camp),
-            "campaign_extra_pct": round(100 * (plain / camp - 1))}
-    print(f"written to {write_results('findings', record, made)}")
+            "runs": runs, "lines": lines, "plain": round(plain), "oracles": round(orc),
+            "oracles_extra_pct": round(100 * (plain / orc - 1)),
+            "code": round(code), "code_extra_pct": round(100 * (plain / code - 1)), "code_lines": round(code_lines),
+            "code_all": round(full), "code_all_extra_pct": round(100 * (plain / full - 1)),
+            "code_all_lines": round(full_lines),
+            "campaign": round(camp), "campaign_extra_pct": round(100 * (plain / camp - 1))}
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from playtester.actions import ActionSpace, make_space, native_space
+from playtester.drive.backend import backend_for
 from playtester.drive.observation import Observation, resize_nearest
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import Worker
@@ -39,10 +40,9 @@ def default_space(spec: GameSpec) -> ActionSpace:
     """The action space a game gets when none is named: native for Gymnasium ids, the space its config
     names (a manual YAML file, or ``analyzed``), else ``analyzed`` from program analysis, falling back
     to ``blind`` with a warning that says why when the analysis fails."""
-    if spec.kind == "gym":
-        from playtester.drive.gym_driver import describe_actions
-
-        return native_space(*describe_actions(spec.target))
+    backend = backend_for(spec)
+    if backend.capabilities.declared_actions:
+        return native_space(*backend.call("declared", spec))
     cfg_actions = spec.config.actions
     if cfg_actions and cfg_actions not in ("analyzed", "blind"):
         base = Path(spec.config_path).parent if spec.config_path else Path.cwd()
@@ -75,8 +75,8 @@ def resolve_space(spec: GameSpec, actions: str | ActionSpace | None) -> ActionSp
         return actions
     if actions in (None, "default"):
         return default_space(spec)
-    if spec.kind == "gym":
-        raise UsageError(f"{spec.text} has its own discrete actions; leave --actions out for Gymnasium ids")
+    if backend_for(spec).capabilities.declared_actions:
+        raise UsageError(f"{spec.text} declares its own discrete actions; leave --actions out for it")
     if actions == "analyzed":
         return analyzed_space(spec)
     if isinstance(actions, str) and actions.startswith("analyzed:"):

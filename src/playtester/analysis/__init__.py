@@ -86,8 +86,11 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
         max_forks = spec.config.analysis_max_forks
     if timeout is None:
         timeout = budget * 4 + 30.0  # wall clock: the CPU budget is enforced in the game; load stretches it
-    if spec.kind == "gym":
-        raise AnalysisError(f"{spec.text} is a Gymnasium environment: it has its own discrete actions")
+    from playtester.drive.backend import backend_for, capabilities
+
+    if not capabilities(spec).analysis:
+        raise AnalysisError(f"{spec.text} runs on the {backend_for(spec).name} backend, which the action-space "
+                            "analysis cannot read (it reads Python input handling); it declares its own actions")
     from playtester.drive.worker import Worker
     from playtester.errors import MemoryLimitError, WorkerError
 

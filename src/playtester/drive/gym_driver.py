@@ -12,7 +12,9 @@ from typing import Any
 import numpy as np
 
 from playtester.drive.context import SpaceLike
-from playtester.drive.observation import GameExit, Observation, resize_nearest
+from playtester.drive.episode import serve
+from playtester.drive.inputs import InputFrame
+from playtester.drive.observation import EpisodeOptions, GameExit, Observation, resize_nearest
 from playtester.drive.spec import GameSpec
 
 
@@ -64,6 +66,8 @@ class GymRunner:
         self.frame_no = 0
         self.total_reward = 0.0
         self.done = False
+        self.ended = False
+        self.pending: tuple[int, int] = (0, 1)
 
     def observe(self, reward: float, done: bool, exit: GameExit | None = None,
                 info: dict[str, Any] | None = None) -> Observation:
@@ -88,26 +92,38 @@ class GymRunner:
         return Observation(frame=frame, features=features, entities=entities, done=done, frame_no=self.frame_no,
                            time_ms=self.frame_no, reward=reward, action_mask=mask, info=out_info)
 
+    # ---- the episode protocol (drive.episode.serve)
+    def over(self) -> bool:
+        return self.done
+
+    def final_observation(self) -> Observation:
+        return self.observe(0.0, True)
+
+    def perform(self, action: int) -> tuple[InputFrame, int | None]:
+        return self.space.actions[action].inputs, None  # type: ignore[union-attr]
+
+    def begin_step(self, inputs: InputFrame, frames: int, hold: int | None) -> None:
+        self.pending = (inputs.native if inputs.native is not None else 0, frames)
+
+    def end(self) -> None:
+        self.ended = True
+
+    def call(self, target: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+        return False, f"{target}: a Gymnasium environment runs no playtester functions (no in-process hooks)"
+
+    def snapshot(self) -> None:
+        self.conn.send(("snapshot", None))  # no snapshots: the campaign returns by replaying traces
+
     def run(self) -> None:
         _, info = self.env.reset(seed=self.seed)
         self.conn.send(("obs", self.observe(0.0, False, info=info)))
         while True:
-            msg = self.conn.recv()
-            if msg[0] == "end":
+            serve(self)
+            if self.ended:
                 return
-            if self.done:
-                self.conn.send(("obs", self.observe(0.0, True)))
-                continue
-            if msg[0] == "step":
-                _, inputs, frames, _hold, self.capture = msg
-                action = inputs.native
-            else:
-                _, index, frames, self.capture = msg
-                action = self.space.actions[index].inputs.native  # type: ignore[union-attr]
-            if action is None:
-                action = 0
-            reward = 0.0
-            for _ in range(max(1, int(frames))):
+            action, frames = self.pending
+            reward, terminated = 0.0, False
+            for _ in range(frames):
                 _, r, terminated, truncated, info = self.env.step(int(action))
                 self.frame_no += 1
                 reward += float(r)
@@ -121,14 +137,19 @@ class GymRunner:
             self.conn.send(("obs", obs))
 
 
-def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, capture: Any) -> None:
+def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
+    """The environment's own discrete actions (the backend's ``declared``)."""
+    return describe_actions(spec.target)
+
+
+def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:
     """Body of an episode process for a Gymnasium environment."""
     import os
 
     conn.send(("hello", os.getpid()))
     runner = None
     try:
-        runner = GymRunner(conn, spec, seed, space, capture)
+        runner = GymRunner(conn, spec, seed, space, opts.capture)
         runner.run()
     except BaseException as e:  # noqa: BLE001 - an environment failure is a finding
         from playtester.drive.lifetime import exit_of_exception

@@ -73,6 +73,11 @@ class EpisodeOptions:
         hang_dump: file the episode dumps its Python stack to when the watchdog asks (SIGUSR1).
         code_include: coverage.py ``include`` patterns of the game's own source files; None: no code
             coverage.
+        code_trace: measure code coverage in this episode (with ``code_include``); False: the episode runs
+            untraced (the worker traces a share of its steps only, see `Worker`).
+        code_known: lines the worker already has, ``{file: [line, ...]}``: not sent again, and a step that
+            runs none but these brings no news.
+        code_patience: stop tracing after this many steps in a row without a new line (0: never).
         code_every: send newly covered lines every this many steps (and at the episode's end).
         memory_limit_mb: the episode process's data limit in MiB (``RLIMIT_DATA``); 0 or None: none.
     """
@@ -80,6 +85,9 @@ class EpisodeOptions:
     capture: object = "full"
     hang_dump: str | None = None
     code_include: list[str] | None = None
+    code_trace: bool = True
+    code_known: dict[str, list[int]] | None = None
+    code_patience: int = 0
     code_every: int = 20
     memory_limit_mb: int | None = None
 
@@ -160,7 +168,8 @@ class Observation:
             (input API calls during the step), ``done_reason``, ``screen_size``, ``max_frame_ms`` (the
             longest frame's in-game work, wall-clock), ``scene`` (live sprites: sorted
             ``(group label, sprite class names)`` pairs), ``code_lines`` (newly covered lines,
-            ``{file: [line, ...]}``, when code coverage is on), ...
+            ``{file: [line, ...]}``, when code coverage is on), ``code_stopped`` (the step at which this
+            episode stopped measuring code coverage, on that step only), ...
     """
 
     frame: np.ndarray | None

@@ -32,6 +32,7 @@ import numpy as np
 from playtester import probe
 from playtester.drive import lifetime
 from playtester.drive.context import ActionContext, SpaceLike
+from playtester.drive.episode import serve
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import (
     CheckFailure,
@@ -165,6 +166,119 @@ def _plain(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# -------------------------------------------------------------------------------------- code coverage
+def prepare_code_tracing() -> None:
+    """Import coverage.py's tracer modules (in the worker host, before forking), so a traced episode does not
+    pay for the import (about 0.1 s) in its own process."""
+    CodeTracer.modules()
+
+
+class CodeTracer:
+    """Lines of the game's own source that run in this episode process, measured by coverage.py's line tracer.
+
+    coverage.py's C tracer (``CTracer``; its Python ``PyTracer`` where the C extension is missing) is driven
+    directly, with coverage.py's own rules for which files to trace (the ``include`` patterns, matched
+    against canonical file names as ``coverage run --include`` does): the lines are the same as a
+    ``coverage.Coverage(include=...)`` run would record, without its per-episode set-up and SQLite data.
+
+    ``known`` are lines this worker has already reported: they are not sent again, and a step that runs no
+    line outside them is a step without news. After ``patience`` steps in a row without news (0: never),
+    the tracer stops for the rest of the episode: on Python 3.11 a line tracer slows every frame of the
+    process, whatever it records, so the only cheap tracer is one that is off.
+    """
+
+    _mods: tuple[Any, ...] | None = None
+
+    @classmethod
+    def modules(cls) -> tuple[Any, ...]:
+        if cls._mods is None:
+            from coverage.disposition import disposition_init
+            from coverage.files import GlobMatcher, canonical_filename, prep_patterns
+            from coverage.python import source_for_file
+
+            try:
+                from coverage.tracer import CFileDisposition as disp_class
+                from coverage.tracer import CTracer as tracer_class
+            except ImportError:  # coverage.py without its C extension
+                from coverage.disposition import FileDisposition as disp_class
+                from coverage.pytracer import PyTracer as tracer_class
+            cls._mods = (tracer_class, disp_class, disposition_init, GlobMatcher, canonical_filename, prep_patterns,
+                         source_for_file)
+        return cls._mods
+
+    def __init__(self, include: list[str], known: dict[str, list[int]] | None = None, patience: int = 0) -> None:
+        tracer_class, disp_class, disposition_init, glob_matcher, canonical, prep, source_for_file = self.modules()
+        match = glob_matcher(prep(include), "include").match
+
+        def should_trace(filename: str, frame: Any) -> Any:  # coverage.py's InOrOut.should_trace, include only
+            disp = disposition_init(disp_class, filename)
+            if filename.startswith("<"):
+                return disp
+            dunder_file = frame.f_globals.get("__file__") if frame is not None and frame.f_globals else None
+            if dunder_file:
+                name = source_for_file(dunder_file)
+                if os.path.basename(filename) == os.path.basename(name):
+                    filename = name
+            if not filename or filename.startswith(("<", "memory:")):
+                return disp
+            disp.canonical_filename = disp.source_filename = canonical(filename)
+            disp.trace = bool(match(disp.source_filename))
+            return disp
+
+        self.sent: dict[str, set[int]] = {f: set(lines) for f, lines in (known or {}).items()}
+        self.data: dict[str, set[int]] = {f: set(lines) for f, lines in self.sent.items()}
+        self.seen = sum(len(v) for v in self.data.values())
+        self.patience = patience
+        self.quiet = 0  # steps in a row without a new line
+        self.running = False
+        tracer = self.tracer = tracer_class()
+        tracer.data = self.data
+        tracer.should_trace = should_trace
+        tracer.should_trace_cache = {}
+        tracer.trace_arcs = False
+        tracer.warn = lambda *a, **k: None
+        tracer.lock_data = tracer.unlock_data = lambda: None
+        for name, value in (("file_tracers", {}), ("concur_id_func", None), ("check_include", None),
+                            ("should_start_context", None), ("switch_context", None), ("disable_plugin", None)):
+            if hasattr(tracer, name):
+                setattr(tracer, name, value)
+
+    def start(self) -> None:
+        self.tracer.start()
+        self.running = True
+
+    def stop(self) -> None:
+        if self.running:
+            self.tracer.stop()
+            self.running = False
+
+    def end_step(self) -> bool:
+        """Count a step; True when this step used up the patience and the tracer stopped."""
+        if not self.running:
+            return False
+        seen = sum(len(v) for v in self.data.values())
+        if seen > self.seen:
+            self.seen, self.quiet = seen, 0
+            return False
+        self.quiet += 1
+        if self.patience and self.quiet >= self.patience:
+            self.stop()
+            return True
+        return False
+
+    def new_lines(self) -> dict[str, list[int]]:
+        """Lines run since the last call, not among the known ones: ``{file: sorted lines}``."""
+        out = {}
+        for f, lines in list(self.data.items()):
+            sent = self.sent.setdefault(f, set())
+            if len(lines) > len(sent):
+                new = lines - sent
+                if new:
+                    sent.update(new)
+                    out[f] = sorted(new)
+        return out
+
+
 # ---------------------------------------------------------------------------------------- the runtime
 class Runtime:
     """Virtual devices, event queue, clock and frame stepping of one episode."""
@@ -177,8 +291,7 @@ class Runtime:
         self.space = space
         self.opts = opts
         self.capture = opts.capture
-        self.cov: Any = None
-        self.code_sent: dict[str, set[int]] = {}
+        self.code: CodeTracer | None = None
         self.steps_done = 0
         self.seed = seed
         self.frame_ms = 1000.0 / self.cfg.fps
@@ -484,42 +597,42 @@ class Runtime:
             self.done_reason = f"done_when {self.cfg.done_when}"
 
     def next_command(self) -> None:
-        """Block until the parent says what to do next, and set up the next step."""
-        while True:
+        """Block until the parent says what to do next, and set up the next step (`episode.serve`)."""
+        serve(self)
+
+    # ---- the episode protocol (drive.episode.serve)
+    def over(self) -> bool:
+        return self.done_reason is not None
+
+    def final_observation(self) -> Observation:
+        return self.observe(done=True)
+
+    def perform(self, action: int) -> tuple[InputFrame, int | None]:
+        self.ctx.held, self.ctx.features = self.held, self.sink.numeric_features()
+        self.ctx.screen_size = self.screen_size
+        return self.space.perform(action, self.ctx)  # type: ignore[union-attr]
+
+    def begin_step(self, inputs: InputFrame, frames: int, hold: int | None) -> None:
+        self.frames_left = frames
+        self.hold_left = hold if hold and hold < self.frames_left else None
+        self.target = inputs
+        self.step_reads = 0
+        self.game_work_ms = self.max_frame_ms = 0.0
+        self.apply_inputs(inputs)
+
+    def end(self) -> None:
+        if self.code is not None:
             try:
-                msg = self.conn.recv()
-            except (EOFError, OSError):  # the parent is gone: nobody will read what this episode does
-                end_process(0)
-            op = msg[0]
-            if op == "end":
-                if self.cov is not None:
-                    self.send("coverage", self.new_code_lines())
-                end_process()
-            if op == "call":  # run a playtester function in the live game (analysis, hooks); answer "reply"
-                self.send("reply", _call_in_game(self, msg[1], msg[2]))
-                continue
-            if op == "snapshot":  # park a forked copy of this episode (Go-Explore's return)
-                snapshot_fork(self)
-                continue
-            if self.done_reason is not None:  # the episode is over: answer with the same final state
-                self.send("obs", self.observe(done=True))
-                continue
-            if op == "step":
-                _, inputs, frames, hold, self.capture = msg
-            elif op == "act":
-                _, index, frames, self.capture = msg
-                self.ctx.held, self.ctx.features = self.held, self.sink.numeric_features()
-                self.ctx.screen_size = self.screen_size
-                inputs, hold = self.space.perform(index, self.ctx)  # type: ignore[union-attr]
-            else:
-                raise RuntimeError(f"unknown command {op!r}")
-            self.frames_left = max(1, int(frames))
-            self.hold_left = hold if hold and hold < self.frames_left else None
-            self.target = inputs
-            self.step_reads = 0
-            self.game_work_ms = self.max_frame_ms = 0.0
-            self.apply_inputs(inputs)
-            return
+                self.send("coverage", self.code.new_lines())
+            except OSError:
+                pass  # the parent is gone: nobody reads it
+        end_process()
+
+    def call(self, target: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+        return _call_in_game(self, target, args)  # a playtester function in the live game (analysis, hooks)
+
+    def snapshot(self) -> None:
+        snapshot_fork(self)  # park a forked copy of this episode (Go-Explore's return)
 
     def grab_frame(self) -> np.ndarray | None:
         surf = pygame.display.get_surface() if pygame.display.get_init() else None
@@ -556,8 +669,13 @@ class Runtime:
                                 "game_work_ms": self.game_work_ms, "max_frame_ms": self.max_frame_ms,
                                 "held": self.held, "scene": scene()}
         self.steps_done += 1
-        if self.cov is not None and (done or exit is not None or self.steps_done % self.opts.code_every == 0):
-            info["code_lines"] = self.new_code_lines()
+        code = self.code
+        if code is not None:
+            stopped = code.end_step()
+            if stopped:
+                info["code_stopped"] = self.steps_done
+            if stopped or done or exit is not None or self.steps_done % self.opts.code_every == 0:
+                info["code_lines"] = code.new_lines()
         if exit is not None:
             info["exit"] = exit
         if self.done_reason:
@@ -570,21 +688,6 @@ class Runtime:
                            entities=entities,
                            done=done or exit is not None, frame_no=self.frame_no, time_ms=int(self.now),
                            reward=reward, action_mask=mask, info=info)
-
-    def new_code_lines(self) -> dict[str, list[int]]:
-        """Lines of the game's source executed since the last call (coverage.py, in this process)."""
-        try:
-            data = self.cov.get_data()
-        except Exception:  # noqa: BLE001 - coverage must never break the game run
-            return {}
-        out = {}
-        for f in data.measured_files():
-            lines = set(data.lines(f) or ())
-            new = lines - self.code_sent.get(f, set())
-            if new:
-                self.code_sent.setdefault(f, set()).update(new)
-                out[f] = sorted(new)
-        return out
 
     def send(self, kind: str, payload: Any) -> None:
         self.conn.send((kind, payload))
@@ -916,6 +1019,20 @@ class VirtualJoystick:
         pass
 
 
+def prepare_host(host_pid: int, snapshot_done_fd: int) -> None:
+    """Once in a worker host (the pygame backend's ``prepare_host``): install the virtual devices; parked
+    snapshots watch ``host_pid`` and say on ``snapshot_done_fd`` when a resumed episode ended."""
+    global HOST_PID, SNAPSHOT_DONE_FD
+    install()
+    HOST_PID, SNAPSHOT_DONE_FD = host_pid, snapshot_done_fd
+
+
+def prepare_episode(opts: EpisodeOptions) -> None:
+    """In the host, before an episode forks (``prepare_episode``): code tracing is imported once here."""
+    if opts.code_include and opts.code_trace:
+        prepare_code_tracing()
+
+
 def install() -> None:
     """Import pygame and replace its device, event, time and flip functions with virtual ones.
 
@@ -926,6 +1043,7 @@ def install() -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import numpy.random  # noqa: F401  (every episode seeds it: loaded once here, not in each episode process)
     import pygame as pg
     import pygame.locals  # noqa: F401  (games import it; have it loaded before the fork)
 
@@ -1263,11 +1381,9 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
         _restore_audio()  # silent_audio off: pygame's own functions, failing as without playtester
     probe._sink = rt.sink
     logging.getLogger().addHandler(_ErrorLogHandler(rt.sink))
-    if opts.code_include:
-        import coverage
-
-        rt.cov = coverage.Coverage(data_file=None, include=opts.code_include, config_file=False)
-        rt.cov.start()
+    if opts.code_include and opts.code_trace:
+        rt.code = CodeTracer(opts.code_include, opts.code_known, opts.code_patience)
+        rt.code.start()
     rt.frames_left = 1  # the first frame boundary ends the reset
     conn.send(("hello", os.getpid()))
     exit: GameExit

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from playtester.drive import lifetime
+from playtester.drive.backend import backend_for, capabilities
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, TraceFrame
 from playtester.drive.spec import GameSpec
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
     from playtester.drive.context import SpaceLike
 
 Capture = None | str | tuple[int, int]  # None: no frame, "full": full size, (w, h): downscaled
+CODE_SHARE = 0.08  # code coverage: the share of a worker's steps that are traced (see Worker)
+CODE_PATIENCE = 50  # a traced episode stops tracing after this many steps in a row without a new line
 
 
 # ------------------------------------------------------------------------------------ the host side
@@ -47,11 +50,9 @@ def host_main(fd: int, parent_pid: int) -> None:
     """Entry of the worker host process: fork one episode process per ``episode`` command."""
     lifetime.die_with_parent(parent_pid)
     conn = Connection(fd)
-    from playtester.drive import pygame_driver
-
-    pygame_driver.install()
-    done_r, pygame_driver.SNAPSHOT_DONE_FD = os.pipe()  # resumed snapshots say "my episode ended" here
-    pygame_driver.HOST_PID = host_pid = os.getpid()
+    host_pid = os.getpid()
+    prepared: set[str] = set()  # backends whose host preparation ran (pygame: virtual devices installed)
+    done_r, done_w = os.pipe()  # a resumed snapshot says "my episode ended" here (backends with snapshots)
     _become_subreaper()
     conn.send(("ready", host_pid))
     while True:
@@ -76,6 +77,13 @@ def host_main(fd: int, parent_pid: int) -> None:
         if msg[0] != "episode":
             continue
         _, spec, seed, space, opts = msg
+        backend = backend_for(spec)
+        if backend.name not in prepared:
+            prepared.add(backend.name)
+            if backend.prepare_host is not None:
+                backend.call("prepare_host", host_pid, done_w)
+        if backend.prepare_episode is not None:
+            backend.call("prepare_episode", opts)  # work each episode would repeat, done once in the host
         prepare = getattr(space, "prepare", None)
         if prepare is not None:
             prepare()  # work every episode would repeat (parsing an analyzed space) is done once, here
@@ -85,12 +93,7 @@ def host_main(fd: int, parent_pid: int) -> None:
                 lifetime.die_with_parent(host_pid)
                 lifetime.apply_memory_limit(opts.memory_limit_mb)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                if spec.kind == "gym":
-                    from playtester.drive.gym_driver import run_gym_episode
-
-                    run_gym_episode(conn, spec, seed, space, opts.capture)
-                else:
-                    pygame_driver.run_episode(conn, spec, seed, space, opts)
+                backend.call("run_episode", conn, spec, seed, space, opts)
             finally:
                 os._exit(70)
         status, peak_kb = _wait(pid)
@@ -197,14 +200,23 @@ class Worker:
         spec: the game to run.
         space: the action space used by `act` (and for masks); None to drive with raw `InputFrame`s.
         capture: frames to capture: None, ``"full"``, or a (width, height) to downscale to.
-        code_coverage: measure statement coverage of the game's own source files (coverage.py in the
-            episode process); newly covered lines arrive in ``Observation.info["code_lines"]`` and, for
-            episodes ended with `end_episode`, in `final_code_lines`.
+        code_coverage: measure statement coverage of the game's own source files (coverage.py's line
+            tracer in the episode process); lines new to this worker arrive in
+            ``Observation.info["code_lines"]`` and, for episodes ended with `end_episode`, in
+            `final_code_lines`.
+        code_share: the share of steps traced for code coverage. A line tracer slows the whole episode
+            process (1.2-3x on Python 3.11), so whole episodes are traced from their start while the
+            worker's traced steps are at most this share of its steps (its first episode always), and a
+            traced episode stops tracing after ``code_patience`` steps in a row without a line new to
+            this worker. Lines that run only in untraced steps are never counted; 1.0 and patience 0
+            trace everything.
     """
 
     def __init__(self, spec: GameSpec, space: SpaceLike | None = None, capture: Capture = "full",
-                 code_coverage: bool = False, memory_limit_mb: int | None = None) -> None:
+                 code_coverage: bool = False, memory_limit_mb: int | None = None,
+                 code_share: float = CODE_SHARE, code_patience: int = CODE_PATIENCE) -> None:
         self.spec = spec
+        self.capabilities = capabilities(spec)
         if memory_limit_mb is None:
             memory_limit_mb = spec.config.memory_limit_mb
         # MiB of data each episode process may use (0: no limit); None in the config: this worker alone
@@ -212,8 +224,14 @@ class Worker:
         self.peak_rss_kb = 0  # the largest peak resident memory of an episode process of this worker
         self.space = space
         self.capture = capture
-        self.code_include = code_include_patterns(spec) if code_coverage and spec.kind != "gym" else None
+        self.code_include = code_include_patterns(spec) if code_coverage and self.capabilities.code_coverage \
+            else None
         self.final_code_lines: dict[str, list[int]] = {}
+        self.code_share, self.code_patience = code_share, code_patience
+        self.code_known: dict[str, set[int]] = {}  # every line this worker's episodes have reported
+        self.code_steps = [0, 0]  # [traced, all] steps, for code_share
+        self._code_tracing = False  # the live episode is being traced
+        self._code_snapshots: dict[int, bool] = {}  # snapshot -> it was being traced
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._tmp_dir = lifetime.worker_dir()  # also removes the folders of killed runs
@@ -273,6 +291,7 @@ class Worker:
         self._active = self._pending = False
         self._episode_pid = None
         self._snapshots.clear()  # parked snapshots die with the host's process group
+        self._code_snapshots.clear()
         self._live_snapshot = None
         self._drop_later.clear()
 
@@ -305,8 +324,12 @@ class Worker:
             self._kill()
             self._start_host()
         assert self._conn is not None
+        traced, steps = self.code_steps
+        self._code_tracing = bool(self.code_include) and traced <= self.code_share * steps
         opts = EpisodeOptions(capture=self.capture, hang_dump=os.path.join(self._tmp_dir, "hang.txt"),
-                              code_include=self.code_include, memory_limit_mb=self.memory_limit_mb)
+                              code_include=self.code_include, code_trace=self._code_tracing,
+                              code_known={f: sorted(v) for f, v in self.code_known.items()} if self._code_tracing
+                              else None, code_patience=self.code_patience, memory_limit_mb=self.memory_limit_mb)
         self._conn.send(("episode", self.spec, int(seed), self.space, opts))
         hello = self._recv(timeout=self.spec.config.start_timeout_s)
         if hello is None or hello[0] != "hello":
@@ -423,10 +446,23 @@ class Worker:
             obs = self._broken(msg)
         if obs.frame is None and self._last is not None and obs.done:
             obs.frame = self._last.frame
+        if self.code_include:
+            self._count_code(obs)
         self._last = obs
         if obs.done and obs.exit is not None:
             self._active = False
         return obs
+
+    def _count_code(self, obs: Observation) -> None:
+        self.code_steps[0] += self._code_tracing
+        self.code_steps[1] += 1
+        if "code_stopped" in obs.info:
+            self._code_tracing = False
+        self._add_code(obs.info.get("code_lines"))
+
+    def _add_code(self, lines: dict[str, list[int]] | None) -> None:
+        for f, numbers in (lines or {}).items():
+            self.code_known.setdefault(f, set()).update(numbers)
 
     def _expect_exit(self) -> None:
         msg = self._recv(10.0)
@@ -481,7 +517,7 @@ class Worker:
         frames: list[TraceFrame] = []
         dump_text = ""
         dump = os.path.join(self._tmp_dir, "hang.txt")
-        if self._episode_pid is not None and self.spec.kind != "gym":
+        if self._episode_pid is not None and self.capabilities.python:  # faulthandler dumps the game's stack
             try:
                 os.kill(self._episode_pid, signal.SIGUSR1)
                 deadline = time.monotonic() + 1.0
@@ -529,6 +565,7 @@ class Worker:
                 while msg is not None and msg[0] not in ("exited", "broken"):
                     if msg[0] == "coverage":
                         self.final_code_lines = msg[1]
+                        self._add_code(msg[1])
                     msg = self._recv(5.0)
                 if msg is None or msg[0] == "broken":
                     self._kill()
@@ -547,8 +584,8 @@ class Worker:
     # ---- snapshots (Go-Explore's return): a parked fork of the episode process
     @property
     def snapshots_supported(self) -> bool:
-        """Snapshots need a pygame game (the episode process forks itself) on a system with fork."""
-        return self.spec.kind != "gym" and hasattr(os, "fork")
+        """Snapshots need a backend that has them (the episode process forks itself) on a system with fork."""
+        return self.capabilities.snapshots and hasattr(os, "fork")
 
     def snapshot(self) -> int | None:
         """Park a copy of the running episode in its current state; returns its id (None when the episode
@@ -569,6 +606,7 @@ class Worker:
         if msg[1] is None:
             return None  # fork failed (process limit): no snapshot this time
         self._snapshots[msg[1]] = (self._last, self.steps, self.host_starts)
+        self._code_snapshots[msg[1]] = self._code_tracing  # a snapshot goes on as its episode did
         return int(msg[1])
 
     def restore(self, snapshot: int) -> Observation | None:
@@ -600,10 +638,12 @@ class Worker:
         self._live_snapshot = snapshot
         self.steps = steps
         self._last = obs
+        self._code_tracing = self._code_snapshots.get(snapshot, False)
         return obs
 
     def drop_snapshot(self, snapshot: int) -> None:
         """End a parked snapshot (at once, or when the episode resumed from it ends)."""
+        self._code_snapshots.pop(snapshot, None)
         if self._snapshots.pop(snapshot, None) is None:
             return
         if snapshot == self._live_snapshot:
