@@ -38,6 +38,7 @@ import numpy as np
 from explorers import GAMES, injected, n_injected
 from provenance import provenance
 
+from playtester.agents.settings import agent_settings
 from playtester.campaign import Budget, explore
 from playtester.drive.spec import resolve
 from playtester.report.images import png_bytes
@@ -105,7 +106,7 @@ def run(cfg: dict, seed: int, steps: int, workers: int) -> dict:
         all_at = max(v["first_found_step"] for v in found.values()) if len(found) == n_injected(game) else None
         stats = {k: v for k, v in (r.agent_stats or {}).items() if k != "history"}
         return {"key": cfg["key"], "game": game, "agent": cfg["agent"],
-                "cell_features": spec.config.cell_features, "seed": seed, "workers": workers,
+                "cell_features": agent_settings(spec).cell_features, "seed": seed, "workers": workers,
                 "step_budget": steps, "steps": r.steps, "episodes": r.episodes, "seconds": round(r.seconds, 2),
                 "wall_s": round(time.perf_counter() - t0, 2), "steps_per_s": round(r.steps / max(r.seconds, 1e-9), 1),
                 "states": r.states, "cells": stats.get("cells"), "snapshot_cap": stats.get("snapshot_cap"),

@@ -67,11 +67,14 @@ def test_feature_ranges_are_checked_and_cut_coverage_into_buckets(tmp_path):
     from playtester.drive.observation import Observation
 
     (tmp_path / "game.py").write_text("def main():\n    pass\n")
-    (tmp_path / "playtester.toml").write_text("feature_ranges = { hp = [100, 0] }\n")
-    with pytest.raises(ConfigError, match="feature range of 'hp' must have its high above its low"):
-        resolve(str(tmp_path / "game.py"))
+    from playtester.coverage.settings import coverage_settings
+
+    (tmp_path / "playtester.toml").write_text("[coverage]\nfeature_ranges = { hp = [100, 0] }\n")
+    with pytest.raises(ConfigError, match="playtester.toml:2: field 'coverage.feature_ranges': "
+                       "feature range of 'hp' must have its high above its low"):
+        coverage_settings(resolve(str(tmp_path / "game.py")))
     (tmp_path / "playtester.toml").write_text("feature_ranges = { hp = [0, 100] }\nfeature_buckets = 4\n")
-    cfg = resolve(str(tmp_path / "game.py")).config
+    cfg = coverage_settings(resolve(str(tmp_path / "game.py")))  # top-level keys of old configs still count
     a = choose_abstraction("auto", Observation(frame=None, features={"hp": 0.0, "x": 3.0}), None, cfg.feature_ranges,
                            cfg.feature_buckets)
     key = {hp: a.key(Observation(frame=None, features={"hp": hp, "x": 3.4})) for hp in (10.0, 20.0, 30.0, 99.0)}

@@ -44,7 +44,7 @@ Label = Callable[[dict[str, Any]], "str | None"]
 M = TypeVar("M", bound=BaseModel)
 
 __all__ = ["Source", "clean_loc", "expect_mapping", "explain", "field_text", "known_fields", "load", "parse", "read",
-           "toml_lines", "validate", "yaml_lines"]
+           "section", "toml_lines", "validate", "yaml_lines"]
 
 
 def _name_label(item: dict[str, Any]) -> str | None:
@@ -176,6 +176,37 @@ def load(path: str | Path, model: type[M], kind: Kind | None = None, table: str 
     source = read(path, kind, table, what)
     expect_mapping(source, what)
     return validate(source, model, label)
+
+
+def section(raw: Any, model: type[M], path: str | Path | None, table: str, where: str) -> M:
+    """Validate one section of a game config (``[oracles]``, ``[coverage]``, ...) held raw by the layer below
+    and checked by the layer that owns it.
+
+    Args:
+        raw: the section's data as the config holds it (a dict; None: empty).
+        model: the section's model.
+        path: the config file it came from, if any (``playtester.toml`` or a ``pyproject.toml``).
+        table: the section's name (``oracles``); in a ``pyproject.toml`` under ``tool.playtester``.
+        where: what to name when the data is not the file's (an override): e.g. the game's spec.
+
+    Raises:
+        ConfigError: every invalid key, as ``FILE:LINE: field 'table.key': message`` when ``raw`` is the
+            file's section (else ``WHERE: field 'table.key': ...``), with "did you mean" for typos.
+    """
+    raw = dict(raw or {})
+    try:
+        return model.model_validate(raw)
+    except ValidationError as e:
+        source = None
+        if path:
+            full = f"tool.playtester.{table}" if Path(path).name == "pyproject.toml" else table
+            try:
+                source = read(path, "toml", table=full)
+            except ConfigError:
+                source = None
+        if source is not None and source.data == raw:
+            raise ConfigError(explain(e, model, source=source)) from None
+        raise ConfigError(explain(e, model, where=f"{where}: {table}", data=raw)) from None
 
 
 def expect_mapping(source: Source, what: str, fields: str = "") -> None:

@@ -134,13 +134,14 @@ def test_cell_feature_buckets_fixed_size_and_log2():
 
 @pytest.mark.parametrize("entry", ["distance:", "distance:zero", "distance:-2", ":log2", "distance:inf"])
 def test_malformed_cell_features_are_config_errors(tmp_path, entry):
-    from playtester.drive.spec import load_config
+    from playtester.agents.settings import agent_settings
+    from playtester.drive.spec import resolve
     from playtester.errors import ConfigError
 
-    cfg = tmp_path / "playtester.toml"
-    cfg.write_text(f'entry = "game.py"\ncell_features = ["{entry}"]\n')
-    with pytest.raises(ConfigError, match="cell_features"):
-        load_config(cfg)
+    (tmp_path / "game.py").write_text("def main():\n    pass\n")
+    (tmp_path / "playtester.toml").write_text(f'fps = 30\n\n[agent]\ncell_features = ["{entry}"]\n')
+    with pytest.raises(ConfigError, match=r"playtester.toml:4: field 'agent.cell_features"):
+        agent_settings(resolve(str(tmp_path / "game.py")))
 
 
 def test_a_return_by_replay_does_not_hold_the_other_worker_up(tmp_path):

@@ -59,7 +59,7 @@ def test_cli_explore_with_a_learning_agent(tmp_path):
 
 
 def test_agent_features_are_what_wuji_sees_and_a_wrong_name_is_a_clear_error(tmp_path):
-    """``agent_features`` widens a learning agent's input beyond the coverage features (combat: where the boss
+    """``[agent] features`` widens a learning agent's input beyond the coverage features (combat: where the boss
     is); coverage still counts ``features``. A name the probe does not report stops before anything is
     stored, naming it and what the game does report."""
     import pickle
@@ -67,15 +67,17 @@ def test_agent_features_are_what_wuji_sees_and_a_wrong_name_is_a_clear_error(tmp
     from playtester.errors import ConfigError
 
     spec = resolve("combat").with_config(max_episode_steps=10)
-    assert "boss_dx" in spec.config.agent_features and "boss_dx" not in spec.config.features
+    from playtester.agents.settings import agent_settings
+
+    assert "boss_dx" in agent_settings(spec).features and "boss_dx" not in spec.config.features
     r = explore(spec, out=tmp_path / "ok", agent=SMALL["wuji"], budget=Budget(steps=12), workers=1,
                 code_coverage=False, replay_known=False)
     state = pickle.loads(r.store.campaign(r.campaign_id).agent_state)["state"]
-    assert state["n_in"] == len(spec.config.agent_features)
+    assert state["n_in"] == len(agent_settings(spec).features)
     keys = r.store.states(r.campaign_id)  # coverage: the same features as before
     assert keys and all("boss_hp" in k and "boss_dx" not in k for k in keys), list(keys)[:2]
-    bad = spec.with_config(agent_features=["hero_x", "boss_dz"])
-    with pytest.raises(ConfigError, match=r"agent_features lists 'boss_dz'.*reports .*boss_dx"):
+    bad = spec.with_config(agent=spec.config.agent | {"features": ["hero_x", "boss_dz"]})
+    with pytest.raises(ConfigError, match=r"\[agent\] features lists 'boss_dz'.*reports .*boss_dx"):
         explore(bad, out=tmp_path / "bad", agent=SMALL["wuji"], budget=Budget(steps=12), workers=1,
                 code_coverage=False, replay_known=False)
     assert not (tmp_path / "bad").exists() or Store(tmp_path / "bad").campaign() is None

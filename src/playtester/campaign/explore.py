@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from playtester.actions.space import space_to_dict
+from playtester.agents.settings import agent_settings
 from playtester.campaign.control import EpisodeControl
 from playtester.campaign.demos import load_demos, play_demos
 from playtester.campaign.loop import Budget, CampaignLoop, Observer, Slot
@@ -27,7 +28,9 @@ from playtester.campaign.observers import (
 )
 from playtester.campaign.run import campaign_info, make_agents, with_memory_limit
 from playtester.coverage.code import CodeCoverage
+from playtester.coverage.settings import coverage_settings
 from playtester.coverage.state import Abstraction, make_abstraction
+from playtester.drive.backend import capabilities
 from playtester.drive.observation import Observation
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import code_include_patterns
@@ -125,8 +128,8 @@ def _open(spec: GameSpec | None, out: str | Path, agent: str, workers: int, acti
         from playtester.agents import agent_class
 
         agent_class(agent)  # an unknown agent, or one whose extra is not installed: say so before storing
-        if spec is not None:
-            oracle_settings(spec)  # and a bad [oracles] table
+        if spec is not None:  # and a bad [oracles], [coverage] or [agent] table
+            oracle_settings(spec), coverage_settings(spec), agent_settings(spec)
     store = Store(out, max_mb=max_store_mb)
     prior = store.campaign()
     if not resume:
@@ -157,7 +160,7 @@ def _demos_for(agent: Any, demos: Sequence[str | Path], spec: GameSpec, space: A
 def _code_coverage(spec: GameSpec, on: bool) -> CodeCoverage:
     """The campaign's code coverage, counting the game's files even where nothing ran (an honest percent)."""
     code = CodeCoverage()
-    if on and spec.kind != "gym":
+    if on and capabilities(spec).code_coverage:
         for pattern in code_include_patterns(spec):
             code.track(glob.glob(os.path.join(os.path.dirname(pattern), "*.py")) if pattern.endswith("*")
                        else [pattern])
@@ -170,8 +173,9 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
     spec, store, prior, cfg = c.spec, c.store, c.prior, c.spec.config
     first_seed = prior.next_seed if prior else seed
     first = envs[0].reset(seed=first_seed)  # the first episode tells which abstraction fits the game
-    abstraction = choose_abstraction(prior.abstraction if prior else cfg.abstraction, envs[0].last_obs,
-                                     cfg.features, cfg.feature_ranges, cfg.feature_buckets)
+    cov = coverage_settings(spec)
+    abstraction = choose_abstraction(prior.abstraction if prior else cov.abstraction, envs[0].last_obs,
+                                     cfg.features, cov.feature_ranges, cov.feature_buckets)
     info = campaign_info(spec, envs[0], c.workers, abstraction.name, envs[0].worker.snapshots_supported)
     code = _code_coverage(spec, code_coverage)
     if prior:
@@ -211,7 +215,8 @@ def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstract
             new_bugs.append(bug_id)
 
     states = StateCoverage(lambda step: abstraction.key(step.game_obs) if step.game_obs is not None else None, seen)
-    positions, code_watch = PositionWatch(cfg.position_cell, cfg.position), CodeWatch(code)
+    cov = coverage_settings(spec)
+    positions, code_watch = PositionWatch(cov.position_cell, cov.position), CodeWatch(code)
     observers: list[Observer] = [OracleWatch(sink), states, positions, code_watch, ExplorerHooks(),
                                  EpisodeWriter(store, cid, states, positions, code_watch)]
     if getattr(agent, "shared", False):

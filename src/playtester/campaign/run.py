@@ -13,8 +13,10 @@ from typing import Any
 
 from playtester.agents import make_agent
 from playtester.agents.common import CampaignInfo
+from playtester.agents.settings import agent_settings
 from playtester.campaign.loop import Budget, CampaignLoop, Observer, Slot, Step
 from playtester.campaign.observers import ExplorerHooks
+from playtester.coverage.settings import coverage_settings
 from playtester.drive.observation import GameExit
 from playtester.drive.spec import GameSpec
 from playtester.env import GameEnv
@@ -139,18 +141,18 @@ def campaign_info(spec: GameSpec, env: GameEnv, workers: int, abstraction: str, 
     """What a campaign tells its explorer (``setup``), from the game's config and ``env``'s first observation.
 
     Raises:
-        ConfigError: ``agent_features`` names a feature the game's probe does not report.
+        ConfigError: ``[agent] features`` names a feature the game's probe does not report.
     """
-    cfg, first = spec.config, env.last_obs
+    cfg, first, agent, cov = spec.config, env.last_obs, agent_settings(spec), coverage_settings(spec)
     reported = sorted(first.features) if first is not None else []
-    missing = [n for n in cfg.agent_features or [] if n not in reported]
+    missing = [n for n in agent.features or [] if n not in reported]
     if missing:
-        raise ConfigError(f"{spec.text}: agent_features lists {', '.join(map(repr, missing))}, which the game's "
+        raise ConfigError(f"{spec.text}: [agent] features lists {', '.join(map(repr, missing))}, which the game's "
                           f"probe does not report; it reports {', '.join(reported) or 'no features'}. Fix the "
                           "names in the game config, or report them with probe.observe")
-    return CampaignInfo(len(env.space), workers, features=list(cfg.agent_features or cfg.features or reported),
-                        reward_feature=cfg.reward_feature, position=cfg.position, position_cell=cfg.position_cell,
-                        cell_features=list(cfg.cell_features), abstraction=abstraction, snapshots=snapshots,
+    return CampaignInfo(len(env.space), workers, features=list(agent.features or cfg.features or reported),
+                        reward_feature=cfg.reward_feature, position=cov.position, position_cell=cov.position_cell,
+                        cell_features=list(agent.cell_features), abstraction=abstraction, snapshots=snapshots,
                         max_episode_steps=env.max_episode_steps)
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from playtester import configfile
 from playtester.errors import ConfigError, GameSpecError, UsageError
@@ -41,6 +41,13 @@ class InitStep(BaseModel):
     mouse: tuple[int, int] | None = None
     buttons: list[int | str] = []
     frames: int = Field(1, ge=1)
+
+
+LEGACY_SECTION_KEYS = {  # top-level key -> (section, key): where these keys live since the sections exist
+    "abstraction": ("coverage", "abstraction"), "feature_ranges": ("coverage", "feature_ranges"),
+    "feature_buckets": ("coverage", "feature_buckets"), "position": ("coverage", "position"),
+    "position_cell": ("coverage", "position_cell"), "agent_features": ("agent", "features"),
+    "cell_features": ("agent", "cell_features")}
 
 
 class GameConfig(BaseModel):
@@ -83,37 +90,26 @@ class GameConfig(BaseModel):
     oracles: dict[str, Any] = Field(default_factory=dict, description="the [oracles] table: which oracles run "
                                     "(enabled) and their settings; validated by playtester.oracles against the "
                                     "registered oracles (oracles.oracle_settings)")
-    abstraction: str = Field("auto", description="state abstraction for coverage: auto, features, scene, pixels")
-    feature_ranges: dict[str, tuple[float, float]] = Field(
-        default_factory=dict, description="ranges of probe features for the features abstraction: each ranged "
-        "feature is cut into feature_buckets equal intervals (Wuji's state abstraction); others are rounded")
-    feature_buckets: int = Field(10, ge=1, description="intervals per ranged feature (Wuji's m)")
-    agent_features: list[str] | None = Field(
-        None, description="probe features a learning agent takes as input (Wuji's policy network), when it "
-        "should see more than coverage counts (where the boss is, which way the hero faces); default: features")
-    position_cell: float = Field(1.0, gt=0, description="size of a position-map cell, in the game's units")
-    position: str = Field("auto", description="where the player's position comes from, for the map: auto, "
-                          "features, or entity:NAME")
-    cell_features: list[str] = Field(default_factory=list, description="probe features that tell game states "
-                                     "apart beyond the player's position (Go-Explore's domain-knowledge cells: "
-                                     "a level, keys held, buffs); NAME joins each cell's key with its integer "
-                                     "part, NAME:STEP with floor(value / STEP), NAME:log2 with a log2 bucket "
-                                     "(0 alone, then (0,1], (1,3], (3,7], ...)")
+    coverage: dict[str, Any] = Field(default_factory=dict, description="the [coverage] table: state abstraction "
+                                     "and position map; validated by playtester.coverage (coverage_settings)")
+    agent: dict[str, Any] = Field(default_factory=dict, description="the [agent] table: a learning agent's "
+                                  "features and cell_features; validated by playtester.agents (agent_settings)")
 
-    @field_validator("feature_ranges")
+    @model_validator(mode="before")
     @classmethod
-    def _feature_ranges(cls, v: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
-        for k, (lo, hi) in v.items():
-            if not hi > lo:
-                raise ValueError(f"feature range of {k!r} must have its high above its low, got [{lo}, {hi}]")
-        return v
-
-    @field_validator("cell_features")
-    @classmethod
-    def _cell_features(cls, v: list[str]) -> list[str]:
-        for entry in v:
-            cell_feature(entry)
-        return v
+    def _sections(cls, data: Any) -> Any:
+        """Keys of the coverage and agent sections written at the top level (configs, traces and stores
+        written before the sections existed) are read into their section."""
+        if not isinstance(data, dict) or not any(k in data for k in LEGACY_SECTION_KEYS):
+            return data
+        data = dict(data)
+        for key, (table, name) in LEGACY_SECTION_KEYS.items():
+            if key in data:
+                value = data.pop(key)
+                section = dict(data.get(table) or {})
+                section[name] = value  # an override (with_config) wins over what the section held
+                data[table] = section
+        return data
 
     @field_validator("done_when")
     @classmethod

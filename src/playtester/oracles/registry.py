@@ -13,13 +13,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from playtester import configfile
-from playtester.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -92,24 +90,4 @@ def oracle_settings(spec: Any) -> BaseModel:
         ConfigError: every invalid key, as ``FILE:LINE: field 'oracles.KEY': message`` when the table is the
             one in the game's config file (else naming the game), with "did you mean" for typos.
     """
-    raw, model = dict(spec.config.oracles or {}), settings_model()
-    try:
-        return model.model_validate(raw)
-    except ValidationError as e:
-        source = _file_table(spec, raw)
-        if source is not None:
-            raise ConfigError(configfile.explain(e, model, source=source)) from None
-        raise ConfigError(configfile.explain(e, model, where=f"{spec.text}: oracles", data=raw)) from None
-
-
-def _file_table(spec: Any, raw: dict[str, Any]) -> configfile.Source | None:
-    """The game config file's ``[oracles]`` table, when it is what the spec holds (no override changed it)."""
-    path = getattr(spec, "config_path", None)
-    if not path:
-        return None
-    try:
-        table = "tool.playtester.oracles" if Path(path).name == "pyproject.toml" else "oracles"
-        source = configfile.read(path, "toml", table=table)
-    except ConfigError:
-        return None
-    return source if source.data == raw else None
+    return configfile.section(spec.config.oracles, settings_model(), spec.config_path, "oracles", spec.text)
