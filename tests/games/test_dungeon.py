@@ -279,7 +279,7 @@ def test_config_and_action_space() -> None:
     spec = resolve("dungeon")
     cfg = spec.config
     assert cfg.frames_per_action == dg.MOVE_FRAMES
-    assert cfg.done_events == ["win", "hero_died"] and cfg.position == "entity:hero"
+    assert cfg.done_events == ["win", "hero_died"] and cfg.coverage["position"] == "entity:hero"
     assert cfg.game_args == {"variant": "base"}
     space = load_manual(GAMES / "dungeon.actions.yaml", cfg.blacklist)
     assert space.names == ["up", "down", "left", "right", "idle", "interact", "attack", "jump"]
