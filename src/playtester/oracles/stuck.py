@@ -23,17 +23,43 @@ A frozen screen counts the same way: identical frames over the window while inpu
 state (or, in a game with no features, inputs known to change the screen) arrived, in every known
 direction. A scene cut (more than ``SCENE_CUT`` of the pixels change in one step: a game-over screen, a
 pause menu, the next level) starts what the screen knows afresh: the arrows that moved the player do not
-say that a game-over screen waiting for R should change. ``criterion = "window"`` is Wuji's original test (any ``min_inputs`` different inputs),
+say that a game-over screen waiting for R should change.
+
+Without features, *known to change the screen* needs the change to be the input's doing, since many
+screens change by themselves (an intro, a ball, an explosion) and then legitimately wait, still, for one
+input (ENTER, R, a click on a free cell, P again) while keys that do nothing there keep arriving. Crediting
+every input held while the screen changed calls all of those waiting screens stuck. So, per step, from
+frame hashes and the input held (its keys, buttons and axes; the cursor's place only with a button held):
+
+- the *baseline* is the latest step with nothing held, or with a *dud* held (an input that arrived on a
+  still screen and, this scene, never changed it): had it changed the screen, the screen moves by itself,
+  every credit is forgotten, and no change is credited until such a step finds the screen still again;
+- an input is credited with a change only on its *arrival* (it was not held the step before), with the
+  cursor not moved bare (hover), while the baseline is still (or unknown: nothing says the screen moves by
+  itself); a key held on while the screen keeps changing proves nothing either way;
+- an arrival that left the screen still breaks that input's run of changes (applied when the screen next
+  changes, so the frozen window's own presses do not erase what came before it);
+- an input is *known to change the screen* when its last ``REDRAWS`` (2) arrivals in a row changed it:
+  an input that did something once (a click that marked a cell, ENTER that started the game) and nothing
+  the next time is no evidence that the screen should change now.
+
+A waiting screen then has no credited inputs: what changed it before was the screen itself or one-shot
+inputs. A game that stops drawing while the arrows that moved things on a still field a moment ago keep
+arriving still has them. The rule cannot tell a screen that moved by itself when no step ever held nothing
+or a dud (an intro during which every step pressed a key, a death animation under a held arrow) from inputs
+moving it; nor can it find a freeze in a game whose screen always moves by itself (the state test can).
+``criterion = "window"`` is Wuji's original test (any ``min_inputs`` different inputs),
 kept to compare. The oracle reports the first finding, once per episode: a game that is stuck stays
 stuck, and one report with the trace that got there is what a person needs.
 
-Cost per step: one subtraction over the features and a dictionary update; the window's inputs are only
-looked at on a step whose state (or screen) is still.
+Cost per step: one subtraction over the features, a frame hash, and a few set and dictionary updates; the
+window's inputs are only looked at on a step whose state (or screen) is still.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from typing import Literal
 
 import numpy as np
@@ -58,6 +84,19 @@ class StuckSettings(BaseModel):
         "effects", description="effects: the inputs that arrived had moved the state before, in every direction "
         "inputs ever moved it (a wall is not stuck); window: Wuji's, any stuck_min_inputs different inputs")
 SCENE_CUT = 0.5  # share of a frame's pixels that change in one step: a new screen
+REDRAWS = 2  # arrivals in a row that changed the screen: an input known to change it
+
+
+def _screen_key(held) -> tuple[int | None, tuple[int, int] | None]:
+    """The input as the screen test sees it, and the cursor: the keys, buttons and axes held (None when
+    nothing is), with the cursor's place only while a button is held (a click there); a cursor that merely
+    rests somewhere else does not make RIGHT another input."""
+    if held is None:
+        return None, None
+    mouse = held.mouse_pos
+    if held.is_empty():
+        return None, mouse
+    return hash(held if held.mouse_buttons else replace(held, mouse_pos=None)), mouse
 
 
 class StuckOracle:
@@ -85,7 +124,16 @@ class StuckOracle:
         # what each non-empty input did this episode: bit 2i = feature i rose, bit 2i+1 = it fell
         self.moves: dict[int, int] = {}
         self.known = 0  # every direction any input moved the state this episode
-        self.redraws: set[int] = set()  # inputs held at a step whose screen changed
+        # what the screen knows, this scene (see the docstring): per input (``_screen_key``), how many of its
+        # latest arrivals in a row changed the screen where the change was its doing
+        self.redraws: dict[int, int] = {}
+        self.redrew: set[int] = set()  # inputs that ever changed the screen on arrival, this scene
+        self.duds: set[int] = set()  # inputs that arrived on a still screen and never changed it, this scene
+        self.pending: set[int] = set()  # inputs that arrived since the screen last changed (no effect so far)
+        self.animating = False  # the latest step with no input (or a dud) changed the screen: it moves by itself
+        self.screen_inputs: deque[int | None] = deque(maxlen=self.n)
+        self.prev_skey: int | None = None
+        self.prev_mouse: tuple[int, int] | None = None
         self.prev_state: list[float] | None = None
         self.prev_frame: int | None = None
         self.prev_pixels: np.ndarray | None = None
@@ -114,7 +162,7 @@ class StuckOracle:
             return None
         if use_state:  # features, but no input has moved them yet: nothing says an input should
             return None
-        movers = [h for h in held if h in self.redraws]
+        movers = [h for h in {h for h in self.screen_inputs if h is not None} if self.redraws.get(h, 0) >= REDRAWS]
         return {"inputs": len(movers)} if len(movers) >= self.min_inputs else None
 
     def _directions(self, bits: int) -> list[str]:
@@ -122,16 +170,15 @@ class StuckOracle:
         return [f"{name}{sign}" for i, name in enumerate(names) for j, sign in enumerate("+-")
                 if bits >> (2 * i + j) & 1]
 
-    def _learn(self, key: int | None, state: list[float] | None, frame: int | None, pixels: np.ndarray | None) -> None:
-        """Remember what the input ``key`` (held over this step) did: the features it moved, which way, and
-        whether it changed the screen (a scene cut forgets which inputs did)."""
+    def _learn(self, key: int | None, state: list[float] | None, frame: int | None, pixels: np.ndarray | None) -> bool:
+        """Remember which way the input ``key`` (held over this step) moved the features; False on a scene cut
+        (more than SCENE_CUT of the pixels changed), which teaches nothing."""
         if frame is not None and self.prev_frame is not None and frame != self.prev_frame and pixels is not None \
                 and self.prev_pixels is not None and pixels.shape == self.prev_pixels.shape \
                 and float(np.mean(np.any(pixels != self.prev_pixels, axis=-1))) > SCENE_CUT:
-            self.redraws.clear()
-            return
+            return False
         if key is None:
-            return
+            return True
         prev = self.prev_state
         if state is not None and prev is not None and len(state) == len(prev):
             bits, t = 0, self.threshold
@@ -143,8 +190,46 @@ class StuckOracle:
             if bits:
                 self.moves[key] = self.moves.get(key, 0) | bits
                 self.known |= bits
-        if frame is not None and self.prev_frame is not None and frame != self.prev_frame:
-            self.redraws.add(key)
+        return True
+
+    def _forget_screen(self) -> None:
+        """A scene cut: what inputs did to the old screen says nothing about the new one."""
+        self.redraws.clear()
+        self.redrew.clear()
+        self.duds.clear()
+        self.pending.clear()
+        self.animating = False
+
+    def _learn_screen(self, skey: int | None, frame: int, moved: bool) -> None:
+        """Credit an input with changing the screen only where the change is its doing (the docstring's rule):
+        it arrived (was not held the step before), the screen changed, the mouse stayed put, and the latest
+        step with no input or a dud held left the screen still. A change at a step with no input or a dud
+        says the screen moves by itself: every credit is forgotten until such a step is still again."""
+        if self.prev_frame is None:
+            return
+        arrival = skey is not None and skey != self.prev_skey
+        baseline = skey is None or skey in self.duds
+        if frame == self.prev_frame:
+            if baseline:
+                self.animating = False
+            if arrival:
+                self.pending.add(skey)
+            return
+        # the screen changed: the inputs that arrived while it stayed still did nothing there
+        for p in self.pending:
+            self.redraws[p] = 0
+            if p not in self.redrew:
+                self.duds.add(p)
+        self.pending.clear()
+        if moved:  # the cursor moved with no button held: it may be what changed the screen (hover, a pointer)
+            return
+        baseline = skey is None or skey in self.duds
+        if baseline:
+            self.animating = True
+            self.redraws.clear()
+        elif arrival and not self.animating:
+            self.redraws[skey] = self.redraws.get(skey, 0) + 1
+            self.redrew.add(skey)
 
     # ---- the oracle ------------------------------------------------------------------------------
     def check(self, obs: Observation, step: int) -> list[Finding]:
@@ -185,10 +270,16 @@ class StuckOracle:
                                        "arriving", f"stuck:screen:{short_hash(str(h))}", step, "", why))
                     self.frames.clear()
             self.frames.append(h)
+        skey, mouse = _screen_key(held)
         if self.criterion == "effects":
-            self._learn(key, values, h, obs.frame if h is not None else None)
+            if not self._learn(key, values, h, obs.frame if h is not None else None):
+                self._forget_screen()
+            elif h is not None:
+                self._learn_screen(skey, h, mouse != self.prev_mouse and not (held and held.mouse_buttons))
             self.prev_pixels = obs.frame if h is not None else None
         self.prev_state, self.prev_frame = values, h
+        self.prev_skey, self.prev_mouse = skey, mouse
         self.inputs.append(key)
+        self.screen_inputs.append(skey)
         self.fired = bool(out)
         return out
