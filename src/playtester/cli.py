@@ -17,10 +17,12 @@ from rich.table import Table
 from playtester.console import fail
 from playtester.errors import PlaytesterError, UsageError
 from playtester.plans.cli import plan_app
+from playtester.vision.cli import vision_app
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Automated game testing: drive games headless, explore them, catch bugs.")
 app.add_typer(plan_app, name="plan")
+app.add_typer(vision_app, name="vision")
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 

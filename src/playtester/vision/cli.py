@@ -1,0 +1,115 @@
+"""``playtester vision ...``: train an object detector on a game's frames labelled from its probe, and
+measure its AP per kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from playtester.console import fail as _fail  # one error printer for every command
+from playtester.errors import PlaytesterError, UsageError
+
+vision_app = typer.Typer(no_args_is_help=True, add_completion=False,
+                         help="Object detectors trained on frames labelled from the probe's entities.")
+console = Console(soft_wrap=True, highlight=False)
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    if not kinds:
+        raise UsageError("--kinds: name at least one entity kind, comma-separated")
+    return kinds
+
+
+def ap_table(title: str, ap: dict[str, float], counts: dict[str, int] | None = None) -> Table:
+    table = Table(title=title)
+    table.add_column("kind")
+    table.add_column("AP@0.5", justify="right")
+    if counts is not None:
+        table.add_column("test boxes", justify="right")
+    for kind, value in ap.items():
+        row = [kind, "-" if value != value else f"{100 * value:.1f}%"]
+        if counts is not None:
+            row.append(str(counts.get(kind, 0)))
+        table.add_row(*row)
+    values = [v for v in ap.values() if v == v]
+    if values:
+        table.add_row("mean", f"{100 * sum(values) / len(values):.1f}%", *([""] if counts is not None else []))
+    return table
+
+
+def _test_ap(model: Any, data: Any) -> dict[str, float]:
+    from playtester.vision.detector import detect
+    from playtester.vision.evaluate import ap_per_kind
+
+    test = data.indices("test")
+    return ap_per_kind(detect(model, data.frames[test]), [data.targets(i) for i in test], data.kinds)
+
+
+@vision_app.command("train")
+def train_cmd(
+    game: str = typer.Argument(..., help="game spec (a bundled name or a path)"),
+    kinds: str = typer.Option("rock_pillar,barrel,tire,chair", help="entity kinds to detect, comma-separated"),
+    shots: int = typer.Option(2000, help="labelled shots to collect (split 70/10/20)"),
+    out: Path = typer.Option(Path("runs/vision/detector.pt"), help="write the model here"),
+    data: Path | None = typer.Option(None, help="the shots' .npz (default: .cache/vision/GAME...npz)"),
+    epochs: int = typer.Option(10, help="training epochs"),
+    seed: int = typer.Option(0, help="seed of the collection and of the training"),
+    threads: int = typer.Option(2, help="CPU threads for PyTorch"),
+) -> None:
+    """Collect labelled shots (unless cached), train a detector, print its AP per kind on the test split."""
+    try:
+        from playtester.vision import dataset
+        from playtester.vision.detector import TrainConfig, save, train
+
+        wanted = _kinds(kinds)
+        name = Path(game).stem
+        with console.status("collecting shots") as status:
+            shots_data = dataset.load_or_collect(
+                game, wanted, shots, seed, path=data or dataset.cache_path(name, shots, wanted, seed),
+                progress=lambda i, n: status.update(f"collecting shots: {i}/{n}"))
+        counts = shots_data.counts()
+        console.print(f"{len(shots_data)} shots; boxes per split: "
+                      + "; ".join(f"{s} {sum(counts[s][k] for k in wanted)}" for s in counts))
+        result = train(shots_data, TrainConfig(epochs=epochs, seed=seed, threads=threads), log=console.print)
+        ap = _test_ap(result.model, shots_data)
+        save(result, out, test_ap=ap, game=game)
+        console.print(ap_table(f"{game}: AP per kind on the test split (best epoch {result.epoch + 1}, "
+                               f"{result.seconds:.0f} s of training)", ap, counts["test"]))
+        console.print(f"model written to {out}")
+    except PlaytesterError as e:
+        _fail(e)
+
+
+@vision_app.command("evaluate")
+def evaluate_cmd(
+    model: Path = typer.Argument(..., help="a model written by 'vision train'"),
+    data: Path | None = typer.Option(None, help="the shots' .npz (default: the game's cached shots)"),
+    shots: int = typer.Option(2000, help="shots of the default cached set"),
+    seed: int = typer.Option(0, help="seed of the default cached set"),
+) -> None:
+    """AP per kind of a trained detector on the test split of labelled shots."""
+    try:
+        if not model.exists():
+            raise UsageError(f"no model file {model}")
+        from playtester.vision import dataset
+        from playtester.vision.detector import load
+
+        net, meta = load(model)
+        kinds = tuple(meta["kinds"])
+        if data is None:
+            game = str(meta.get("game", "park"))
+            shots_data = dataset.load_or_collect(game, kinds, shots, seed,
+                                                 path=dataset.cache_path(Path(game).stem, shots, kinds, seed))
+        else:
+            shots_data = dataset.Shots.load(data)
+        if shots_data.kinds != kinds:
+            raise UsageError(f"the shots are labelled with {list(shots_data.kinds)}, the model detects {list(kinds)}")
+        ap = _test_ap(net, shots_data)
+        console.print(ap_table(f"{model}: AP per kind on the test split", ap, shots_data.counts()["test"]))
+    except PlaytesterError as e:
+        _fail(e)
