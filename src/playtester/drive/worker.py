@@ -157,14 +157,8 @@ def _wait_resumed(done_r: int, snapshot_pid: int) -> None:
 
 
 # ---------------------------------------------------------------------------------- the parent side
-def _worker_env(pycache: str) -> dict[str, str]:
-    """The worker host's environment: dummy SDL drivers, fixed hash seed, one BLAS thread, and bytecode
-    cached under ``pycache`` (this worker's own folder, never the game's): an episode process imports the
-    game afresh at every reset, and compiling it from source each time (``PYTHONDONTWRITEBYTECODE``, set on
-    some machines) costs milliseconds per reset."""
+def _worker_env() -> dict[str, str]:
     env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = pycache
     src = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
@@ -266,8 +260,7 @@ class Worker:
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-m", "playtester.drive.worker", str(child_sock.fileno()), str(os.getpid())],
-                pass_fds=(child_sock.fileno(),), env=_worker_env(os.path.join(self._tmp_dir, "pycache")),
-                start_new_session=True,
+                pass_fds=(child_sock.fileno(),), env=_worker_env(), start_new_session=True,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         except OSError as e:
             raise WorkerError(f"cannot start a worker process ({sys.executable}): {e}") from e
