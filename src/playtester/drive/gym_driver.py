@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from playtester.drive.context import SpaceLike
-from playtester.drive.episode import serve
+from playtester.drive.episode import send, serve
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, resize_nearest
 from playtester.drive.spec import GameSpec
@@ -116,7 +116,7 @@ class GymRunner:
 
     def run(self) -> None:
         _, info = self.env.reset(seed=self.seed)
-        self.conn.send(("obs", self.observe(0.0, False, info=info)))
+        send(self.conn, ("obs", self.observe(0.0, False, info=info)))
         while True:
             serve(self)
             if self.ended:
@@ -134,7 +134,7 @@ class GymRunner:
             obs = self.observe(reward, self.done, info=info)
             if self.done:
                 obs.info["done_reason"] = "terminated" if terminated else "truncated by the environment"
-            self.conn.send(("obs", obs))
+            send(self.conn, ("obs", obs))
 
 
 def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
@@ -156,6 +156,6 @@ def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | Non
 
         exit = exit_of_exception(e, getattr(spec.config, "memory_limit_mb", None))
         obs = Observation(frame=None, done=True, info={"exit": exit})
-        conn.send(("final", obs))
+        send(conn, ("final", obs))
     finally:
         os._exit(0)

@@ -80,6 +80,8 @@ class EpisodeOptions:
         code_patience: stop tracing after this many steps in a row without a new line (0: never).
         code_every: send newly covered lines every this many steps (and at the episode's end).
         memory_limit_mb: the episode process's data limit in MiB (``RLIMIT_DATA``); 0 or None: none.
+        warm_notes: file where episodes note what they loaded, for the host to load before the next fork
+            (`playtester.drive.warm`); None: no notes.
     """
 
     capture: object = "full"
@@ -90,6 +92,7 @@ class EpisodeOptions:
     code_patience: int = 0
     code_every: int = 20
     memory_limit_mb: int | None = None
+    warm_notes: str | None = None
 
     @property
     def fatal_dump(self) -> str | None:

@@ -30,9 +30,9 @@ from typing import Any
 import numpy as np
 
 from playtester import probe
-from playtester.drive import lifetime
+from playtester.drive import lifetime, warm
 from playtester.drive.context import ActionContext, SpaceLike
-from playtester.drive.episode import serve
+from playtester.drive.episode import send, serve
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import (
     CheckFailure,
@@ -581,6 +581,8 @@ class Runtime:
             self._work_t0 = _FRAME_CLOCK()
             return
         self.send("obs", self.observe(done=self.done_reason is not None))
+        if self.steps_done == 1:
+            warm.note(self.opts.warm_notes)  # what the game loaded to reach its first frame
         self.next_command()
         self._work_t0 = _FRAME_CLOCK()
 
@@ -621,6 +623,7 @@ class Runtime:
         self.apply_inputs(inputs)
 
     def end(self) -> None:
+        warm.note(self.opts.warm_notes)
         if self.code is not None:
             try:
                 self.send("coverage", self.code.new_lines())
@@ -690,7 +693,7 @@ class Runtime:
                            reward=reward, action_mask=mask, info=info)
 
     def send(self, kind: str, payload: Any) -> None:
-        self.conn.send((kind, payload))
+        send(self.conn, (kind, payload))
 
     # ---- audio
     def silence_audio(self, source: Any, error: BaseException) -> bool:
@@ -1024,13 +1027,16 @@ def prepare_host(host_pid: int, snapshot_done_fd: int) -> None:
     snapshots watch ``host_pid`` and say on ``snapshot_done_fd`` when a resumed episode ended."""
     global HOST_PID, SNAPSHOT_DONE_FD
     install()
+    warm.install_code_cache()
     HOST_PID, SNAPSHOT_DONE_FD = host_pid, snapshot_done_fd
 
 
 def prepare_episode(opts: EpisodeOptions) -> None:
-    """In the host, before an episode forks (``prepare_episode``): code tracing is imported once here."""
+    """In the host, before an episode forks (``prepare_episode``): code tracing is imported once here, and
+    what earlier episodes loaded (`playtester.drive.warm`)."""
     if opts.code_include and opts.code_trace:
         prepare_code_tracing()
+    warm.warm(opts.warm_notes)
 
 
 def install() -> None:
@@ -1370,6 +1376,7 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
         # a fatal signal in native code (SIGSEGV in SDL, SIGABRT, SIGFPE) dumps the game's Python stack too, so
         # such a crash has a location (the worker reads it when the episode dies of a signal)
         faulthandler.enable(file=open(opts.fatal_dump, "w"), all_threads=False)  # noqa: SIM115
+    warm.episode_started()
     random.seed(seed)
     np.random.seed(seed % (2**32))
     if spec.root:
@@ -1402,6 +1409,7 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
             exit.frames.pop()  # a replaced pygame function that raised: the game's call is where it failed
     try:
         rt.send("final", rt.observe(done=True, exit=exit))
+        warm.note(opts.warm_notes)
     finally:
         end_process()
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -145,8 +146,6 @@ def _reap() -> None:
 
 def _wait_resumed(done_r: int, snapshot_pid: int) -> None:
     """Block until the episode resumed from a snapshot has ended (its snapshot writes a byte)."""
-    import select
-
     while True:
         ready, _, _ = select.select([done_r], [], [], 1.0)
         if ready:
@@ -234,6 +233,7 @@ class Worker:
         self._code_snapshots: dict[int, bool] = {}  # snapshot -> it was being traced
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
+        self._poller: Any = None  # select.poll on the connection: a step waits with one poll(2)
         self._tmp_dir = lifetime.worker_dir()  # also removes the folders of killed runs
         self._cleanup_tmp = weakref.finalize(self, shutil.rmtree, self._tmp_dir, True)
         self.log_path = os.path.join(self._tmp_dir, "game.log")
@@ -268,6 +268,8 @@ class Worker:
             child_sock.close()
             log.close()
         self._conn = Connection(parent_sock.detach())
+        self._poller = select.poll()
+        self._poller.register(self._conn.fileno(), select.POLLIN)
         self.host_starts += 1
         msg = self._recv(timeout=60.0)
         if msg is None or msg[0] != "ready":
@@ -298,7 +300,7 @@ class Worker:
     def _recv(self, timeout: float) -> Any:
         assert self._conn is not None
         try:
-            if not self._conn.poll(timeout):
+            if not self._poller.poll(max(0, int(timeout * 1000))):  # one poll(2), not a selector per step
                 return None
             return self._conn.recv()
         except (EOFError, OSError, ValueError):
@@ -329,7 +331,8 @@ class Worker:
         opts = EpisodeOptions(capture=self.capture, hang_dump=os.path.join(self._tmp_dir, "hang.txt"),
                               code_include=self.code_include, code_trace=self._code_tracing,
                               code_known={f: sorted(v) for f, v in self.code_known.items()} if self._code_tracing
-                              else None, code_patience=self.code_patience, memory_limit_mb=self.memory_limit_mb)
+                              else None, code_patience=self.code_patience, memory_limit_mb=self.memory_limit_mb,
+                              warm_notes=os.path.join(self._tmp_dir, "warm.txt"))
         self._conn.send(("episode", self.spec, int(seed), self.space, opts))
         hello = self._recv(timeout=self.spec.config.start_timeout_s)
         if hello is None or hello[0] != "hello":
