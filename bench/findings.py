@@ -7,8 +7,10 @@
    (interleaved rounds, medians): plain stepping; + oracles + state coverage + position map; + code
    coverage as `explore` measures it (coverage.py's line tracer in a share of the worker's steps, see
    playtester.drive.worker.Worker); + code coverage traced in every step (all episodes, to their end);
-   the full campaign (everything + the SQLite store). For both code coverage columns, the distinct lines
-   of the game's source they reported over the same steps (same seeds, same actions).
+   the full campaign (everything + the SQLite store), per step once started: a 10-step campaign is timed
+   too and its seconds (start-up, store, report) are taken off and shown apart. For both code coverage
+   columns, the distinct lines of the game's source they reported over the same steps (same seeds, same
+   actions).
 
 Writes bench/results/findings.json (every figure printed, with command, commit, machine and date).
 Usage: python bench/findings.py [--seconds 60] [--seeds 3] [--steps 3000] [--only recall|cost]
@@ -44,15 +46,23 @@ def recall(seconds: float, workers: int, seed: int, size: int) -> list[float]:
         return sorted(b.first_found_s for b in r.bugs if b.message in expected)
 
 
-def stepping(game: str, steps: int, mode: str, lines: dict[str, int] | None = None) -> float:
+def campaign_seconds(spec, steps: int) -> float:
+    """Wall seconds of a whole `explore` campaign of ``steps`` steps (start-up, store and report included)."""
+    with tempfile.TemporaryDirectory() as out:
+        t = time.perf_counter()
+        explore(spec, out=out, budget=Budget(steps=steps), code_coverage=True, replay_known=False)
+        return time.perf_counter() - t
+
+
+def stepping(game: str, steps: int, mode: str, lines: dict[str, float] | None = None) -> float:
     """steps/s of the random agent on one worker, with more or less of the pipeline switched on; with code
     coverage, the number of distinct source lines the worker reported goes to ``lines[mode]``."""
     spec = resolve(game).with_config(max_episode_steps=200)
-    if mode == "campaign":
-        with tempfile.TemporaryDirectory() as out:
-            t = time.perf_counter()
-            explore(spec, out=out, budget=Budget(steps=steps), code_coverage=True, replay_known=False)
-            return steps / (time.perf_counter() - t)
+    if mode == "campaign":  # per step once started: a 10-step campaign measures the fixed start-up and end
+        fixed = campaign_seconds(spec, 10)
+        if lines is not None:
+            lines["startup_s"] = fixed
+        return (steps - 10) / max(1e-9, campaign_seconds(spec, steps) - fixed)
     env = GameEnv(spec, capture=CAPTURE, obs_size=CAPTURE, code_coverage=mode in ("code", "code_all"))
     if mode == "code_all":  # every step traced: what code coverage cost before it was sampled
         env.worker.code_share, env.worker.code_patience = 1.0, 0
@@ -141,24 +151,28 @@ def run_cost(a: argparse.Namespace, record: dict) -> None:
     for game in ("blockmaze", "platformer"):
         runs: dict[str, list[float]] = {m: [] for m in modes}
         lines: dict[str, list[int]] = {"code": [], "code_all": []}
+        startup: list[float] = []
         for _ in range(a.rounds):
             for mode in runs:
-                found: dict[str, int] = {}
+                found: dict[str, float] = {}
                 runs[mode].append(stepping(game, a.steps, mode, found))
                 if mode in found:
                     lines[mode].append(found[mode])
+                if "startup_s" in found:
+                    startup.append(found["startup_s"])
         plain, orc, code, full, camp = (statistics.median(runs[m]) for m in modes)
         code_lines, full_lines = (statistics.median(lines[m]) for m in ("code", "code_all"))
         print(f"{game:<11} {plain:>10.0f} {orc:>15.0f} {plain / orc - 1:>6.0%} {code:>10.0f} {plain / code - 1:>6.0%} "
               f"{code_lines:>6.0f} {full:>10.0f} {plain / full - 1:>6.0%} {full_lines:>6.0f} "
-              f"{camp:>9.0f} {plain / camp - 1:>6.0%}")
+              f"{camp:>9.0f} {plain / camp - 1:>6.0%}  (start-up and end of a campaign: {statistics.median(startup):.1f} s)")
         record["cost"]["games"][game] = {
             "runs": runs, "lines": lines, "plain": round(plain), "oracles": round(orc),
             "oracles_extra_pct": round(100 * (plain / orc - 1)),
             "code": round(code), "code_extra_pct": round(100 * (plain / code - 1)), "code_lines": round(code_lines),
             "code_all": round(full), "code_all_extra_pct": round(100 * (plain / full - 1)),
             "code_all_lines": round(full_lines),
-            "campaign": round(camp), "campaign_extra_pct": round(100 * (plain / camp - 1))}
+            "campaign": round(camp), "campaign_extra_pct": round(100 * (plain / camp - 1)),
+            "campaign_startup_s": round(statistics.median(startup), 2), "campaign_startup_runs": startup}
 
 
 if __name__ == "__main__":
