@@ -205,3 +205,29 @@ def test_inputs_that_changed_a_still_screen_then_stop_are_stuck_unless_it_moved_
     assert [f.kind for f in found] == ([] if sign else ["stuck"])
     if not sign:
         assert found[0].signature.startswith("stuck:screen:") and found[0].details["inputs"] == 4
+
+
+def test_a_frozen_screen_found_by_a_campaign_replays_and_shrinks(tmp_path):
+    """The trace keeps the frames the oracles watched (the campaign's capture): replaying it shows them the
+    same frames, so a screen-only finding reproduces, and ddmin can shrink it (without frames it never
+    fired again: every such bug of the real-game corpus was 'not reproduced')."""
+    from playtester.actions.manual import load_manual
+    from playtester.campaign import CAPTURE, Budget, explore
+    from playtester.replay import minimize_bug, replay_bug
+
+    spec = fixture_spec("freeze_later", oracles={"stuck_steps": N, "enabled": ["stuck"]},
+                        game_args={"freeze_at": 40 * 10, "intro": 0})
+    (tmp_path / "arrows.yaml").write_text("version: 1\nactions:\n" + "".join(
+        f"  - name: {k.lower()}\n    keys: [{k}]\n" for k in ARROWS))
+    space = load_manual(tmp_path / "arrows.yaml")
+    r = explore(spec, out=tmp_path / "out", agent="random", budget=Budget(steps=40 + 3 * N), seed=0, actions=space,
+                code_coverage=False, replay_known=False)
+    try:
+        [bug] = [r.store.bug(b) for b in r.new_bugs]
+        assert bug.signature.startswith("stuck:screen:")
+        assert bug.trace.capture == list(CAPTURE)
+        assert replay_bug(bug).reproduced
+        shrunk = minimize_bug(bug, max_seconds=60)
+        assert shrunk.reproduced and len(shrunk.trace.actions) <= len(bug.trace.actions)
+    finally:
+        r.store.close()

@@ -84,6 +84,8 @@ class Trace:
         seed: the episode seed.
         space: the action space, serialized (`actions.space.space_to_dict`).
         actions: the action indices, in order.
+        capture: the frames the oracles watched when it was recorded (``[width, height]``, ``"full"``; None:
+            none), so that a replay shows the oracles the same frames (a frozen screen is seen in frames only).
     """
 
     game: str
@@ -92,13 +94,19 @@ class Trace:
     space: dict[str, Any]
     actions: list[int] = field(default_factory=list)
     schema: int = TRACE_SCHEMA
+    capture: list[int] | str | None = None
 
     def prefix(self, n: int) -> Trace:
         """The trace cut to its first ``n`` actions."""
-        return Trace(self.game, self.config, self.seed, self.space, list(self.actions[:n]), self.schema)
+        return self.with_actions(self.actions[:n])
 
     def with_actions(self, actions: list[int]) -> Trace:
-        return Trace(self.game, self.config, self.seed, self.space, list(actions), self.schema)
+        return Trace(self.game, self.config, self.seed, self.space, list(actions), self.schema, self.capture)
+
+    @property
+    def frame_capture(self) -> tuple[int, int] | str | None:
+        """``capture`` as a worker takes it."""
+        return tuple(self.capture) if isinstance(self.capture, list) else self.capture  # type: ignore[return-value]
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

@@ -55,14 +55,14 @@ def run_trace(trace: Trace, stop_on: str | None = None, keep_frames: int = 0, ca
         trace: what to play.
         stop_on: stop as soon as this signature fires.
         keep_frames: keep the last N frames (needs ``capture``).
-        capture: frame capture for the worker (None, ``"full"``, or a size).
+        capture: frame capture for the worker (``"full"`` or a size); None: the one the trace was recorded with.
         worker: a worker to reuse (its spec and space must match the trace's); a fresh one otherwise.
     """
     spec = trace_spec(trace)
     suite = make_oracles(oracle_settings(spec))
     own = worker is None
-    if keep_frames and capture is None:
-        capture = "full"
+    if capture is None:
+        capture = trace.frame_capture or ("full" if keep_frames else None)
     from playtester.env import space_from_dict  # (gymnasium: imported when a trace is replayed)
 
     w = worker or Worker(spec, space_from_dict(trace.space), capture=capture)
@@ -259,7 +259,7 @@ def minimize_bug(bug: Bug, max_tests: int = 300, max_seconds: float = 120.0) -> 
     spec = trace_spec(base)
     from playtester.env import space_from_dict
 
-    worker = Worker(spec, space_from_dict(base.space), capture=None)
+    worker = Worker(spec, space_from_dict(base.space), capture=base.frame_capture)  # the frames its oracles saw
     try:
         def fails(actions: list[int]) -> bool:
             run = run_trace(base.with_actions(actions), stop_on=bug.signature, worker=worker)

@@ -89,6 +89,7 @@ class _Campaign:
     space: Any
     agent: str
     workers: int
+    capture: Any = None  # the frames the campaign's workers capture (and its oracles see)
 
 
 def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", budget: Budget = Budget(steps=1000),
@@ -108,7 +109,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     c = _open(spec, out, agent, workers, actions, resume, demos, max_store_mb)
     agents = make_agents(c.agent, len(c.space), c.workers, seed)
     demo_traces = _demos_for(agents[0], demos, c.spec, c.space)
-    capture = getattr(agents[0], "capture", None) or CAPTURE
+    capture = c.capture = getattr(agents[0], "capture", None) or CAPTURE
     envs = [GameEnv(c.spec, actions=c.space, capture=capture, obs_size=capture, code_coverage=code_coverage)
             for _ in range(c.workers)]
     try:
@@ -209,7 +210,8 @@ def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstract
     config, space = cfg.model_dump(mode="json"), space_to_dict(c.space)
 
     def sink(slot: Slot, finding: Any) -> None:
-        trace = Trace(spec.text, config, slot.seed, space, slot.actions[:finding.step])
+        trace = Trace(spec.text, config, slot.seed, space, slot.actions[:finding.step],
+                      capture=list(c.capture) if isinstance(c.capture, tuple) else c.capture)
         bug_id, new = store.record_finding(cid, spec.text, finding, trace, loop.now_s())
         if new:
             new_bugs.append(bug_id)
