@@ -96,6 +96,8 @@ def test_corrupted_config_is_a_usage_error(tmp_path):
     res = playtester("explore", str(tmp_path / "game.py"), "--out", str(tmp_path / "o"))
     assert res.returncode == 2 and "playtester.toml:3: field 'oracles.stuck_steps'" in res.stderr
     assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())  # nothing stored
+    res = playtester("run", str(tmp_path / "game.py"), "--steps", "5")  # run checks the same tables
+    assert res.returncode == 2 and "playtester.toml:3: field 'oracles.stuck_steps'" in res.stderr
 
 
 def test_resume_without_a_campaign_is_a_usage_error(tmp_path):

@@ -21,6 +21,7 @@ from playtester.drive.observation import GameExit
 from playtester.drive.spec import GameSpec
 from playtester.env import GameEnv
 from playtester.errors import ConfigError
+from playtester.oracles import oracle_settings
 
 
 @dataclass
@@ -162,6 +163,7 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
 
     Episode seeds are ``seed``, ``seed + 1``, ... in the order episodes start, so a run is reproducible.
     """
+    oracle_settings(spec), coverage_settings(spec), agent_settings(spec)  # a bad table says so, as explore does
     spec = with_memory_limit(spec, workers)
     envs = [GameEnv(spec, actions=actions, obs_type="pixels", capture=None)]
     envs += [GameEnv(spec, actions=envs[0].space, obs_type="pixels", capture=None) for _ in range(workers - 1)]
