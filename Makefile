@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-slow bench lint clean browser wordnet
+.PHONY: demo test test-slow bench lint clean browser wordnet godot
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "playtester needs Python 3.11+"'
@@ -32,6 +32,15 @@ browser:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 	  echo "note: chromium is not installed; the report-rendering test will be skipped"
 
+# Godot 3's runtimes (Debian's godot3-server, headless; godot3-runner, GLES2 under Xvfb for pixels): the
+# godot: backend's tests. Installed when missing and we can (root with apt-get); without them those tests
+# are skipped (PLAYTESTER_REQUIRE_GODOT=1 makes them fail instead, as CI does).
+godot:
+	@command -v godot3-server >/dev/null 2>&1 && command -v godot3-runner >/dev/null 2>&1 && command -v Xvfb >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq godot3-server godot3-runner xvfb >/dev/null) ; } || \
+	  echo "note: godot3-server/godot3-runner/xvfb are not installed; the Godot backend's tests will be skipped"
+
 # WordNet 3.0's dict files (Debian's wordnet-base, /usr/share/wordnet): synonyms for text-to-plan
 # (`plan from-text`). Installed when missing and we can (root with apt-get); without them text-to-plan
 # says so and matches the plan config's own words only.
@@ -41,7 +50,7 @@ wordnet:
 	  echo "note: WordNet (wordnet-base) is not installed; text-to-plan will not know synonyms outside the plan config"
 
 # lint-imports: the layers of docs/architecture.md and no import cycles ([tool.importlinter] in pyproject.toml)
-test: $(VENV)/.dev browser wordnet
+test: $(VENV)/.dev browser wordnet godot
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 

@@ -107,3 +107,21 @@ register_backend(Backend(
                  declared_actions=True),
     run_episode="playtester.drive.gym_driver:run_gym_episode",
     declared="playtester.drive.gym_driver:declared_actions"))
+register_backend(Backend(
+    "remote", ("remote",),
+    Capabilities(python=False, snapshots=False, code_coverage=False, analysis=False, pixels=True, entities=True,
+                 declared_actions=True),
+    run_episode="playtester.drive.remote:run_remote_episode",
+    declared="playtester.drive.remote:remote_declared"))
+register_backend(Backend(
+    "godot", ("godot",),
+    Capabilities(python=False, snapshots=False, code_coverage=False, analysis=False, pixels=False, entities=True,
+                 declared_actions=True),
+    run_episode="playtester.drive.godot:run_godot_episode",
+    declared="playtester.drive.godot:declared_actions"))
+register_backend(Backend(
+    "godot-runner", ("godot-runner",),
+    Capabilities(python=False, snapshots=False, code_coverage=False, analysis=False, pixels=True, entities=True,
+                 declared_actions=True),
+    run_episode="playtester.drive.godot:run_godot_runner_episode",
+    declared="playtester.drive.godot:declared_actions"))

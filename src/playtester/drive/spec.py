@@ -9,6 +9,10 @@ A *game spec* names a game:
 - a file: ``path/to/game.py`` or ``path/to/game.py:main``
 - a folder with a ``playtester.toml`` naming its ``entry``, or a package folder with a ``__main__.py``
 - a Gymnasium id: ``gym:MiniGrid-Empty-5x5-v0``
+- a Godot 3 project folder: ``godot:path/to/project`` (godot3-server, headless) or ``godot-runner:path`` (frames);
+  a bundled one by name (``godot:coinhop``)
+- a game that speaks the remote-game protocol (docs/protocol.md): ``remote:COMMAND`` (e.g. ``remote:python -m
+  playtester.games.remote.refgame``)
 
 A game may carry a ``playtester.toml`` (or ``[tool.playtester]`` in its ``pyproject.toml``) beside it,
 validated by `GameConfig`. Bundled games keep theirs as ``games/NAME.toml``.
@@ -129,7 +133,7 @@ class GameSpec:
     """A resolved game: what to run, from where, and how. Picklable."""
 
     text: str
-    kind: Literal["module", "file", "gym"]
+    kind: Literal["module", "file", "gym", "godot", "godot-runner", "remote"]
     target: str  # module name, file path, or Gymnasium id
     function: str | None = None
     root: str | None = None  # folder the game runs in (cwd and sys.path[0])
@@ -138,8 +142,10 @@ class GameSpec:
 
     @property
     def name(self) -> str:
-        if self.kind == "gym":
+        if self.kind in ("gym", "remote"):
             return self.text
+        if self.kind in ("godot", "godot-runner"):
+            return Path(self.target).name
         if self.kind == "file":
             return Path(self.target).stem
         return self.target.rsplit(".", 1)[-1]
@@ -310,6 +316,8 @@ def _resolve(text: str, extra: list[Path] | None = None) -> GameSpec:
             raise GameSpecError(f"game spec {text!r} names no Gymnasium id; write e.g. gym:CartPole-v1")
         cfg = GameConfig(frames_per_action=1, blacklist=[])
         return GameSpec(text, "gym", gym_id, config=cfg)
+    if text.startswith(("godot:", "godot-runner:", "remote:")):
+        return _resolve_remote(text)
 
     if text in bundled_games():
         toml = GAMES_DIR / f"{text}.toml"
@@ -339,6 +347,29 @@ def _resolve(text: str, extra: list[Path] | None = None) -> GameSpec:
     if _installed(module):
         return GameSpec(text, "module", module, func or None, None, GameConfig(), None)
     raise GameSpecError(_not_found(text, module, folders))
+
+
+def _resolve_remote(text: str) -> GameSpec:
+    """``godot:FOLDER`` / ``godot-runner:FOLDER`` (a Godot 3 project; a bundled one by name) and ``remote:COMMAND``;
+    the config is a ``playtester.toml`` in the project folder (``remote:``: in the current one)."""
+    kind, _, rest = text.partition(":")
+    rest = rest.strip()
+    if not rest:
+        raise GameSpecError(f"game spec {text!r} names nothing after {kind}:; write e.g. godot:path/to/project or "
+                            "remote:python my_server.py")
+    if kind == "remote":
+        cfg, cfg_path = _config_beside(Path.cwd())
+        return GameSpec(text, "remote", rest, None, str(Path.cwd()), cfg, str(cfg_path) if cfg_path else None)
+    folder = Path(rest).expanduser()
+    if not folder.exists() and "/" not in rest and (GAMES_DIR / "godot" / rest).is_dir():
+        folder = GAMES_DIR / "godot" / rest
+    if folder.is_file() and folder.name == "project.godot":
+        folder = folder.parent
+    if not (folder / "project.godot").is_file():
+        raise GameSpecError(f"{text}: {folder} is not a Godot project folder (no project.godot in it)")
+    cfg, cfg_path = _config_beside(folder)
+    return GameSpec(text, kind, str(folder.resolve()), None, str(folder.resolve()), cfg,  # type: ignore[arg-type]
+                    str(cfg_path) if cfg_path else None)
 
 
 def _resolve_folder(text: str, path: Path, func: str | None) -> GameSpec:
@@ -433,7 +464,7 @@ def _looks_like_windows_path(text: str) -> bool:
 
 _FORMS = ("use a bundled name (" + ", ".join(bundled_games() or ["none"]) + "), module:function, a module or "
           "package (run as python -m), path/to/game.py[:function], a package folder with a __main__.py, a folder "
-          "with playtester.toml, or gym:ENV_ID")
+          "with playtester.toml, gym:ENV_ID, godot:PROJECT_FOLDER or remote:COMMAND")
 
 
 def parse_game_args(items: list[str]) -> dict[str, Any]:

@@ -1,0 +1,368 @@
+extends Node
+# playtester's Godot 3 add-on: speaks playtester's remote-game protocol (docs/protocol.md, version 1).
+#
+# playtester copies the project to a temporary folder, puts this script in it and adds an override.cfg
+# that makes it an autoload (the user's project is never edited), then starts Godot with --fixed-fps
+# (virtual time: every frame is 1/fps long) and PLAYTESTER_PORT set. The add-on connects to
+# 127.0.0.1:PORT and blocks the main loop between steps: each step holds the asked actions/keys for
+# exactly N frames, then reports the scene's entities, the signals emitted and the frame (godot3-runner).
+# Errors are not seen here: Godot prints SCRIPT ERROR/ERROR lines to stderr, which playtester reads; the
+# "@@playtester sync SEQ" line printed before each reply tells it where a step's lines end.
+# A reset seeds Godot's global RNG, releases every held input and changes to the main scene again (other
+# autoloads keep their state: PLAYTESTER_REMOTE_FRESH=1 makes playtester start a fresh Godot per episode).
+
+const PROTOCOL = 1
+const USAGE_SCRIPT_VARIABLE = 8192
+
+var peer := StreamPeerTCP.new()
+var state := "idle"  # idle (waiting for a command) | running (a step) | resetting (scene reloading)
+var seq := -1  # the request being answered
+var frames_left := 0
+var frame_no := 0
+var fps := 60.0
+var held_actions := {}
+var held_keys := {}
+var events := []
+var capture = null
+var old_scene_id := 0
+var args := {}  # reset's args: the game may read Playtester.args
+var pixels := false
+var prop_names := {}  # script instance id -> the names of its script variables
+
+
+func _init():
+	pause_mode = PAUSE_MODE_PROCESS
+	process_priority = 1 << 30  # our _process runs after every game node's in each frame
+
+
+func _ready():
+	var port := int(OS.get_environment("PLAYTESTER_PORT"))
+	for a in OS.get_cmdline_args():
+		if a.begins_with("--playtester-port="):
+			port = int(a.split("=")[1])
+	fps = float(Engine.iterations_per_second)
+	Engine.physics_jitter_fix = 0.0  # one physics step per frame, always
+	pixels = OS.get_name() != "Server"
+	peer.big_endian = true
+	peer.connect_to_host("127.0.0.1", port)
+	var t0 := OS.get_ticks_msec()
+	while peer.get_status() == StreamPeerTCP.STATUS_CONNECTING and OS.get_ticks_msec() - t0 < 10000:
+		OS.delay_msec(1)
+	if peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
+		printerr("playtester: cannot connect to 127.0.0.1:%d" % port)
+		get_tree().quit(3)
+		set_process(false)
+		return
+	peer.set_no_delay(true)
+	get_tree().connect("node_added", self, "_on_node_added")
+	if get_tree().current_scene:
+		_watch_tree(get_tree().current_scene)
+	var info := Engine.get_version_info()
+	printerr("@@playtester hello")  # what Godot printed before this is start-up noise, not the game's errors
+	_send({"type": "hello", "protocol": PROTOCOL, "engine": "godot", "engine_version": info["string"],
+		"game": ProjectSettings.get_setting("application/config/name"),
+		"capabilities": {"pixels": pixels, "entities": true, "snapshots": false, "inputs": ["actions", "keys"],
+			"stderr_sync": true, "fps": fps},
+		"actions": _input_actions()})
+
+
+func _process(_delta):
+	if state == "running":
+		frame_no += 1
+		frames_left -= 1
+		if frames_left > 0:
+			return
+	elif state == "resetting":
+		var scene = get_tree().current_scene
+		if scene == null or scene.get_instance_id() == old_scene_id:
+			return  # the reloaded scene enters the tree at the end of this frame
+		frame_no = 0
+		events = []
+	if state != "idle":
+		if capture != null and pixels:
+			VisualServer.connect("frame_post_draw", self, "_after_draw", [], CONNECT_ONESHOT)
+			return  # the frame this step ends on is drawn after _process: capture it then
+		_reply()
+	_serve()
+
+
+func _after_draw():
+	_reply()
+	_serve()
+
+
+# ---- the protocol
+func _send(msg: Dictionary) -> void:
+	var data: PoolByteArray = to_json(msg).to_utf8()
+	var buf := StreamPeerBuffer.new()  # the length and the JSON in one write (two small writes wait on ACKs)
+	buf.big_endian = true
+	buf.put_u32(data.size())
+	buf.put_data(data)
+	peer.put_data(buf.data_array)
+
+
+func _recv():
+	var n := peer.get_u32()
+	if peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
+		return null
+	if n == 0:
+		return ""
+	var r = peer.get_data(n)
+	if r[0] != OK:
+		return null
+	return (r[1] as PoolByteArray).get_string_from_utf8()
+
+
+func _error(text: String) -> void:
+	printerr("@@playtester sync %d" % seq)
+	_send({"type": "error", "seq": seq, "message": text})
+
+
+func _serve() -> void:
+	# answer commands until a reset or a step sets the game going again
+	state = "idle"
+	while true:
+		var text = _recv()
+		if text == null:  # playtester is gone
+			get_tree().quit()
+			set_process(false)
+			return
+		var parsed := JSON.parse(text)
+		if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
+			_error("not a JSON object: %s" % parsed.error_string)
+			continue
+		var msg: Dictionary = parsed.result
+		seq = int(msg.get("seq", -1))
+		var kind = msg.get("type", "")
+		if kind == "step":
+			_apply_inputs(msg.get("inputs", {}))
+			frames_left = max(1, int(msg.get("frames", 1)))
+			capture = msg.get("capture", null)
+			state = "running"
+			return
+		elif kind == "reset":
+			seed(int(msg.get("seed", 0)))
+			args = msg.get("args", {})
+			_apply_inputs({})
+			capture = msg.get("capture", null)
+			var scene = get_tree().current_scene
+			old_scene_id = scene.get_instance_id() if scene else 0
+			var main_scene = ProjectSettings.get_setting("application/run/main_scene")
+			if main_scene:
+				get_tree().change_scene(main_scene)  # back to the start, wherever the game went
+			else:
+				get_tree().reload_current_scene()
+			state = "resetting"
+			return
+		elif kind == "quit":
+			get_tree().quit()
+			set_process(false)
+			return
+		else:
+			_error("unknown message type %s (protocol %d knows reset, step, quit)" % [to_json(kind), PROTOCOL])
+
+
+func _reply() -> void:
+	var obs := {"type": "observation", "seq": seq, "frame_no": frame_no,
+		"time_ms": int(round(frame_no * 1000.0 / fps)), "entities": _entities(), "events": events,
+		"done": false}
+	events = []
+	if capture != null:
+		obs["frame"] = _frame()
+	printerr("@@playtester sync %d" % seq)
+	_send(obs)
+
+
+# ---- inputs
+func _apply_inputs(inputs: Dictionary) -> void:
+	var actions := {}
+	for a in inputs.get("actions", []):
+		if InputMap.has_action(a):
+			actions[a] = true
+	for a in held_actions.keys():
+		if not actions.has(a):
+			_action_event(a, false)
+	for a in actions.keys():
+		if not held_actions.has(a):
+			_action_event(a, true)
+	held_actions = actions
+	var keys := {}
+	for k in inputs.get("keys", []):
+		var code := OS.find_scancode_from_string(k)
+		if code != 0:
+			keys[code] = true
+	for k in held_keys.keys():
+		if not keys.has(k):
+			_key_event(k, false)
+	for k in keys.keys():
+		if not held_keys.has(k):
+			_key_event(k, true)
+	held_keys = keys
+
+
+func _action_event(action: String, pressed: bool) -> void:
+	var ev := InputEventAction.new()
+	ev.action = action
+	ev.pressed = pressed
+	ev.strength = 1.0 if pressed else 0.0
+	Input.parse_input_event(ev)
+
+
+func _key_event(code: int, pressed: bool) -> void:
+	var ev := InputEventKey.new()
+	ev.scancode = code
+	ev.pressed = pressed
+	Input.parse_input_event(ev)
+
+
+func _input_actions() -> Array:
+	var out := []
+	for a in InputMap.get_actions():
+		if not String(a).begins_with("ui_"):
+			out.append(String(a))
+	out.sort()
+	return out
+
+
+# ---- what the game looks like
+func _entities() -> Array:
+	var out := []
+	var scene = get_tree().current_scene
+	if scene == null:
+		return out
+	var nodes: Array = get_tree().get_nodes_in_group("playtester")
+	if nodes.empty():
+		nodes = []
+		_bodies(scene, nodes)
+	for n in nodes:
+		if not n.is_inside_tree():
+			continue
+		var id := String(n.name) if n == scene else String(scene.get_path_to(n))
+		var e := {"id": id, "kind": _kind(n), "props": _props(n)}
+		if n is Node2D:
+			e["pos"] = [n.global_position.x, n.global_position.y]
+		elif n is Spatial:
+			var o: Vector3 = n.global_transform.origin
+			e["pos"] = [o.x, o.z]
+		out.append(e)
+	return out
+
+
+func _bodies(node: Node, out: Array) -> void:
+	if (node is PhysicsBody2D and not node is StaticBody2D) or (node is PhysicsBody and not node is StaticBody):
+		out.append(node)
+	elif (node is StaticBody2D or node is StaticBody or node is Area2D or node is Area) and node.get_script():
+		out.append(node)
+	for c in node.get_children():
+		_bodies(c, out)
+
+
+func _kind(n: Node) -> String:
+	var s = n.get_script()
+	if s and s.resource_path != "":
+		return s.resource_path.get_file().get_basename()
+	return n.get_class()
+
+
+func _props(n: Node) -> Dictionary:
+	var out := {}
+	var s = n.get_script()
+	if s == null:
+		return out
+	var key: int = s.get_instance_id()
+	if not prop_names.has(key):  # get_property_list is slow: the names are read once per script
+		var names := []
+		for p in n.get_property_list():
+			if p["usage"] & USAGE_SCRIPT_VARIABLE:
+				names.append(p["name"])
+		prop_names[key] = names
+	for name in prop_names[key]:
+		var v = _plain(n.get(name))
+		if v != null:
+			out[name] = v
+	return out
+
+
+func _plain(v):
+	match typeof(v):
+		TYPE_INT, TYPE_REAL, TYPE_BOOL, TYPE_STRING:
+			return v
+		TYPE_VECTOR2:
+			return [v.x, v.y]
+		TYPE_VECTOR3:
+			return [v.x, v.y, v.z]
+		TYPE_OBJECT:
+			if v is Node and is_instance_valid(v):
+				return String(v.name)
+	return null
+
+
+func _frame():
+	if not pixels:
+		return null
+	var tex = get_viewport().get_texture()
+	var img = tex.get_data() if tex else null
+	if img == null:
+		return null
+	img.flip_y()
+	img.convert(Image.FORMAT_RGB8)
+	if typeof(capture) == TYPE_ARRAY and capture.size() == 2:
+		img.resize(int(capture[0]), int(capture[1]), Image.INTERPOLATE_NEAREST)
+	return {"width": img.get_width(), "height": img.get_height(), "format": "rgb8",
+		"data": Marshalls.raw_to_base64(img.get_data())}
+
+
+# ---- signals as events
+func _on_node_added(node: Node) -> void:
+	_watch(node)
+
+
+func _watch_tree(node: Node) -> void:
+	_watch(node)
+	for c in node.get_children():
+		_watch_tree(c)
+
+
+func _watch(node: Node) -> void:
+	var s = node.get_script()
+	if s == null or node == self:
+		return
+	for sig in s.get_script_signal_list():
+		var n: int = sig["args"].size()
+		if n > 4 or node.is_connected(sig["name"], self, "_on_signal_%d" % n):
+			continue
+		var names := []
+		for a in sig["args"]:
+			names.append(a["name"])
+		node.connect(sig["name"], self, "_on_signal_%d" % n, [node, sig["name"], names])
+
+
+func _event(values: Array, node, name: String, names: Array) -> void:
+	var data := {}
+	for i in range(values.size()):
+		var v = _plain(values[i])
+		data[names[i] if i < names.size() else "arg%d" % i] = v
+	var scene = get_tree().current_scene
+	if is_instance_valid(node) and scene and node.is_inside_tree():
+		data["source"] = String(scene.get_path_to(node))
+	events.append({"name": name, "data": data, "frame": frame_no})
+
+
+func _on_signal_0(node, name, names):
+	_event([], node, name, names)
+
+
+func _on_signal_1(a, node, name, names):
+	_event([a], node, name, names)
+
+
+func _on_signal_2(a, b, node, name, names):
+	_event([a, b], node, name, names)
+
+
+func _on_signal_3(a, b, c, node, name, names):
+	_event([a, b, c], node, name, names)
+
+
+func _on_signal_4(a, b, c, d, node, name, names):
+	_event([a, b, c, d], node, name, names)

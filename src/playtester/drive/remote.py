@@ -1,0 +1,1079 @@
+"""Games in another engine's process, driven over playtester's remote-game protocol (docs/protocol.md).
+
+The episode process (forked by the worker host, as for every backend) gets a connection to the game: the
+game's process is started with the port of a listening socket on 127.0.0.1 (``PLAYTESTER_PORT`` and
+``--playtester-port=PORT``) and connects to it; then ``hello`` from the game, ``reset``, ``step`` and ``quit``
+from here, each answered with an ``observation`` (or an ``error``). It runs the same command loop as every
+backend (`playtester.drive.episode.serve`), so the worker, env and campaign above see an ordinary game.
+
+Findings come from what the engine does, not from hooks inside it:
+- the game's stderr is read on a thread; ``SCRIPT ERROR:`` / ``ERROR:`` lines with their ``At: FILE:LINE``
+  line become `LogRecord`s (the ``error_log`` oracle's input), attached to the step they were printed in
+  (an engine that prints ``@@playtester sync SEQ`` before each reply marks where a step's lines end);
+- a game process that dies (the connection closes) ends the episode with a crash (signal or exit code,
+  with the end of its stderr);
+- a step not answered within 80% of the step timeout is a hang: the game's process group is killed.
+
+Processes: the game runs in a process group of its own and dies with its parent (``PR_SET_PDEATHSIG``). Its
+parent is a `Keeper` forked by the worker's first episode: adopted by the worker host (a child subreaper)
+when that episode ends, in the host's process group, dead with the host. It keeps the game and its
+connection between episodes and hands both to each new episode process, so a reset is a scene change, not
+an engine start (``PLAYTESTER_REMOTE_FRESH=1``: a fresh game process per episode, the episode's own child).
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+import os
+import re
+import shlex
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from playtester.drive.context import SpaceLike
+from playtester.drive.episode import serve
+from playtester.drive.inputs import InputFrame, key_name
+from playtester.drive.observation import (
+    Entity,
+    EpisodeOptions,
+    GameEvent,
+    GameExit,
+    LogRecord,
+    Observation,
+    resize_nearest,
+)
+from playtester.drive.spec import GameSpec
+
+PROTOCOL = 1
+MAX_MESSAGE = 64 << 20  # bytes: a larger length prefix is a broken peer, not a message
+SYNC = "@@playtester sync "
+HELLO_MARK = "@@playtester hello"  # printed to stderr just before the hello: what came before is start-up noise
+HANG_SHARE = 0.8  # of step_timeout_s: the episode reports the hang (with the game's stderr) before the
+#                   worker's own watchdog, which would kill the episode process without a word
+
+
+class ProtocolError(Exception):
+    """The game broke the protocol (a malformed message, a wrong version)."""
+
+
+class GameGone(Exception):
+    """The game's connection closed or its process died."""
+
+
+class GameTimeout(Exception):
+    """The game did not answer in time."""
+
+
+# ------------------------------------------------------------------------------------------- framing
+def send_msg(sock: socket.socket, msg: dict[str, Any]) -> None:
+    """One message: a 4-byte big-endian length, then that many bytes of UTF-8 JSON."""
+    data = json.dumps(msg, separators=(",", ":")).encode()
+    sock.sendall(struct.pack(">I", len(data)) + data)
+
+
+def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytes:
+    buf = bytearray()
+    while len(buf) < n:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise GameTimeout()
+            sock.settimeout(left)
+        else:
+            sock.settimeout(None)
+        try:
+            chunk = sock.recv(min(n - len(buf), 1 << 20))
+        except TimeoutError:
+            raise GameTimeout() from None
+        except OSError as e:
+            raise GameGone(str(e)) from None
+        if not chunk:
+            raise GameGone("the connection closed")
+        buf += chunk
+    return bytes(buf)
+
+
+def recv_msg(sock: socket.socket, deadline: float | None = None) -> dict[str, Any]:
+    """The next message (a JSON object); `GameTimeout` past ``deadline`` (``time.monotonic``), `GameGone` when the
+    peer closed, `ProtocolError` for what is not a message."""
+    (n,) = struct.unpack(">I", _recv_exact(sock, 4, deadline))
+    if n > MAX_MESSAGE:
+        raise ProtocolError(f"message of {n} bytes announced (the limit is {MAX_MESSAGE})")
+    raw = _recv_exact(sock, n, deadline)
+    try:
+        msg = json.loads(raw)
+    except ValueError as e:
+        raise ProtocolError(f"not JSON: {e}: {raw[:200]!r}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError(f"not a JSON object: {raw[:200]!r}")
+    return msg
+
+
+# ------------------------------------------------------------------------------------- the game's log
+_AT = re.compile(r"^\s+At: (?P<file>.+?):(?P<line>\d+)(?::[^\s]*)?\.?\s*$")
+_ERROR = re.compile(r"^(?P<level>SCRIPT ERROR|USER SCRIPT ERROR|USER ERROR|ERROR): (?P<message>.*)$")
+
+
+class StderrReader:
+    """Reads a game's stderr on a thread: keeps its tail, parses error lines into `LogRecord`s and notes the
+    sync markers (``@@playtester sync SEQ``)."""
+
+    def __init__(self, stream: Any, engine: str) -> None:
+        self.engine = engine
+        self.tail: deque[str] = deque(maxlen=200)
+        self.records: list[LogRecord] = []
+        self.synced = -1
+        self.counting = False  # error lines count once the game said hello (engine start-up noise does not): from
+        #                        its HELLO_MARK line, or (a game without stderr_sync) from the hello itself
+        self.frame = 0  # the frame the game is at, for the records
+        self._pending: LogRecord | None = None
+        self._cond = threading.Condition()
+        self._done = False
+        self._thread = threading.Thread(target=self._run, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _run(self, stream: Any) -> None:
+        for raw in iter(stream.readline, b""):
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            with self._cond:
+                if line == HELLO_MARK:
+                    self._flush()
+                    self.records.clear()
+                    self.counting = True
+                    continue
+                if line.startswith(SYNC):
+                    self._flush()
+                    try:
+                        self.synced = max(self.synced, int(line[len(SYNC):]))
+                    except ValueError:
+                        pass
+                    self._cond.notify_all()
+                    continue
+                self.tail.append(line)
+                self._parse(line)
+        with self._cond:
+            self._flush()
+            self._done = True
+            self._cond.notify_all()
+
+    def _parse(self, line: str) -> None:
+        m = _ERROR.match(line)
+        if m:
+            self._flush()
+            if self.counting:
+                self._pending = LogRecord(self.engine, m["level"], m["message"].strip(), "", 0, self.frame)
+            return
+        at = _AT.match(line)
+        if at and self._pending is not None:
+            self._pending.file, self._pending.line = at["file"], int(at["line"])
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._pending is not None:
+            self.records.append(self._pending)
+            self._pending = None
+
+    def wait_sync(self, seq: int, timeout: float) -> None:
+        """Until the marker of request ``seq`` was read (every line printed before the reply is in)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self.synced < seq and not self._done:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self._cond.wait(left)
+
+    def take(self) -> list[LogRecord]:
+        with self._cond:
+            out, self.records = self.records, []
+            return out
+
+    def text(self, n: int = 60) -> str:
+        with self._cond:
+            return "\n".join(list(self.tail)[-n:])
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)
+
+
+# -------------------------------------------------------------------------------------- the client
+def _die_with(parent: int) -> Callable[[], None]:
+    def pre() -> None:  # in the child, between fork and exec
+        from playtester.drive.lifetime import die_with_parent
+
+        die_with_parent(parent)
+
+    return pre
+
+
+def _term_with(parent: int) -> Callable[[], None]:
+    """Like `_die_with`, with SIGTERM: for a process that must clean up after itself (Xvfb removes its lock
+    file and socket on SIGTERM; killed, it leaves them in /tmp)."""
+    def pre() -> None:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os._exit(0)
+
+    return pre
+
+
+@dataclass
+class Hello:
+    """What the game said of itself."""
+
+    engine: str
+    engine_version: str
+    game: str
+    capabilities: dict[str, Any]
+    actions: list[str]
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+class RemoteGame:
+    """One game process and its connection.
+
+    Args:
+        command: the game's command line (the port goes into ``PLAYTESTER_PORT`` and, with ``port_arg``, a
+            ``--playtester-port=PORT`` argument).
+        engine: the engine's name, for log records.
+        cwd, env: where and with what environment the game runs (``env`` is added to this process's).
+        start_timeout: seconds for the game to connect and say hello.
+        display: run the game on an Xvfb display of its own (``DISPLAY`` set).
+        keeper: a folder where a keeper process holds the game between episodes (see `Keeper`); None: the game
+            is this object's child and ends with it.
+    """
+
+    def __init__(self, command: list[str], engine: str = "remote", cwd: str | None = None,
+                 env: dict[str, str] | None = None, start_timeout: float = 30.0, port_arg: bool = True,
+                 autostart: bool = True, display: bool = False, keeper: str | None = None) -> None:
+        self.engine = engine
+        self._seq = itertools.count(int.from_bytes(os.urandom(3), "big") * 16)  # no clash with an old episode's
+        self.sock: socket.socket | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.pid: int | None = None
+        self.stderr: StderrReader | None = None
+        self.hello: Hello | None = None
+        self.fresh = True  # the game process was started for this object (not kept from an earlier episode)
+        self.broken = False  # killed or dead: a keeper must not hand it out again
+        self.keeper = keeper
+        self.launch = {"command": list(command), "cwd": cwd, "env": dict(env or {}), "port_arg": port_arg,
+                       "display": display, "engine": engine}
+        self.start_timeout = start_timeout
+        self._xvfb: subprocess.Popen[bytes] | None = None
+        self._status: int | None = None
+        if autostart:
+            self.start()
+
+    def start(self) -> None:
+        """Start the game (or take the keeper's live one) and wait for its hello; on failure (`GameGone`,
+        `GameTimeout`, `ProtocolError`) the game's process group is killed (its exit status and stderr stay
+        readable)."""
+        try:
+            if self.keeper is not None:
+                self._start_kept()
+            else:
+                self._start_direct()
+        except BaseException:
+            self.broken = True
+            self.close(0.0)
+            raise
+
+    # ---- a game of our own
+    def _start_direct(self) -> None:
+        env = dict(self.launch["env"])
+        if self.launch["display"]:
+            display, self._xvfb = start_xvfb(self.keeper or self.launch["cwd"] or ".")
+            env["DISPLAY"] = display
+        self.proc, self.sock, msg = launch_game(self.launch["command"], self.launch["cwd"], env, self.start_timeout,
+                                                self.launch["port_arg"], on_stderr=self._read_stderr)
+        self.pid = self.proc.pid
+        self._hello(msg)
+
+    def _read_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc, self.pid = proc, proc.pid
+        self.stderr = StderrReader(proc.stderr, self.engine)
+
+    def _hello(self, msg: dict[str, Any]) -> None:
+        assert self.sock is not None
+        self.hello = check_hello(self.sock, msg, self.engine)
+        if not self.hello.capabilities.get("stderr_sync") and self.stderr is not None:
+            self.stderr.counting = True  # else the game's "@@playtester hello" line starts the counting
+
+    # ---- a game the keeper holds across episodes
+    def _start_kept(self) -> None:
+        assert self.keeper is not None
+        reply, fds = keeper_request(self.keeper, {"op": "get", "launch": self.launch,
+                                                  "start_timeout": self.start_timeout})
+        self.pid = reply.get("pid")
+        game_fd = stderr_fd = None
+        if len(fds) == 2:
+            game_fd, stderr_fd = fds
+        elif len(fds) == 1:
+            stderr_fd = fds[0]
+        if stderr_fd is not None:
+            self.stderr = StderrReader(os.fdopen(stderr_fd, "rb", buffering=0), self.engine)
+            if not reply.get("fresh", True):
+                self.stderr.counting = True
+        if not reply.get("ok"):
+            self._status = reply.get("status")
+            if game_fd is not None:
+                os.close(game_fd)
+            kind = reply.get("kind")
+            if kind == "timeout":
+                raise GameTimeout()
+            if kind == "gone":
+                raise GameGone(str(reply.get("message")))
+            raise ProtocolError(str(reply.get("message")))
+        self.fresh = bool(reply.get("fresh"))
+        assert game_fd is not None
+        self.sock = socket.socket(fileno=game_fd)
+        caps = reply["hello"].get("capabilities") or {}
+        self.hello = Hello(str(reply["hello"].get("engine", self.engine)), str(reply["hello"].get("engine_version", "")),
+                           str(reply["hello"].get("game", "")), caps,
+                           [str(a) for a in reply["hello"].get("actions") or []], reply["hello"])
+        if not caps.get("stderr_sync") and self.stderr is not None:
+            self.stderr.counting = True
+
+    def request(self, msg: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+        """Send ``msg`` (a seq is added) and return its answer (an ``observation`` or ``error``), with the
+        error lines the game printed meanwhile as ``logs`` (`LogRecord`s)."""
+        assert self.sock is not None and self.hello is not None and self.stderr is not None
+        seq = next(self._seq)
+        try:
+            send_msg(self.sock, {**msg, "seq": seq})
+        except OSError as e:
+            raise GameGone(str(e)) from None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            reply = recv_msg(self.sock, deadline)
+            if reply.get("seq", seq) == seq:
+                break  # an answer to an older request (it timed out on our side) is dropped
+        if self.hello.capabilities.get("stderr_sync"):
+            self.stderr.wait_sync(seq, 2.0)
+        logs: dict[tuple[str, str, str, int], LogRecord] = {}
+        for r in self.stderr.take():  # one record per distinct error and step (an error may repeat every frame)
+            r.frame = int(reply.get("frame_no", 0) or 0)
+            logs.setdefault((r.level, r.message, r.file, r.line), r)
+        reply["logs_parsed"] = list(logs.values())
+        return reply
+
+    def alive(self) -> bool:
+        if self.proc is not None:
+            return self.proc.poll() is None
+        return self.pid is not None and _alive(self.pid)
+
+    def exit_status(self, wait: float = 2.0) -> int | None:
+        """The game's exit status (as `subprocess` gives it: negative for a signal), waiting up to ``wait``
+        seconds for it to end; None while it runs."""
+        if self.proc is not None:
+            try:
+                return self.proc.wait(timeout=wait)
+            except subprocess.TimeoutExpired:
+                return None
+        if self._status is not None or self.pid is None or self.keeper is None:
+            return self._status
+        try:
+            reply, _ = keeper_request(self.keeper, {"op": "status", "pid": self.pid, "wait": wait})
+        except OSError:
+            return None
+        self._status = reply.get("status")
+        return self._status
+
+    def kill(self) -> None:
+        """Kill the game's process group (the game and whatever it started)."""
+        self.broken = True
+        if self.pid is not None:
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        elif self.keeper is not None and self.pid is not None:
+            self.exit_status(2.0)  # the keeper reaps it
+
+    def close(self, grace: float = 1.0) -> None:
+        """End the connection. A game of our own: ``quit``, a moment to go, then its process group is killed. A
+        kept game that is still sound stays with its keeper for the next episode."""
+        if self.keeper is not None and not self.broken and self.sock is not None and self.alive():
+            self.sock.close()  # the keeper's copy of the connection stays open
+            self.sock = None
+            return
+        if self.sock is not None and grace > 0 and self.keeper is None:
+            try:
+                send_msg(self.sock, {"type": "quit", "seq": next(self._seq)})
+            except OSError:
+                pass
+            self.exit_status(grace)
+        self.kill()
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+        if self.stderr is not None:
+            self.stderr.join(1.0)
+        if self._xvfb is not None:
+            stop_xvfb(self._xvfb)
+            self._xvfb = None
+
+
+def _alive(pid: int) -> bool:
+    from playtester.drive.lifetime import alive
+
+    return alive(pid)
+
+
+def launch_game(command: list[str], cwd: str | None, env: dict[str, str], start_timeout: float, port_arg: bool,
+                on_stderr: Callable[[subprocess.Popen[bytes]], None] | None = None
+                ) -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, Any]]:
+    """Start a game in a process group of its own (killed when this process dies), wait for it to connect and
+    read its first message. ``on_stderr`` gets the process as soon as it runs (to read its stderr).
+
+    Raises:
+        GameGone: it exited before it connected (the process is in the exception's ``proc``).
+        GameTimeout: no connection and first message within ``start_timeout``.
+        ProtocolError: it could not be started, or its first message is not a message.
+    """
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    proc = None
+    try:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        full_env = dict(os.environ) | env | {"PLAYTESTER_PORT": str(port)}
+        argv = [*command, *([f"--playtester-port={port}"] if port_arg else [])]
+        try:
+            proc = subprocess.Popen(argv, cwd=cwd, env=full_env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_die_with(os.getpid()))
+        except OSError as e:
+            raise ProtocolError(f"cannot start {argv[0]}: {e}") from None
+        if on_stderr is not None:
+            on_stderr(proc)
+        deadline = time.monotonic() + start_timeout
+        while True:  # accept, watching for a game that dies before it connects
+            listener.settimeout(max(0.0, min(0.2, deadline - time.monotonic())))
+            try:
+                sock, _ = listener.accept()
+                break
+            except TimeoutError:
+                if proc.poll() is not None:
+                    raise GameGone("the game exited before it connected") from None
+                if time.monotonic() >= deadline:
+                    raise GameTimeout() from None
+    finally:
+        listener.close()
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        msg = recv_msg(sock, deadline)
+    except BaseException:
+        sock.close()
+        raise
+    return proc, sock, msg
+
+
+def check_hello(sock: socket.socket, msg: dict[str, Any], engine: str) -> Hello:
+    """The game's hello, checked (a wrong version is answered with an error, then refused)."""
+    if msg.get("type") != "hello":
+        raise ProtocolError(f"the game's first message is {msg.get('type')!r}, not hello")
+    if msg.get("protocol") != PROTOCOL:
+        try:
+            send_msg(sock, {"type": "error", "seq": -1, "message": f"playtester speaks protocol {PROTOCOL}, the "
+                            f"game {msg.get('protocol')!r}"})
+        except OSError:
+            pass
+        raise ProtocolError(f"the game speaks protocol {msg.get('protocol')!r}; playtester speaks {PROTOCOL}")
+    caps = msg.get("capabilities") or {}
+    return Hello(str(msg.get("engine", engine)), str(msg.get("engine_version", "")), str(msg.get("game", "")), caps,
+                 [str(a) for a in msg.get("actions") or []], msg)
+
+
+# ------------------------------------------------------------------------------------------ Xvfb
+def start_xvfb(where: str) -> tuple[str, subprocess.Popen[bytes]]:
+    """An Xvfb display of our own (it dies with this process): its name and process.
+
+    The display number is picked at random among those nobody uses: X clients connect to the abstract socket
+    ``@/tmp/.X11-unix/XN`` first, which other containers on the same network namespace may hold even where
+    this one's /tmp has no lock file for it (``xvfb-run -a`` trips over that)."""
+    import random
+    import shutil
+
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise ProtocolError("this game needs Xvfb for its display; install it (apt-get install xvfb)")
+    rng = random.Random()
+    log_path = os.path.join(where, "xvfb.log")
+    for _ in range(20):
+        num = rng.randint(100, 20000)
+        if os.path.exists(f"/tmp/.X{num}-lock") or _x_listening(num):
+            continue
+        with open(log_path, "ab") as log:
+            proc = subprocess.Popen([xvfb, f":{num}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                                    start_new_session=True, preexec_fn=_term_with(os.getpid()))
+        if _x_ready(num, proc, 10.0):
+            return f":{num}", proc
+        proc.kill()
+        proc.wait()
+    raise ProtocolError(f"Xvfb did not start (see {log_path})")
+
+
+def stop_xvfb(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()  # SIGTERM: Xvfb removes its lock file and socket (a killed one leaves them)
+    try:
+        proc.wait(timeout=3)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _x_listening(num: int) -> bool:
+    """Whether some X server listens on display ``:num``'s abstract socket (what Xlib tries first)."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(f"\0/tmp/.X11-unix/X{num}")
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def _x_ready(num: int, proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait until our Xvfb on ``:num`` accepts connections (False when it exits or the time runs out)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        if _x_listening(num):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+# ------------------------------------------------------------------------------------------ the keeper
+KEEPER_SOCKET = "remote-keeper.sock"
+
+
+def keeper_request(folder: str, msg: dict[str, Any], spawn: bool = True) -> tuple[dict[str, Any], list[int]]:
+    """Ask the keeper of ``folder`` (started when there is none and ``spawn``): its answer and the file
+    descriptors it passed."""
+    path = os.path.join(folder, KEEPER_SOCKET)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        try:
+            s.connect(path)
+        except OSError:
+            if not spawn:
+                raise
+            s.close()
+            start_keeper(folder)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+        data = json.dumps(msg).encode()
+        s.sendall(struct.pack(">I", len(data)) + data)
+        s.settimeout(float(msg.get("start_timeout", 0)) + float(msg.get("wait", 0)) + 30.0)
+        head, fds, _, _ = socket.recv_fds(s, 4, 4)
+        while len(head) < 4:
+            more = s.recv(4 - len(head))
+            if not more:
+                raise OSError("the keeper closed the connection")
+            head += more
+        (n,) = struct.unpack(">I", head)
+        body = b""
+        while len(body) < n:
+            more = s.recv(n - len(body))
+            if not more:
+                raise OSError("the keeper closed the connection")
+            body += more
+        return json.loads(body), list(fds)
+    finally:
+        s.close()
+
+
+def start_keeper(folder: str) -> None:
+    """Fork the keeper of ``folder``: it holds a game process and its connection across the episodes of one
+    worker (each episode is a new process forked by the worker host; the keeper, orphaned when the episode
+    that started it ends, is adopted by the host, a child subreaper). It is in the host's process group (a
+    worker killed on a hang takes it along) and asks for SIGKILL when the host dies; the games it starts ask
+    for SIGKILL when it dies."""
+    path = os.path.join(folder, KEEPER_SOCKET)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(4)
+    host = os.getppid()
+    me = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            keep = listener.fileno()
+            os.closerange(3, keep)
+            os.closerange(keep + 1, 65536)
+            Keeper(listener, host, me, folder).run()
+        finally:
+            os._exit(0)
+    listener.close()
+
+
+class Keeper:
+    """The keeper process's loop (see `start_keeper`): ``get`` hands out the live game for a launch (starting
+    it when there is none, or when the launch differs), ``status`` reaps a game and tells its exit status."""
+
+    def __init__(self, listener: socket.socket, host: int, episode: int, folder: str) -> None:
+        self.listener, self.host, self.episode, self.folder = listener, host, episode, folder
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.sock: socket.socket | None = None
+        self.launch: dict[str, Any] | None = None
+        self.hello: dict[str, Any] | None = None
+        self.xvfb: tuple[str, subprocess.Popen[bytes]] | None = None
+        self.armed = False
+
+    def run(self) -> None:
+        import select
+
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            while self.parent_ok():
+                ready, _, _ = select.select([self.listener], [], [], 0.25)
+                if not ready:
+                    continue
+                conn, _ = self.listener.accept()
+                try:
+                    self.serve(conn)
+                except Exception:  # noqa: BLE001 - a client that went away; the keeper goes on
+                    pass
+                finally:
+                    conn.close()
+        finally:
+            self.drop()
+            if self.xvfb is not None:
+                stop_xvfb(self.xvfb[1])
+
+    def parent_ok(self) -> bool:
+        ppid = os.getppid()
+        if ppid == self.host and not self.armed:  # adopted by the host: die with it from now on
+            from playtester.drive.lifetime import die_with_parent
+
+            die_with_parent(self.host)
+            self.armed = True
+        return ppid in (self.host, self.episode)
+
+    def answer(self, conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> None:
+        data = json.dumps(msg).encode()
+        packet = struct.pack(">I", len(data)) + data
+        socket.send_fds(conn, [packet[:4]], fds) if fds else conn.sendall(packet[:4])
+        conn.sendall(packet[4:])
+
+    def serve(self, conn: socket.socket) -> None:
+        conn.settimeout(10.0)
+        (n,) = struct.unpack(">I", _recv_exact(conn, 4, time.monotonic() + 10))
+        msg = json.loads(_recv_exact(conn, n, time.monotonic() + 10))
+        if msg.get("op") == "status":
+            status = None
+            if self.proc is not None and self.proc.pid == msg.get("pid"):
+                try:
+                    status = self.proc.wait(timeout=float(msg.get("wait", 2.0)))
+                except subprocess.TimeoutExpired:
+                    status = None
+            self.answer(conn, {"status": status}, [])
+            return
+        launch = msg["launch"]
+        if self.proc is not None and self.launch == launch and self.proc.poll() is None and self.sock is not None:
+            self.answer(conn, {"ok": True, "fresh": False, "pid": self.proc.pid, "hello": self.hello},
+                        [self.sock.fileno(), self.proc.stderr.fileno()])  # type: ignore[union-attr]
+            return
+        self.drop()
+        env = dict(launch["env"])
+        if launch.get("display"):
+            if self.xvfb is None or self.xvfb[1].poll() is not None:
+                self.xvfb = start_xvfb(self.folder)
+            env["DISPLAY"] = self.xvfb[0]
+        holder: list[subprocess.Popen[bytes]] = []
+        try:
+            proc, sock, first = launch_game(launch["command"], launch["cwd"], env, float(msg["start_timeout"]),
+                                            launch["port_arg"], on_stderr=holder.append)
+        except (GameGone, GameTimeout, ProtocolError) as e:
+            kind = {GameGone: "gone", GameTimeout: "timeout"}.get(type(e), "protocol")
+            status = None
+            if holder:
+                try:
+                    os.killpg(holder[0].pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                status = holder[0].wait()
+            self.answer(conn, {"ok": False, "kind": kind, "message": str(e) or kind, "status": status,
+                               "pid": holder[0].pid if holder else None},
+                        [holder[0].stderr.fileno()] if holder and holder[0].stderr else [])
+            if holder and holder[0].stderr:
+                holder[0].stderr.close()
+            return
+        self.proc, self.sock, self.launch = proc, sock, launch
+        try:
+            check_hello(sock, first, launch.get("engine", "remote"))
+        except ProtocolError as e:
+            pid = proc.pid
+            self.answer(conn, {"ok": False, "kind": "protocol", "message": str(e), "pid": pid},
+                        [proc.stderr.fileno()])  # type: ignore[union-attr]
+            self.drop()
+            return
+        self.hello = first
+        self.answer(conn, {"ok": True, "fresh": True, "pid": proc.pid, "hello": first},
+                    [sock.fileno(), proc.stderr.fileno()])  # type: ignore[union-attr]
+
+    def drop(self) -> None:
+        """End the game held (its process group)."""
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            self.proc.wait()
+            if self.proc.stderr is not None:
+                self.proc.stderr.close()
+        if self.sock is not None:
+            self.sock.close()
+        self.proc = self.sock = self.launch = self.hello = None
+
+
+# ---------------------------------------------------------------------------------- declared actions
+def action_sets(names: list[str]) -> list[tuple[str, ...]]:
+    """The declared space of a game with these input actions: nothing held, each action, each pair."""
+    names = sorted(dict.fromkeys(names))
+    return [(), *((n,) for n in names), *itertools.combinations(names, 2)]
+
+
+def action_labels(sets: list[tuple[str, ...]]) -> list[str]:
+    return ["+".join(s) if s else "none" for s in sets]
+
+
+# ------------------------------------------------------------------------------------ the episode
+@dataclass
+class Launch:
+    """How to start one remote game: what the engine-specific part of a backend prepares."""
+
+    command: list[str]
+    engine: str
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    port_arg: bool = True
+    cleanup: Callable[[], None] | None = None  # after the game is gone
+    display: bool = False  # run it on an Xvfb display of its own
+    keeper: str | None = None  # a folder where a keeper holds the game between episodes; None: a fresh one each
+
+
+def _feature_name(text: str) -> str:
+    return re.sub(r"[^0-9a-zA-Z]+", "_", text).strip("_").lower() or "node"
+
+
+def observation_of(reply: dict[str, Any], capture: Any) -> Observation:
+    """A protocol ``observation`` as playtester's `Observation` (features: each entity's position and number
+    properties as ``ID_x``, ``ID_y``, ``ID_PROP``; ``x``/``y`` from an entity named ``player``)."""
+    entities: dict[str, Entity] = {}
+    features: dict[str, float] = {}
+    for e in reply.get("entities") or []:
+        eid = _feature_name(str(e.get("id", "")))
+        pos = e.get("pos")
+        pos_t = (float(pos[0]), float(pos[1])) if isinstance(pos, list) and len(pos) >= 2 else None
+        props = e.get("props") or {}
+        entities[eid] = Entity(eid, str(e.get("kind", "")), pos_t, dict(props))
+        if pos_t is not None:
+            features[f"{eid}_x"], features[f"{eid}_y"] = pos_t
+            if eid == "player":
+                features["x"], features["y"] = pos_t
+        for k, v in props.items():
+            if isinstance(v, (bool, int, float)):
+                features[f"{eid}_{_feature_name(k)}"] = float(v)
+    events = [GameEvent(str(ev.get("name", "")), dict(ev.get("data") or {}), int(ev.get("frame", 0)))
+              for ev in reply.get("events") or []]
+    logs = list(reply.get("logs_parsed") or [])
+    for r in reply.get("logs") or []:  # records the game sends itself (an engine that can catch its errors)
+        logs.append(LogRecord(str(r.get("logger", "game")), str(r.get("level", "ERROR")), str(r.get("message", "")),
+                              str(r.get("file", "")), int(r.get("line", 0)), int(reply.get("frame_no", 0))))
+    frame = None
+    f = reply.get("frame")
+    if isinstance(f, dict) and f.get("format", "rgb8") == "rgb8":
+        w, h = int(f["width"]), int(f["height"])
+        frame = np.frombuffer(base64.b64decode(f["data"]), dtype=np.uint8)[: w * h * 3].reshape(h, w, 3).copy()
+        if isinstance(capture, tuple) and (w, h) != tuple(capture):
+            frame = resize_nearest(frame, capture)
+    return Observation(frame=frame, features=features, events=events, logs=logs, entities=entities,
+                       done=bool(reply.get("done")), frame_no=int(reply.get("frame_no", 0)),
+                       time_ms=int(reply.get("time_ms", 0)), info={"inputs_read": 1})
+
+
+def _capture_arg(capture: Any) -> Any:
+    if capture is None:
+        return None
+    if isinstance(capture, tuple):
+        return [int(capture[0]), int(capture[1])]
+    return "full"
+
+
+class RemoteRunner:
+    """One episode of a remote game, driven by the worker's command loop (`serve`)."""
+
+    def __init__(self, conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions,
+                 launch: Launch, sets: list[tuple[str, ...]] | None) -> None:
+        self.conn, self.spec, self.seed, self.space, self.capture = conn, spec, seed, space, opts.capture
+        self.launch, self.sets = launch, sets
+        self.game: RemoteGame | None = None
+        self.done = False
+        self.ended = False
+        self.pending: tuple[InputFrame, int] = (InputFrame(), 1)
+        self.last: Observation | None = None
+        self.reward_total = 0.0
+        self.step_timeout = spec.config.step_timeout_s * HANG_SHARE
+        self.done_pred = None
+        if spec.config.done_when:
+            from playtester.expr import compile_expr
+
+            self.done_pred = compile_expr(spec.config.done_when, "done_when")
+
+    # ---- the episode protocol (drive.episode.serve)
+    def over(self) -> bool:
+        return self.done
+
+    def final_observation(self) -> Observation:
+        assert self.last is not None
+        return Observation(frame=self.last.frame, features=dict(self.last.features), entities=self.last.entities,
+                           done=True, frame_no=self.last.frame_no, time_ms=self.last.time_ms,
+                           action_mask=self.last.action_mask, info={"inputs_read": 1})
+
+    def perform(self, action: int) -> tuple[InputFrame, int | None]:
+        return self.space.actions[action].inputs, None  # type: ignore[union-attr]
+
+    def begin_step(self, inputs: InputFrame, frames: int, hold: int | None) -> None:
+        self.pending = (inputs, frames)
+
+    def end(self) -> None:
+        self.ended = True
+
+    def call(self, target: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+        return False, f"{target}: a {self.launch.engine} game runs no playtester functions (no in-process hooks)"
+
+    def snapshot(self) -> None:
+        self.conn.send(("snapshot", None))  # no snapshots: the campaign returns by replaying traces
+
+    # ---- running
+    def inputs_of(self, inputs: InputFrame) -> dict[str, Any]:
+        actions: list[str] = []
+        if inputs.native is not None and self.sets is not None and 0 <= inputs.native < len(self.sets):
+            actions = list(self.sets[inputs.native])
+        return {"actions": actions, "keys": sorted(key_name(k) for k in inputs.keys)}
+
+    def observe(self, reply: dict[str, Any]) -> Observation:
+        if reply.get("type") == "error":
+            raise ProtocolError(f"the game answered with an error: {reply.get('message')}")
+        obs = observation_of(reply, self.capture)
+        cfg = self.spec.config
+        if cfg.reward_feature and self.last is not None:
+            obs.reward = obs.features.get(cfg.reward_feature, 0.0) - self.last.features.get(cfg.reward_feature, 0.0)
+        if self.space is not None:
+            obs.action_mask = np.ones(len(self.space), dtype=np.int8)
+        if obs.done:
+            obs.info["done_reason"] = "the game said done"
+        hit = [e.name for e in obs.events if e.name in cfg.done_events]
+        if hit and not obs.done:
+            obs.done, obs.info["done_reason"] = True, f"event {hit[0]}"
+        if self.done_pred is not None and not obs.done and self.done_pred(obs.features):
+            obs.done, obs.info["done_reason"] = True, f"done_when {cfg.done_when}"
+        self.done = obs.done
+        return obs
+
+    def ended_by(self, exit: GameExit) -> Observation:
+        """The final observation of an episode whose game died, hung or broke the protocol."""
+        last = self.last
+        self.done = True
+        return Observation(frame=last.frame if last else None, features=dict(last.features) if last else {},
+                           entities=last.entities if last else {}, done=True,
+                           frame_no=last.frame_no if last else 0, time_ms=last.time_ms if last else 0,
+                           action_mask=last.action_mask if last else None, info={"exit": exit})
+
+    def died(self, why: str) -> GameExit:
+        assert self.game is not None and self.game.stderr is not None
+        status = self.game.exit_status(2.0)
+        self.game.stderr.join(1.0)
+        tail = self.game.stderr.text()
+        logs = self.game.stderr.take()
+        if status is None:
+            self.game.kill()
+            return GameExit("worker", message=f"the {self.launch.engine} game's connection broke ({why}) while its "
+                            "process still ran; it was killed", traceback=tail)
+        if status < 0:
+            sig = -status
+            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            exit = GameExit("signal", signal=sig, message=f"the {self.launch.engine} game process died of signal "
+                            f"{name}", traceback=tail)
+        elif status == 0:
+            exit = GameExit("exit", code=0, message=f"the {self.launch.engine} game quit", traceback=tail)
+        else:
+            exit = GameExit("exit", code=status, message=f"the {self.launch.engine} game process exited with code "
+                            f"{status}", traceback=tail)
+        if logs and exit.is_failure:
+            exit.message += f" (last error: {logs[-1].message} at {logs[-1].file}:{logs[-1].line})"
+        return exit
+
+    def hang(self, what: str) -> GameExit:
+        assert self.game is not None
+        self.game.kill()
+        self.game.stderr.join(1.0)
+        return GameExit("hang", message=f"the {self.launch.engine} game answered no {what} within "
+                        f"{self.step_timeout:g}s of wall-clock time; its process group was killed",
+                        traceback=self.game.stderr.text())
+
+    def exchange(self, msg: dict[str, Any], what: str) -> Observation:
+        assert self.game is not None
+        try:
+            reply = self.game.request(msg, self.step_timeout)
+        except GameTimeout:
+            return self.ended_by(self.hang(what))
+        except GameGone as e:
+            return self.ended_by(self.died(str(e)))
+        except ProtocolError as e:
+            self.game.kill()
+            return self.ended_by(GameExit("worker", message=f"the {self.launch.engine} game broke the protocol: {e}",
+                                          traceback=self.game.stderr.text()))
+        try:
+            return self.observe(reply)
+        except ProtocolError as e:
+            return self.ended_by(GameExit("worker", message=str(e), traceback=self.game.stderr.text()))
+
+    def run(self) -> None:
+        start = self.spec.config.start_timeout_s * HANG_SHARE
+        self.game = RemoteGame(self.launch.command, self.launch.engine, self.launch.cwd, self.launch.env, start,
+                               self.launch.port_arg, autostart=False, display=self.launch.display,
+                               keeper=self.launch.keeper)
+        try:
+            self.game.start()
+        except GameTimeout:
+            tail = self.game.stderr.text() if self.game.stderr else ""
+            self.conn.send(("final", self.ended_by(GameExit("hang", message=f"the {self.launch.engine} game did not "
+                                                             f"connect and say hello within {start:g}s; its process "
+                                                             "group was killed", traceback=tail))))
+            return
+        except GameGone as e:  # it died on the way up: a crash at start
+            self.conn.send(("final", self.ended_by(self.died(str(e)))))
+            return
+        except ProtocolError as e:  # not a game we can drive (wrong protocol, not startable): the spec's fault
+            tail = self.game.stderr.text(20) if self.game.stderr else ""
+            self.conn.send(("spec_error", f"the {self.launch.engine} game did not start: {e}" +
+                            (f"; its stderr ends with:\n{tail}" if tail else "")))
+            return
+        try:
+            obs = self.exchange({"type": "reset", "seed": int(self.seed), "args": self.spec.config.game_args,
+                                 "capture": _capture_arg(self.capture)}, "reset")
+            self.send(obs)
+            while not self.ended:
+                serve(self)
+                if self.ended:
+                    return
+                inputs, frames = self.pending
+                obs = self.exchange({"type": "step", "inputs": self.inputs_of(inputs), "frames": frames,
+                                     "capture": _capture_arg(self.capture)}, "step")
+                self.send(obs)
+        finally:
+            self.game.close()
+            if self.launch.cleanup is not None:
+                self.launch.cleanup()
+
+    def send(self, obs: Observation) -> None:
+        if obs.exit is not None:
+            self.conn.send(("final", obs))
+            self.ended = True
+            return
+        self.last = obs
+        self.conn.send(("obs", obs))
+
+
+def run_remote(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions,
+               launch: Callable[[], Launch], sets: list[tuple[str, ...]] | None) -> None:
+    """Body of an episode process for a remote game; ``launch`` prepares how to start it (raises
+    `GameSpecError` when it cannot be run here: reported as a spec error)."""
+    from playtester.errors import GameSpecError
+
+    conn.send(("hello", os.getpid()))
+    try:
+        try:
+            how = launch()
+        except GameSpecError as e:
+            conn.send(("spec_error", str(e)))
+            return
+        RemoteRunner(conn, spec, seed, space, opts, how, sets).run()
+    except BaseException as e:  # noqa: BLE001 - playtester's own failure here is a finding of kind worker
+        from playtester.drive.lifetime import exit_of_exception
+
+        exit = exit_of_exception(e, None)
+        exit.kind = "worker"
+        try:
+            conn.send(("final", Observation(frame=None, done=True, info={"exit": exit})))
+        except OSError:
+            pass
+    finally:
+        os._exit(0)
+
+
+# ------------------------------------------------------------------------- the generic remote: backend
+def remote_command(spec: GameSpec) -> list[str]:
+    """``remote:COMMAND``'s command line (``python`` is this interpreter)."""
+    argv = shlex.split(spec.target)
+    if argv and argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    return argv
+
+
+def keeper_folder(opts: EpisodeOptions) -> str | None:
+    """Where the keeper of this worker's game lives (the worker's folder), or None: a fresh game process for
+    every episode (no worker folder, or ``PLAYTESTER_REMOTE_FRESH=1``)."""
+    if os.environ.get("PLAYTESTER_REMOTE_FRESH") == "1" or not opts.hang_dump:
+        return None
+    return os.path.dirname(opts.hang_dump)
+
+
+def _remote_launch(spec: GameSpec, opts: EpisodeOptions) -> Launch:
+    return Launch(remote_command(spec), "remote", spec.root, keeper=keeper_folder(opts))
+
+
+def remote_declared(spec: GameSpec) -> tuple[int, list[str]]:
+    """A ``remote:`` game's declared actions: its hello's, read from a short start of the game."""
+    from playtester.errors import GameSpecError
+
+    try:
+        game = RemoteGame(remote_command(spec), "remote", spec.root, start_timeout=spec.config.start_timeout_s)
+    except (GameGone, GameTimeout, ProtocolError) as e:
+        raise GameSpecError(f"{spec.text}: the game did not start and say hello: {e}") from None
+    try:
+        labels = action_labels(action_sets(game.hello.actions))
+    finally:
+        game.close()
+    return len(labels), labels
+
+
+def _remote_sets(spec: GameSpec, space: SpaceLike | None) -> list[tuple[str, ...]]:
+    names = [getattr(a, "name", "") for a in space.actions] if space is not None else []
+    return [tuple(n.split("+")) if n != "none" else () for n in names]
+
+
+def run_remote_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:
+    """Body of an episode process for ``remote:COMMAND`` (the actions are the space's names: ``a+b``)."""
+    run_remote(conn, spec, seed, space, opts, lambda: _remote_launch(spec, opts), _remote_sets(spec, space))
