@@ -1,11 +1,17 @@
-"""Text-to-plan on the dungeon, with and without the embedding model, with and without WordNet, on three
-sets: ``dev`` (what the matcher was first tuned on), ``dev2`` (the first held-out set, frozen
-2026-11-25T01:11Z and measured once at 29% all-correct at commit c8a90c4, then seen and used for
-development: closed-world actor choice, WordNet definitions) and ``test`` (a new held-out set, written
-after the matcher was frozen again, with words that are in neither the dev sets, the plan config nor the
-code; skipped while ``bench/data/text2plan_dungeon.test.yaml`` does not exist). When the test file
-exists, its ``frozen:`` header (the sha256 of the matcher and the plan config at the freeze) is compared
-with the files now.
+"""Text-to-plan on the dungeon, with and without the embedding model, with and without WordNet, on the
+sentence sets: ``dev`` (what the matcher was first tuned on), ``dev2`` (the first held-out set, frozen
+2026-11-25T01:11Z and measured once at 29% all-correct at commit c8a90c4, then used for development),
+``test`` (the second held-out set, frozen 2026-11-25T04:05Z and measured once at 30%, then used for
+development too: all three are development data now) and ``test2`` (the third held-out set, written after
+the matcher was frozen again, with words in neither the plan config, the code nor the other sets; skipped
+while ``bench/data/text2plan_dungeon.test2.yaml`` does not exist). Another set can be named on the command
+line: ``--sets dev,test2=path/to/file.yaml``.
+
+Frozen hashes: ``FROZEN`` lists every file the matcher's results depend on (the matcher's modules and the
+plan config). Each set file with a ``frozen:`` header (the sha256 of those files when the matcher was
+frozen, written by whoever wrote the set) is compared with the files now: ``hashes_at_freeze`` and
+``matcher_unchanged_since_freeze`` are per set. A held-out set without a header is compared with
+``/tmp/notes/text2plan_freeze.txt`` when that file exists (``sha256  path`` lines, as ``sha256sum`` writes).
 
 Each item is a sentence (one expected step) or a plan text (several steps, in order). An item is right
 when every step's kind (node / rule / rejected), action and actor are right. "Impossible rejected": of
@@ -14,7 +20,8 @@ command exits 1 on them). "Wrongly rejected": possible items that came back with
 "Named": of the possible steps, how often some word of the step's clause scores above the threshold
 for the right action (the right actor), whatever the rest of the step became: which half is missing.
 
-Run: ``python bench/text2plan.py [--sets dev,dev2,test] [--json out.json]`` (bench/results/text2plan.json always).
+Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2] [--json out.json]`` (bench/results/text2plan.json
+always).
 """
 
 from __future__ import annotations
@@ -35,8 +42,13 @@ from provenance import provenance, write_results  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 SETS = {"dev": DATA / "text2plan_dungeon.dev.yaml", "dev2": DATA / "text2plan_dungeon.dev2.yaml",
-        "test": DATA / "text2plan_dungeon.test.yaml"}  # test: the held-out set, once it is written
-FROZEN = [ROOT / "src" / "playtester" / "plans" / "text.py", ROOT / "src" / "playtester" / "games" / "dungeon.plan-config.yaml"]
+        "test": DATA / "text2plan_dungeon.test.yaml",
+        "test2": DATA / "text2plan_dungeon.test2.yaml"}  # test2: the held-out set, once it is written
+HELD_OUT = {"test2"}  # sets written after the last freeze (the others are development data)
+# every file the matcher's results depend on: its modules and the plan config (the seeds)
+FROZEN = [ROOT / "src" / "playtester" / "plans" / "text.py", ROOT / "src" / "playtester" / "plans" / "wordnet.py",
+          ROOT / "src" / "playtester" / "games" / "dungeon.plan-config.yaml"]
+FREEZE_NOTE = Path("/tmp/notes/text2plan_freeze.txt")
 MATCHERS = {"embeddings + WordNet": (True, True), "WordNet, no embeddings": (False, True),
             "embeddings, no WordNet": (True, False), "rapidfuzz only": (False, False)}
 
@@ -50,6 +62,39 @@ def items(path: Path) -> list[tuple[str, list[tuple]]]:
     data = yaml.safe_load(path.read_text())
     out = [(s, [(k, a, c)]) for s, k, a, c in data.get("sentences") or []]
     out += [(p["text"], [tuple(st) for st in p["steps"]]) for p in data.get("plans") or []]
+    return out
+
+
+def frozen_hashes(path: Path) -> dict[str, str]:
+    """The ``frozen:`` header of a set file (path -> sha256), or {}."""
+    data = yaml.safe_load(path.read_text()) or {}
+    return dict(data.get("frozen") or {})
+
+
+def noted_hashes(note: Path = FREEZE_NOTE) -> dict[str, str]:
+    """path -> sha256 from a ``sha256sum``-style freeze note (paths relative to the repository), or {}."""
+    if not note.exists():
+        return {}
+    out = {}
+    for line in note.read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 2 and len(parts[0]) == 64:
+            p = Path(parts[1])
+            out[str(p.relative_to(ROOT)) if p.is_absolute() and p.is_relative_to(ROOT) else str(p)] = parts[0]
+    return out
+
+
+def parse_sets(spec: str) -> dict[str, Path]:
+    """``dev,test2=path.yaml`` -> {name: path}: a known name, or a new name with its file."""
+    out = {}
+    for part in filter(None, spec.split(",")):
+        name, _, path = part.partition("=")
+        if path:
+            out[name] = (ROOT / path) if not Path(path).is_absolute() else Path(path)
+        elif name in SETS:
+            out[name] = SETS[name]
+        else:
+            raise ValueError(f"unknown set {name!r}: choose from {', '.join(SETS)} or name a file (NAME=PATH)")
     return out
 
 
@@ -119,7 +164,8 @@ def print_table(results: dict, names: list[str], columns: tuple[str, str], cells
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/text2plan.json)")
-    parser.add_argument("--sets", default="dev,dev2,test", help="of " + ", ".join(SETS) + " (a missing file is skipped)")
+    parser.add_argument("--sets", default="dev,dev2,test,test2",
+                        help="of " + ", ".join(SETS) + ", or NAME=PATH for another file (a missing file is skipped)")
     args = parser.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -128,22 +174,24 @@ def main() -> None:
     from playtester.plans.text import TextToPlan
 
     spec = resolve("dungeon")
-    wanted = [s for s in args.sets.split(",") if s]
-    unknown = [s for s in wanted if s not in SETS]
-    if unknown:
-        parser.error(f"unknown sets {unknown}: choose from {', '.join(SETS)}")
-    for s in wanted:
-        if not SETS[s].exists():
-            print(f"{s}: {SETS[s].relative_to(ROOT)} does not exist (yet), skipped")
-    names = [s for s in wanted if SETS[s].exists()]
-    data = {s: items(SETS[s]) for s in names}
-    header = {}
-    if "test" in data:
-        header = yaml.safe_load(SETS["test"].read_text()).get("frozen", {})
+    try:
+        wanted = parse_sets(args.sets)
+    except ValueError as e:
+        parser.error(str(e))
+    for s, path in wanted.items():
+        if not path.exists():
+            print(f"{s}: {path} does not exist (yet), skipped")
+    paths = {s: p for s, p in wanted.items() if p.exists()}
+    names = list(paths)
+    data = {s: items(p) for s, p in paths.items()}
     now = {str(p.relative_to(ROOT)): sha256(p) for p in FROZEN}
-    out: dict = {"sets": {s: str(SETS[s].relative_to(ROOT)) for s in names}, "hashes_now": now,
-                 "hashes_at_freeze": header, "matcher_unchanged_since_freeze": (header == now) if header else None,
-                 "results": {}}
+    # per set: the hashes at the freeze it was written after (its header; else, for a held-out set, the note)
+    headers = {s: frozen_hashes(p) or (noted_hashes() if s in HELD_OUT or s not in SETS else {}) for s, p in paths.items()}
+    headers = {s: h for s, h in headers.items() if h}
+    unchanged = {s: all(now.get(k) == v for k, v in h.items()) and set(h) >= set(now) for s, h in headers.items()}
+    out: dict = {"sets": {s: str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for s, p in paths.items()},
+                 "frozen_files": list(now), "hashes_now": now, "hashes_at_freeze": headers,
+                 "matcher_unchanged_since_freeze": unchanged, "results": {}}
     for label, (emb, wn) in MATCHERS.items():
         t0 = time.perf_counter()
         t2p = TextToPlan.for_game(spec, use_embeddings=emb, use_wordnet=wn)
@@ -169,8 +217,9 @@ def main() -> None:
         for s in names:
             for m in r[s]["misses"]:
                 print(f"  miss [{label}, {s}]: {m}")
-    if header and header != now:
-        print("NOTE: the matcher or the plan config changed since the test set was frozen:", header, now)
+    for s, same in unchanged.items():
+        if not same:
+            print(f"NOTE: the matcher or the plan config changed since {s} was frozen:", headers[s], now)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2))
     print(f"written to {write_results('text2plan', out, made)}")
