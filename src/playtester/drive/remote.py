@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from playtester.drive.context import SpaceLike
-from playtester.drive.episode import serve
+from playtester.drive.episode import send, serve
 from playtester.drive.inputs import InputFrame, key_name
 from playtester.drive.observation import (
     Entity,
@@ -999,11 +999,11 @@ class RemoteRunner:
 
     def send(self, obs: Observation) -> None:
         if obs.exit is not None:
-            self.conn.send(("final", obs))
+            send(self.conn, ("final", obs))
             self.ended = True
             return
         self.last = obs
-        self.conn.send(("obs", obs))
+        send(self.conn, ("obs", obs))  # one write: a frame makes it a header and a body otherwise
 
 
 def run_remote(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions,
