@@ -10,6 +10,9 @@ run are printed too, since the raw run never pays for a new episode process.
 Then steps/s with 2 workers vs 1, and memory per worker (RSS and USS of the host + episode process).
 Prints figures and writes them to bench/results/driver_overhead.json (with command, commit, machine and
 date); asserts nothing.  Usage: python bench/driver_overhead.py [--frames 6000]
+Options for one game at another capture size: ``--games park --capture 64 --out park_driver_overhead``
+measures only the park, capturing 64x64 frames in the driven run, and writes
+bench/results/park_driver_overhead.json (the defaults, every game at 84x84, are unchanged).
 """
 
 from __future__ import annotations
@@ -76,9 +79,9 @@ def driven_fps(game: str, frames: int, capture, k: int = 10, resets: list[int] |
         return done_frames / (time.perf_counter() - t)
 
 
-def parallel_steps(game: str, workers: int, steps: int, k: int = 10) -> float:
+def parallel_steps(game: str, workers: int, steps: int, k: int = 10, capture=(84, 84)) -> float:
     spec = resolve(game).with_config(max_episode_steps=10**9)
-    ws = [Worker(spec, capture=(84, 84)) for _ in range(workers)]
+    ws = [Worker(spec, capture=capture) for _ in range(workers)]
     try:
         for i, w in enumerate(ws):
             w.reset(seed=i)
@@ -114,23 +117,27 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=6000)
     ap.add_argument("--steps", type=int, default=300, help="steps per worker for the 1 vs 2 worker figure")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved repetitions; medians are printed")
+    ap.add_argument("--games", nargs="+", default=None, help="only these bundled games (default: all)")
+    ap.add_argument("--capture", type=int, default=84, help="side of the square frame the driven run captures")
+    ap.add_argument("--out", default="driver_overhead", help="results file name under bench/results (no .json)")
     a = ap.parse_args()
+    size = (a.capture, a.capture)
     made = provenance()
     rows = {}
     print(f"# driver overhead, {a.frames} frames per measurement, {os.cpu_count()} CPUs, Python "
           f"{sys.version.split()[0]}")
     print(f"{'game':<12} {'raw fps':>9} {'driven fps':>11} {'ratio':>6} {'no-capture fps':>15} {'ratio':>6} "
           f"{'1 worker st/s':>14} {'2 workers st/s':>15} {'x':>5} {'RSS MiB':>8} {'USS MiB':>8} {'resets/1k':>9}")
-    for game in bundled_games():
+    for game in a.games or bundled_games():
         args = resolve(game).config.game_args
         runs: dict[str, list[float]] = {"raw": [], "drv": [], "nc": [], "one": [], "two": []}
         resets: list[int] = []
         for _ in range(a.rounds):  # interleaved, so drifts of the machine hit every column alike
             runs["raw"].append(raw_fps(game, a.frames, args))
-            runs["drv"].append(driven_fps(game, a.frames, (84, 84), resets=resets))
+            runs["drv"].append(driven_fps(game, a.frames, size, resets=resets))
             runs["nc"].append(driven_fps(game, a.frames, None))
-            runs["one"].append(parallel_steps(game, 1, a.steps))
-            runs["two"].append(parallel_steps(game, 2, a.steps))
+            runs["one"].append(parallel_steps(game, 1, a.steps, capture=size))
+            runs["two"].append(parallel_steps(game, 2, a.steps, capture=size))
         raw, drv, drv_nc, one, two = (statistics.median(runs[k]) for k in ("raw", "drv", "nc", "one", "two"))
         rss, uss = memory(game)
         print(f"{game:<12} {raw:>9,.0f} {drv:>11,.0f} {drv / raw:>6.2f} {drv_nc:>15,.0f} {drv_nc / raw:>6.2f} "
@@ -139,7 +146,10 @@ def main() -> None:
                       "nocapture_fps": round(drv_nc), "nocapture_ratio": round(drv_nc / raw, 2),
                       "steps_1_worker": round(one), "steps_2_workers": round(two), "x": round(two / one, 2),
                       "rss_mb": round(rss), "uss_mb": round(uss), "resets_per_1k_steps": max(resets)}
-    print(f"written to {write_results('driver_overhead', {'frames': a.frames, 'rounds': a.rounds, 'games': rows}, made)}")
+    record = {"frames": a.frames, "rounds": a.rounds, "games": rows}
+    if a.capture != 84:
+        record["capture"] = list(size)
+    print(f"written to {write_results(a.out, record, made)}")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from playtester.drive.worker import code_include_patterns
 from playtester.env import GameEnv, resolve_space, space_from_dict
 from playtester.errors import UsageError
 from playtester.findings import Trace
-from playtester.oracles import make_oracles, oracle_settings
+from playtester.oracles import frames_needed, make_oracles, oracle_settings
 from playtester.store import Store
 
 CAPTURE = (48, 48)  # frames the explorer captures: enough for pixel cells and the frozen-screen oracle
@@ -109,8 +109,10 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     c = _open(spec, out, agent, workers, actions, resume, demos, max_store_mb)
     agents = make_agents(c.agent, len(c.space), c.workers, seed)
     demo_traces = _demos_for(agents[0], demos, c.spec, c.space)
-    capture = c.capture = getattr(agents[0], "capture", None) or CAPTURE
-    envs = [GameEnv(c.spec, actions=c.space, capture=capture, obs_size=capture, code_coverage=code_coverage)
+    capture = getattr(agents[0], "capture", None) or CAPTURE
+    # the workers capture what the oracles need (full-size frames for the texture oracle); the agent sees its size
+    c.capture = frames_needed(oracle_settings(c.spec)) or capture
+    envs = [GameEnv(c.spec, actions=c.space, capture=c.capture, obs_size=capture, code_coverage=code_coverage)
             for _ in range(c.workers)]
     try:
         return _run(c, envs, agents, budget, seed, code_coverage, replay_known, on_progress, demo_traces)

@@ -16,12 +16,14 @@ from playtester.oracles.memory import MemoryOracle
 from playtester.oracles.registry import (
     REGISTRY,
     error_kinds,
+    frames_needed,
     kinds,
     oracle_settings,
     register,
     settings_model,
 )
 from playtester.oracles.stuck import StuckOracle, StuckSettings
+from playtester.oracles.texture import TextureOracle, TextureSettings
 
 register(CrashOracle, error=True)
 register(HangOracle, error=True)
@@ -31,10 +33,11 @@ register(AssertionOracle)
 register(BalanceOracle, BalanceSettings)
 register(ErrorLogOracle)
 register(FrameTimeOracle, FrameTimeSettings)
+register(TextureOracle, TextureSettings)
 
 __all__ = ["REGISTRY", "AssertionOracle", "BalanceOracle", "CrashOracle", "ErrorLogOracle", "FrameTimeOracle",
-           "HangOracle", "MemoryOracle", "Oracle", "OracleSuite", "StuckOracle", "error_kinds", "kinds",
-           "make_oracles", "oracle_settings", "register", "settings_model"]
+           "HangOracle", "MemoryOracle", "Oracle", "OracleSuite", "StuckOracle", "error_kinds", "frames_needed",
+           "kinds", "make_oracles", "oracle_settings", "register", "settings_model"]
 
 
 def make_oracles(settings) -> OracleSuite:  # a validated [oracles] table (`oracle_settings`), or a raw dict

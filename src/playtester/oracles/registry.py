@@ -1,7 +1,8 @@
 """The oracle registry: every oracle kind with how it is made, its settings, and how its bugs are reported.
 
 Adding an oracle is one file and one line: write ``oracles/NAME.py`` with the oracle class (``kind``,
-``reset``, ``check``; a ``from_settings`` class method when it has settings) and, if it has settings, a
+``reset``, ``check``; a ``from_settings`` class method when it has settings, a ``frames_needed(settings)`` one
+when it needs full-size frames) and, if it has settings, a
 pydantic model of its keys in the game config's ``[oracles]`` table (named after the kind, e.g.
 ``stuck_steps``), then add ``register(...)`` for it in ``oracles/__init__.py``. The ``[oracles]`` table is
 validated against the union of the registered settings (plus ``enabled``), with the file's line numbers and
@@ -28,6 +29,7 @@ class OracleKind:
     make: Callable[[Any], Any]  # the validated [oracles] settings -> a fresh oracle
     settings: type[BaseModel] | None  # its keys of the [oracles] table, or None
     error: bool  # True: its bugs are things that broke (JUnit <error>); False: checks that failed (<failure>)
+    frames: Callable[[Any], str | None] = lambda s: None  # settings -> "full" when it needs full-size frames
 
 
 REGISTRY: dict[str, OracleKind] = {}
@@ -49,7 +51,7 @@ def register(cls: type, settings: type[BaseModel] | None = None, *, error: bool 
         raise ValueError(f"oracle {kind!r}: settings key {clash[0]!r} is already "
                          f"{taken.get(clash[0], 'the list of enabled oracles')!r}'s")
     REGISTRY[kind] = OracleKind(kind, (lambda s: cls.from_settings(s)) if settings else (lambda s: cls()),
-                                settings, error)
+                                settings, error, getattr(cls, "frames_needed", lambda s: None))
     settings_model.cache_clear()
 
 
@@ -74,6 +76,13 @@ class _Enabled(BaseModel):
         if unknown:
             raise ValueError(f"unknown oracle {unknown[0]!r}; known: {', '.join(REGISTRY)}")
         return v
+
+
+def frames_needed(settings: Any) -> str | None:
+    """``"full"`` when an enabled oracle needs the game's full-size frames (its class's ``frames_needed(settings)``
+    says so: the texture oracle with a model), else None: the campaign's small capture serves every oracle."""
+    needs = {REGISTRY[k].frames(settings) for k in settings.enabled}
+    return "full" if "full" in needs else None
 
 
 @functools.cache

@@ -5,5 +5,22 @@
   by kind, cached as one ``.npz`` (numpy only);
 * `playtester.vision.detector`: a small CenterNet-style detector trained from scratch on the CPU (PyTorch);
 * `playtester.vision.evaluate`: AP per kind at IoU 0.5 (VOC all-point interpolation, numpy only);
-* `playtester.vision.cli`: ``playtester vision train GAME`` and ``playtester vision evaluate MODEL``.
+* `playtester.vision.verdict`: crops of the objects judged normal / lowres / stretched (the object-test
+  verdicts) and `TextureJudge`, detector + classifier on frames with no probe (PyTorch);
+* `playtester.vision.cli`: ``playtester vision train GAME``, ``playtester vision evaluate MODEL`` and
+  ``playtester vision verdict GAME``.
+
+Importing this package registers the texture judge's loader with the ``texture`` oracle (which sits below
+vision in the layers): `playtester.oracles.texture.register_judge`.
 """
+
+from playtester.oracles.texture import register_judge
+
+
+def _load_texture_judge(path: str):  # noqa: ANN202 - a TextureJudge; torch is imported only here
+    from playtester.vision.verdict import load_bundle
+
+    return load_bundle(path)
+
+
+register_judge(_load_texture_judge)

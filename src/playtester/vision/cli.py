@@ -113,3 +113,56 @@ def evaluate_cmd(
         console.print(ap_table(f"{model}: AP per kind on the test split", ap, shots_data.counts()["test"]))
     except PlaytesterError as e:
         _fail(e)
+
+
+@vision_app.command("verdict")
+def verdict_cmd(
+    game: str = typer.Argument(..., help="game spec (a bundled name or a path)"),
+    detector: Path = typer.Option(Path("runs/vision/detector.pt"), help="a detector written by 'vision train'"),
+    out: Path | None = typer.Option(None, help="write the model bundle here (default: .cache/vision/GAME-texture.pt, "
+                                    "what the texture oracle of the bundled park reads)"),
+    crops: int = typer.Option(4000, help="labelled crops to collect (split 70/10/20 by object)"),
+    epochs: int = typer.Option(12, help="training epochs"),
+    views: int = typer.Option(300, help="face views of the held-out objects judged end to end (detector + verdict)"),
+    seed: int = typer.Option(0, help="seed of the collection and of the training"),
+    threads: int = typer.Option(1, help="CPU threads for PyTorch"),
+) -> None:
+    """Train the object-test verdict classifier (normal / lowres / stretched) on crops labelled from the probe,
+    measure it on held-out objects, and bundle it with the detector for the texture oracle."""
+    try:
+        if not detector.exists():
+            raise UsageError(f"no detector at {detector}; train one with 'playtester vision train {game} --out "
+                             f"{detector}'")
+        from playtester.vision import dataset, verdict
+
+        name = Path(game).stem
+        _, meta = _detector_meta(detector)
+        kinds = tuple(meta["kinds"])
+        with console.status("collecting crops") as status:
+            data = verdict.load_or_collect(game, kinds, crops, seed,
+                                           progress=lambda i, n: status.update(f"collecting crops: {i}/{n}"))
+        counts = data.counts()
+        console.print(f"{len(data)} crops; " + "; ".join(
+            f"{s} {counts[s]['objects']} objects, " + ", ".join(f"{counts[s][v]} {v}" for v in verdict.VERDICTS)
+            for s in counts))
+        result = verdict.train(data, verdict.VerdictConfig(epochs=epochs, seed=seed, threads=threads),
+                               log=console.print)
+        test_acc = verdict.accuracy(result.model, data, data.indices("test"))
+        path = out or dataset.CACHE_DIR / f"{name}-texture.pt"
+        verdict.save_bundle(path, result, detector, game=game, test_accuracy=test_acc)
+        console.print(f"crop verdicts right on the test objects (probe boxes): {100 * test_acc:.1f}%")
+        if views:
+            held_out = {int(i) for i in (data.object_split == dataset.SPLITS.index("test")).nonzero()[0]}
+            ev = verdict.evaluate_judge(verdict.load_bundle(path), game, held_out, views, seed + 1, kinds)
+            console.print(f"end to end on {ev['faces_seen']} faces seen of the test objects: detector found "
+                          f"{ev['detected']}, verdicts right {100 * ev['accuracy_detected']:.1f}% of those, "
+                          f"{100 * ev['accuracy']:.1f}% of all (a face missed counts as judged normal)")
+        console.print(f"model bundle written to {path}")
+    except PlaytesterError as e:
+        _fail(e)
+
+
+def _detector_meta(path: Path) -> tuple[Any, dict[str, Any]]:
+    from playtester.vision.detector import load
+
+    return load(path)

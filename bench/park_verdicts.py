@@ -1,0 +1,90 @@
+"""The park's object-test verdicts: how often the crop classifier judges a face seen right (normal / lowres /
+stretched), on objects held out of its training.
+
+Reads the model bundle (``playtester vision verdict park`` writes .cache/vision/park-texture.pt: the detector
+and the verdict classifier) and the cached crops it was trained on (.cache/vision/park-crops-4000-s0.npz,
+split 70/10/20 by object), then measures
+
+- **probe boxes**: verdicts on the test split's crops (boxes from the probe), overall, per verdict and per
+  kind of object;
+- **end to end**: the park driven to ``--views`` face views of the test objects (three verdicts in equal
+  shares), each frame judged with no probe (detector, then classifier on its boxes) and compared with the
+  ground truth of every face seen: the share of faces the detector found, the verdicts right among those,
+  and among all faces seen (a face the detector missed counts as judged normal: the oracle says nothing).
+
+``--train`` retrains the classifier first (as the CLI does) and writes the bundle. Results go to
+bench/results/park_verdicts.json.
+
+    .venv/bin/python bench/park_verdicts.py [--views 300] [--train]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from provenance import ROOT, provenance, write_results  # noqa: E402
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bundle", default=str(ROOT / ".cache" / "vision" / "park-texture.pt"))
+    ap.add_argument("--detector", default=str(ROOT / "bench" / "out" / "vision-seed0.pt"),
+                    help="the detector to bundle when training (bench/vision.py writes it)")
+    ap.add_argument("--crops", type=int, default=4000)
+    ap.add_argument("--views", type=int, default=300)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--train", action="store_true")
+    args = ap.parse_args()
+    made = provenance()
+
+    import numpy as np
+    import torch
+
+    torch.set_num_threads(1)
+    from playtester.vision import verdict as vd
+    from playtester.vision.dataset import SPLITS
+
+    os.chdir(ROOT)  # the crops' cache is relative to the repository
+    data = vd.load_or_collect("park", n=args.crops, seed=0)
+    if args.train:
+        result = vd.train(data, vd.VerdictConfig(epochs=args.epochs, threads=1), log=print)
+        vd.save_bundle(args.bundle, result, args.detector, game="park")
+    meta = torch.load(args.bundle, map_location="cpu", weights_only=True)["verdict"]
+    judge = vd.load_bundle(args.bundle)
+    test = data.indices("test")
+    pred = vd.classify(judge.verdict, data.patches[test]).argmax(1)
+    truth = data.labels[test]
+    per_verdict = {v: round(float((pred[truth == i] == i).mean()), 4) for i, v in enumerate(vd.VERDICTS)
+                   if (truth == i).any()}
+    per_kind = {k: round(float((pred[data.kinds[test] == i] == truth[data.kinds[test] == i]).mean()), 4)
+                for i, k in enumerate(data.kind_names) if (data.kinds[test] == i).any()}
+    held_out = {int(i) for i in np.flatnonzero(data.object_split == SPLITS.index("test"))}
+    start = time.perf_counter()
+    e2e = vd.evaluate_judge(judge, "park", held_out, args.views, seed=1)
+    record = {
+        "game": "park", "crops": data.counts(), "patch": vd.PATCH, "crop": vd.CROP,
+        "bundle": os.path.relpath(args.bundle, ROOT),
+        "training": {"epochs_kept": meta["epoch"] + 1, "val_accuracy": round(meta["val_accuracy"], 4),
+                     "train_seconds": round(meta["train_seconds"], 1), "threads": 1},
+        "test_objects": sorted(held_out),
+        "probe_boxes": {"crops": int(len(test)), "accuracy": round(float((pred == truth).mean()), 4),
+                        "per_verdict": per_verdict, "per_kind": per_kind},
+        "end_to_end": {**{k: (round(v, 4) if isinstance(v, float) else v) for k, v in e2e.items()},
+                       "views": args.views, "seconds": round(time.perf_counter() - start, 1)},
+    }
+    print(f"probe boxes: {100 * record['probe_boxes']['accuracy']:.1f}% of {len(test)} test crops right "
+          f"({per_verdict}); end to end: {e2e['detected']}/{e2e['faces_seen']} faces found, verdicts right "
+          f"{100 * e2e['accuracy_detected']:.1f}% of those, {100 * e2e['accuracy']:.1f}% of all")
+    print(f"written to {write_results('park_verdicts', record, made)}")
+
+
+if __name__ == "__main__":
+    main()

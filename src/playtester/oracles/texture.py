@@ -1,0 +1,130 @@
+"""Texture oracle: an object on screen whose texture looks wrong (low-resolution or stretched), judged from
+the frame's pixels only: an object detector finds the objects, a classifier judges each crop
+(`playtester.vision.verdict`). It never reads the probe's ground truth.
+
+The nets live in a model bundle (``playtester vision verdict GAME`` writes one) named by ``texture_model``
+in the game's ``[oracles]`` table; without it the oracle is off. It needs the game's **full-size frames**
+(a blocky texture does not survive a 48x48 capture): on smaller frames, or when the bundle or PyTorch is
+missing, it says why once (a ``RuntimeWarning``) and reports nothing.
+
+The judge is loaded through `register_judge`: `playtester.vision` (above the oracles in the layers)
+registers its loader when imported (the CLI imports it). A finding's signature is the kind of object and
+the verdict (``texture:barrel:lowres``): the oracle sees pixels, not object identities, so two barrels
+with the same bug are one bug found in two places; the details keep the box, the verdict's probability,
+the steps whose frames showed it and the player's position when the game reports one.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from playtester.drive.observation import Observation
+from playtester.errors import PlaytesterError
+from playtester.findings import Finding
+
+MIN_WIDTH = 320  # frames narrower than this cannot show a texture bug
+DESCRIBE = {"lowres": "a low-resolution (blocky)", "stretched": "a stretched"}
+
+Judge = Callable[[Any], list[Any]]  # full-size RGB frame -> judgements (.box, .kind, .score, .verdict, .p)
+_loader: Callable[[str], Judge] | None = None
+_judges: dict[tuple[str, float], Judge] = {}
+
+
+def register_judge(loader: Callable[[str], Judge]) -> None:
+    """Set how a model bundle's path becomes a judge (`playtester.vision` registers this when imported)."""
+    global _loader
+    _loader = loader
+
+
+def load_judge(path: str) -> tuple[Judge | None, str]:
+    """The judge of the bundle at ``path`` (cached by path and modification time), or None and why not."""
+    p = Path(path)
+    if not p.is_file():
+        return None, (f"texture oracle off: no texture model at {p}; train one with "
+                      f"'playtester vision verdict GAME --out {p}'")
+    if _loader is None:
+        return None, "texture oracle off: the vision package is not loaded (import playtester.vision first)"
+    key = (str(p.resolve()), p.stat().st_mtime)
+    if key not in _judges:
+        try:
+            _judges[key] = _loader(str(p))
+        except PlaytesterError as e:  # e.g. PyTorch (the agents extra) is not installed
+            return None, f"texture oracle off: {e}"
+    return _judges[key], ""
+
+
+class TextureSettings(BaseModel):
+    """The texture oracle's keys of the ``[oracles]`` table."""
+
+    model_config = ConfigDict(extra="forbid")
+    texture_model: str | None = Field(None, description="model bundle of the detector and the verdict classifier "
+                                      "('playtester vision verdict' writes one); none: the oracle is off")
+    texture_min_p: float = Field(0.9, gt=0, le=1, description="report a verdict only at this probability or above")
+    texture_confirm: int = Field(2, ge=1, description="frames of an episode that must show the same kind of object "
+                                 "with the same bug before it is reported")
+    texture_every: int = Field(1, ge=1, description="judge every Nth step's frame")
+
+
+class TextureOracle:
+    kind = "texture"
+
+    @staticmethod
+    def frames_needed(s: Any) -> str | None:
+        """The frames it needs: the game's full-size ones, when a model is named (else the oracle is off)."""
+        return "full" if getattr(s, "texture_model", None) else None
+
+    @classmethod
+    def from_settings(cls, s: TextureSettings) -> TextureOracle:
+        return cls(s.texture_model, s.texture_min_p, s.texture_confirm, s.texture_every)
+
+    def __init__(self, model: str | None = None, min_p: float = 0.9, confirm: int = 2, every: int = 1,
+                 judge: Judge | None = None) -> None:
+        self.min_p, self.confirm, self.every = min_p, confirm, every
+        self.judge, self.off = judge, ""
+        if judge is None and model is not None:
+            self.judge, self.off = load_judge(model)
+            if self.off:
+                _say(self.off)
+        self._small_said = False
+        self.reset()
+
+    def reset(self) -> None:
+        self.seen: Counter[tuple[str, str]] = Counter()
+        self.steps: dict[tuple[str, str], list[int]] = {}
+
+    def check(self, obs: Observation, step: int) -> list[Finding]:
+        if self.judge is None or obs.frame is None or step % self.every:
+            return []
+        h, w = obs.frame.shape[:2]
+        if w < MIN_WIDTH:
+            if not self._small_said:
+                self._small_said = True
+                _say(f"texture oracle idle: frames of {w}x{h} are too small to judge textures; it needs the "
+                     "game's full-size frames (capture='full')")
+            return []
+        out = []
+        for j in self.judge(obs.frame):
+            if j.verdict == "normal" or j.p < self.min_p:
+                continue
+            key = (j.kind, j.verdict)
+            self.seen[key] += 1
+            self.steps.setdefault(key, []).append(step)
+            if self.seen[key] != self.confirm:
+                continue
+            where = {k: round(float(obs.features[k]), 2) for k in ("x", "y", "angle") if k in obs.features}
+            out.append(Finding(
+                "texture", f"a {j.kind.replace('_', ' ')} shows {DESCRIBE.get(j.verdict, j.verdict)} texture "
+                f"(p {j.p:.2f})", f"texture:{j.kind}:{j.verdict}", step, "",
+                {"kind": j.kind, "verdict": j.verdict, "p": round(j.p, 3), "score": round(j.score, 3),
+                 "box": [round(v, 1) for v in j.box], "steps": list(self.steps[key]), "player": where}))
+        return out
+
+
+def _say(message: str) -> None:
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
