@@ -159,3 +159,18 @@ def test_an_oracle_is_one_class_and_one_register_line():
         REGISTRY.pop("fps", None)
         cached.cache_clear()
     assert "fps" not in kinds() and "fps_floor" not in settings_model().model_fields
+
+
+def test_error_log_signature_python_site_vs_engine_message():
+    """A Python log site is one bug whatever it formats; an engine's error line keeps its message (numbers
+    blanked), so two different errors at one GDScript line are two bugs and two indices of one are one."""
+    from playtester.drive.observation import LogRecord
+    from playtester.oracles.error_log import signature
+
+    py = [LogRecord("game.inv", "ERROR", f"inventory corrupted: {n} items", "/g/inv.py", 12, 0) for n in (-1, -7)]
+    assert signature(py[0]) == signature(py[1]) == "error_log:game.inv:inv.py:12"
+    gd = [LogRecord("godot", "ERROR", m, "res://player.gd", 40, 0) for m in (
+        "Invalid get index '3' (on base: 'Array').", "Invalid get index '12' (on base: 'Array').",
+        "Invalid call. Nonexistent function 'hit' in base 'Nil'.")]
+    assert signature(gd[0]) == signature(gd[1]) != signature(gd[2])
+    assert signature(gd[2]).startswith("error_log:godot:player.gd:40:Invalid call")
