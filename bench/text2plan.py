@@ -3,12 +3,14 @@ sentence sets: ``dev`` (what the matcher was first tuned on), ``dev2`` (the firs
 2026-11-25T01:11Z and measured once at 29% all-correct at commit c8a90c4, then used for development),
 ``test`` (the second held-out set, frozen 2026-11-25T04:05Z and measured once at 30%, then used for
 development too: all three are development data now) and ``test2`` (the third held-out set, written after
-the matcher was frozen again, with words in neither the plan config, the code nor the other sets; skipped
-while ``bench/data/text2plan_dungeon.test2.yaml`` does not exist). Another set can be named on the command
+the matcher was frozen again, with words in neither the plan config, the code nor the other sets; measured
+once at 38% and used for development in issue 17) and ``test3`` (the fourth held-out set, written blind after
+the freeze of 2026-11-25T15:20Z that added the config's actor and action categories; skipped while
+``bench/data/text2plan_dungeon.test3.yaml`` does not exist). Another set can be named on the command
 line: ``--sets dev,test2=path/to/file.yaml``.
 
-Frozen hashes: ``FROZEN`` lists every file the matcher's results depend on (the matcher's modules and the
-plan config). Each set file with a ``frozen:`` header (the sha256 of those files when the matcher was
+Frozen hashes: ``FROZEN`` lists every file the matcher's results depend on (the matcher's modules, the
+plan config with its ``actor_categories`` / ``action_categories``, and the schema that reads them). Each set file with a ``frozen:`` header (the sha256 of those files when the matcher was
 frozen, written by whoever wrote the set) is compared with the files now: ``hashes_at_freeze`` and
 ``matcher_unchanged_since_freeze`` are per set. A held-out set without a header is compared with
 ``/tmp/notes/text2plan_freeze.txt`` when that file exists (``sha256  path`` lines, as ``sha256sum`` writes).
@@ -20,7 +22,7 @@ command exits 1 on them). "Wrongly rejected": possible items that came back with
 "Named": of the possible steps, how often some word of the step's clause scores above the threshold
 for the right action (the right actor), whatever the rest of the step became: which half is missing.
 
-Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2] [--json out.json]`` (bench/results/text2plan.json
+Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2,test3] [--json out.json]`` (bench/results/text2plan.json
 always).
 """
 
@@ -43,11 +45,14 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 SETS = {"dev": DATA / "text2plan_dungeon.dev.yaml", "dev2": DATA / "text2plan_dungeon.dev2.yaml",
         "test": DATA / "text2plan_dungeon.test.yaml",
-        "test2": DATA / "text2plan_dungeon.test2.yaml"}  # test2: the held-out set, once it is written
-HELD_OUT = {"test2"}  # sets written after the last freeze (the others are development data)
+        "test2": DATA / "text2plan_dungeon.test2.yaml",  # measured once at 38%, development data since issue 17
+        "test3": DATA / "text2plan_dungeon.test3.yaml"}  # test3: the held-out set, once it is written
+HELD_OUT = {"test3"}  # sets written after the last freeze (the others are development data)
 # every file the matcher's results depend on: its modules and the plan config (the seeds)
+# (schema.py: it reads the config's actor_categories / action_categories, the seeds of the categories)
 FROZEN = [ROOT / "src" / "playtester" / "plans" / "text.py", ROOT / "src" / "playtester" / "plans" / "wordnet.py",
-          ROOT / "src" / "playtester" / "games" / "dungeon.plan-config.yaml"]
+          ROOT / "src" / "playtester" / "games" / "dungeon.plan-config.yaml",
+          ROOT / "src" / "playtester" / "plans" / "schema.py"]
 FREEZE_NOTE = Path("/tmp/notes/text2plan_freeze.txt")
 MATCHERS = {"embeddings + WordNet": (True, True), "WordNet, no embeddings": (False, True),
             "embeddings, no WordNet": (True, False), "rapidfuzz only": (False, False)}
@@ -164,7 +169,7 @@ def print_table(results: dict, names: list[str], columns: tuple[str, str], cells
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/text2plan.json)")
-    parser.add_argument("--sets", default="dev,dev2,test,test2",
+    parser.add_argument("--sets", default="dev,dev2,test,test2,test3",
                         help="of " + ", ".join(SETS) + ", or NAME=PATH for another file (a missing file is skipped)")
     args = parser.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

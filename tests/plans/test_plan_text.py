@@ -260,8 +260,8 @@ def test_impossible_requests_stay_rejected(fuzzy):
 
 
 def test_an_action_that_admits_one_kind_takes_it_for_an_unknown_noun(embedded):
-    cases = {"Attack the goblin.": ("node", "attack", "enemy"),  # attack admits the enemy only
-             "Jump over the ravine.": ("node", "jump", "lava"),  # jump: the lava, ledge or gap
+    cases = {"Attack the gnoll.": ("node", "attack", "enemy"),  # attack admits the enemy only (not in WordNet)
+             "Jump over the chute.": ("node", "jump", "lava"),  # jump: the lava, ledge or gap
              "Activate the monument.": ("node", "interact", "shrine"),  # interact: the switch or the shrine
              "Walk to the hatch.": ("node", "go", "door")}  # movement: any kind, this one clearly
     for sentence, want in cases.items():

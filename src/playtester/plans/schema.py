@@ -34,6 +34,7 @@ game's normal inputs, names the player actor, and holds the validations of every
 from __future__ import annotations
 
 import difflib
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -269,6 +270,14 @@ class PlanConfig(BaseModel):
         avoid: actor kinds that paths keep away from when they can (``enemy``).
         validations: the validations of the gameplay actions.
         actor_descriptions: optional words about actor kinds, for text-to-plan.
+        actor_categories: optional, for text-to-plan: actor kind -> the general concepts the kind is an
+            instance of, as the game's designer would say ("coin": [money, treasure]; "enemy": [monster,
+            animal]). A noun WordNet files under one of them (its hypernym closure) names the kind ("florin"
+            is a monetary unit). Each is a word or collocation ("place of worship"), its most frequent
+            WordNet sense, or "word#N" for its N-th sense ("memorial#3": the structure).
+        action_categories: optional, for text-to-plan: gameplay action (or ``go``, for moving to and taking
+            things) -> general verbs it is a kind of, as WordNet senses in the same notation ("attack":
+            ["cut#1", "hit#3"]); a verb filed under one of them (at most three levels up) names the action.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -283,7 +292,19 @@ class PlanConfig(BaseModel):
     avoid: list[str] = Field(default_factory=list, description="actor kinds paths keep away from (enemy)")
     validations: list[ValidationSpec] = Field(default_factory=list)
     actor_descriptions: dict[str, str] = Field(default_factory=dict)
+    actor_categories: dict[str, list[str]] = Field(default_factory=dict)
+    action_categories: dict[str, list[str]] = Field(default_factory=dict)
     source: str | None = Field(None, exclude=True)
+
+    @field_validator("actor_categories", "action_categories")
+    @classmethod
+    def _categories(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
+        for kind, words in v.items():
+            for w in words:
+                if not re.fullmatch(r"[A-Za-z][A-Za-z' -]*(#[1-9][0-9]*(,[1-9][0-9]*)*)?", w.strip()):
+                    raise ValueError(f"{kind!r}: {w!r} is not a word, a collocation or "
+                                     "'word#N' (its N-th WordNet sense)")
+        return v
 
     @model_validator(mode="after")
     def _complete(self) -> PlanConfig:
@@ -294,6 +315,9 @@ class PlanConfig(BaseModel):
             if v.action not in self.gameplay_actions:
                 raise ValueError(f"validation {v.label()!r}: action {v.action!r} is not a gameplay action "
                                  f"of the controls ({', '.join(self.gameplay_actions) or 'none'})")
+        for a in self.action_categories:
+            if a not in [*self.gameplay_actions, "go"]:
+                raise ValueError(f"action_categories: {a!r} is not a gameplay action of the controls or 'go'")
         for a in self.face_actions:
             if a not in self.controls:
                 raise ValueError(f"face_actions: {a!r} is not a control")

@@ -251,11 +251,14 @@ class TextToPlan:
     verb_definitions = 0.5  # the weight of a verb's WordNet definitions' similarity to an action's (embeddings)
     wordnet_opinion = 0.3  # a WordNet score above this (more than a shared supersense) is combined with the embeddings
     certain_action = 0.30  # ... made only when the action is this certain
+    player_floor = 0.5  # a category score from which a noun is taken as the player in other words (see _thing)
     unlinked_weight = 1.0  # embeddings of a verb that WordNet knows and links to no action
 
     def __init__(self, actions: dict[str, str], actors: dict[str, str], instances: dict[str, list[str]] | None = None,
                  use_embeddings: bool = True, player: str | None = None, game: str | None = None,
-                 game_args: dict[str, Any] | None = None, use_wordnet: bool = True) -> None:
+                 game_args: dict[str, Any] | None = None, use_wordnet: bool = True,
+                 categories: dict[str, list[str]] | None = None,
+                 action_categories: dict[str, list[str]] | None = None) -> None:
         from playtester.extras import require
 
         spacy = require("spacy", "text", "text-to-plan (plan from-text)")
@@ -277,6 +280,13 @@ class TextToPlan:
         self.game, self.game_args = game, dict(game_args or {})
         self.actor_words = {k: {k, *re.findall(r"[a-z]+", f"{k} {v}".lower())} - STOP for k, v in actors.items()
                             if k != player}
+        # what each kind is, in general words ("coin": money, treasure): a noun that WordNet files under one
+        # of them (its hypernym closure) names the kind ("florin" -> monetary unit)
+        # what each action is, in general verbs ("attack": cut, hit): a verb filed under one of them (at most
+        # ``WordNet.CATEGORY_LEVELS`` up) names the action ("slash" -> cut); "go" covers taking an item
+        self.action_categories = {k: list(v) for k, v in (action_categories or {}).items() if v}
+        self.categories = {k: list(v) for k, v in (categories or {}).items() if k in self.actor_words and v}
+        self.player_categories = list((categories or {}).get(player or "", []))
         self.player_words = {_stem(w) for k, v in actors.items() if k == player
                              for w in {k, *re.findall(r"[a-z]+", f"{k} {v}".lower())} - STOP}
         all_actor_words = {_stem(w) for k, v in actors.items() for w in {k, *re.findall(r"[a-z]+", f"{k} {v}".lower())}}
@@ -346,7 +356,9 @@ class TextToPlan:
         """Vocabulary from a plan config and the actor ids of a game (kind -> ids)."""
         actors = {k: cfg.actor_descriptions.get(k, "") for k in {*instances, *cfg.actor_descriptions}}
         actions = {a: cfg.controls[a].description for a in cfg.gameplay_actions}
-        return cls(actions, actors, instances, use_embeddings, player or cfg.player, game, use_wordnet=use_wordnet)
+        return cls(actions, actors, instances, use_embeddings, player or cfg.player, game, use_wordnet=use_wordnet,
+                   categories=getattr(cfg, "actor_categories", None),
+                   action_categories=getattr(cfg, "action_categories", None))
 
     def _derived_from(self, noun: str, verbs: frozenset[str]) -> bool:
         """Whether WordNet relates a sense of ``noun`` to one of ``verbs`` by derivation ("collectable" <- collect)."""
@@ -407,6 +419,16 @@ class TextToPlan:
         return self.action_targets.get(action.name, set())
 
     # ---- scoring
+    def _noun_related(self, word: str, kind: str) -> float:
+        """WordNet's score of a noun for an actor kind: its path score to the kind's words, or the kind's
+        categories when the word is filed under one of them ("winch" -> lifting device: the switch)."""
+        if self.wordnet is None:
+            return 0.0
+        score = self.wordnet.related(word, self.actor_words[kind], "n")
+        if kind in self.categories:
+            score = max(score, self.wordnet.category(word, self.categories[kind], "n"))
+        return score
+
     def _fuzzy(self, word: str, vocab: set[str], name: str | None = None) -> float:
         from rapidfuzz import fuzz
 
@@ -440,8 +462,10 @@ class TextToPlan:
                 if self.wordnet is not None and (verbs is None or verbs[i]):
                     if pos == "v":
                         wn = max(self._go_wordnet(w)) if n == GO else self.wordnet.related(w, self.action_seeds.get(n, table[n]), pos)
+                        if n in self.action_categories:
+                            wn = max(wn, self.wordnet.category(w, self.action_categories[n], "v"))
                     else:
-                        wn = self.wordnet.related(w, table[n], pos)
+                        wn = self._noun_related(w, n) if table is self.actor_words else self.wordnet.related(w, table[n], pos)
                     wnet[i, j] = wn
                     out[i, j] = max(out[i, j], wn)
         if self.embed is not None and words:
@@ -547,7 +571,7 @@ class TextToPlan:
         evidence = scores if defs is None else np.where(np.isnan(defs), scores, (scores + defs) / 2)
         if defs is not None and self.wordnet is not None:
             # WordNet's path score is a third opinion, where WordNet knows the word
-            wn = np.array([[self.wordnet.related(w, self.actor_words[n], "n") for n in names] for w in words],
+            wn = np.array([[self._noun_related(w, n) for n in names] for w in words],
                           dtype=np.float32).reshape(len(words), len(names))
             evidence = np.where(np.isnan(defs), evidence, (2 * evidence + self.wordnet_weight * wn)
                                 / (2 + self.wordnet_weight))
@@ -595,7 +619,9 @@ class TextToPlan:
         for part in parts:
             for line in part.splitlines():
                 doc = self.nlp(line.strip())
-                out += [s.text.strip() for s in doc.sents if s.text.strip(" .!;")]
+                # "1. Jump. 2. Pull the lever." on one line: a bare number is no sentence
+                out += [s.text.strip() for s in doc.sents if s.text.strip(" .!;")
+                        and not re.fullmatch(r"\d+[.)]?", s.text.strip())]
         return out
 
     @staticmethod
@@ -674,6 +700,59 @@ class TextToPlan:
                 return names[jj] in targets
         return False
 
+    # the lexicographer files of concrete nouns, things a step could act on: animal, artifact, food, object,
+    # person, plant, possession, substance (not places, times, acts, attributes: "the stage", "a habit")
+    THINGS = frozenset({5, 6, 13, 17, 18, 20, 21, 27})
+    RELATIVE = set("that which who whom whose where".split())
+
+    def _thing(self, word: str, before_actor: bool = True) -> bool:
+        """Whether a noun names a thing the step could act on: WordNet files its most frequent sense as a
+        concrete noun (``THINGS``), and it is not the player in other words (a noun filed under the player
+        kind's categories and under no other kind's, before the step's actor: "guide the knight to the
+        shrine", "our adventurer should ..."; after it a person is another party: "buy it from the
+        peddler"). Unknown to WordNet: a thing."""
+        wn = self.wordnet
+        if wn is None or not word:
+            return True
+        keys = [k for lemma in wn.lemmas(word, "n")[:1] for k in wn.synsets(lemma, "n", 1)]
+        if not keys:
+            return True
+        if wn.lexfile(keys[0]) not in self.THINGS or wn.noun_share(word) < 0.5:
+            return False  # "the stage", "a habit"; "all stage long": an adjective
+        if before_actor and self.player_categories and wn.category(word, self.player_categories) >= self.player_floor:
+            return any(wn.category(word, c) >= self.player_floor for c in self.categories.values())
+        return True
+
+    @staticmethod
+    def _describes(doc: Any, actor_index: int, phrase: list[int]) -> bool:
+        """Whether a noun phrase after the actor is inside a clause describing it or the step's manner: a
+        relative pronoun, a participle or "with" comes between ("the winch that raises the hatch", "the
+        grate sealing off the wing", "the gadget bolted to the wall", "with a swing of the mace")."""
+        if not phrase or phrase[0] <= actor_index:
+            return False
+        return any(t.lower_ in TextToPlan.RELATIVE or t.lower_ == "with" or (t.is_alpha and t.lower_ not in STOP and t.i > actor_index + 0
+                   and t.lower_.endswith(("ing", "ed")) and len(t) > 4) for t in doc[actor_index + 1: phrase[0]])
+
+    POSITION = set("adjacent next beside near close by at there alongside".split())
+    BEING = set("is are am 's 're be stand stands standing get gets reach reaches arrive arrives".split())
+
+    @staticmethod
+    def _positioned(doc: Any) -> bool:
+        """Whether the sentence opens with a condition on where the hero is ("when the knight is adjacent to
+        the altar, ...", "once you are next to the winch, ..."): "when" / "once" / "if" at the start, a
+        form of being or arriving and a word of position before the first comma; "whenever" stays a rule."""
+        toks = list(doc)
+        if not toks or toks[0].lower_ not in ("when", "once", "if"):
+            return False
+        head = []
+        for t in toks[1:]:
+            if t.text == ",":
+                break
+            head.append(t.lower_)
+        else:
+            return False
+        return bool(TextToPlan.BEING & set(head)) and bool(TextToPlan.POSITION & set(head))
+
     @staticmethod
     def _noun_phrases(doc: Any) -> list[list[int]]:
         """The content words after each determiner, up to the next stop word ("the locked door"); none
@@ -689,6 +768,8 @@ class TextToPlan:
                     out.append(cur)
             elif cur is not None and t.is_alpha and low not in STOP and len(cur) < 3:
                 cur.append(t.i)
+            elif cur is not None and t.text == "-" and not t.whitespace_ and t.i > 0 and not doc[t.i - 1].whitespace_:
+                continue  # "an ember-filled hollow": one phrase
             else:
                 if cur and low == "of":  # "a piece of treasure": the thing is after "of"
                     cur.clear()
@@ -728,7 +809,33 @@ class TextToPlan:
             return bool(lemmas) and low not in lemmas
         return low != _stem(low) and _stem(low) in {_stem(w) for w in self.actor_words[kind]}
 
+    PURPOSE = re.compile(r"\s*,?\s+(?:so\s+that|so\s+as\s+to|in\s+order\s+to|so|till|until)\s+.*$", re.IGNORECASE | re.DOTALL)
+
+    def _main_clause(self, sentence: str) -> str:
+        """The sentence without a purpose or result clause after its object: "turn the wheel so (that) the
+        gate opens", "... till it swings ajar", "touch the stone to finish the level" (a "to" + verb after
+        a noun phrase; "don't forget to pull it" keeps its "to"). The clause says why, not what to do."""
+        cut = self.PURPOSE.sub("", sentence)
+        doc = self.nlp(cut)
+        seen_np = False
+        for t in doc:
+            if t.lower_ in DETERMINERS or t.lower_ in POSSESSIVE:
+                seen_np = True
+            elif t.lower_ == "to" and seen_np and t.i + 1 < len(doc) and t.i > 0 and doc[t.i - 1].is_alpha \
+                    and doc[t.i - 1].lower_ not in STOP:
+                nxt = doc[t.i + 1]
+                if nxt.is_alpha and nxt.lower_ not in STOP and nxt.lower_ not in DETERMINERS and (
+                        self.wordnet is None or (self.wordnet.is_word(nxt.lower_, "v") and not self.wordnet.lemmas(nxt.lower_, "n"))):
+                    cut = doc[: t.i].text
+                    break
+        return cut if cut.strip(" .!?,") and cut != sentence else sentence
+
     def parse(self, sentence: str) -> Step:
+        step = self._parse(self._main_clause(sentence))
+        step.sentence = sentence
+        return step
+
+    def _parse(self, sentence: str) -> Step:
         doc = self.nlp(sentence)
         cues = {self.nlp.vocab.strings[mid] for mid, _, _ in self.matcher(doc)}
         words, idx, verbs = self._words(doc)
@@ -838,6 +945,8 @@ class TextToPlan:
                     continue  # "the player should press the button"
                 if phrase[0] > actor.index and phrase[0] >= 2 and doc[phrase[0] - 2].lower_ == "with":
                     continue  # an instrument after the target ("hit the slime with your sword")
+                if self._describes(doc, actor.index, phrase) or not self._thing(ws[-1] if ws else "", phrase[0] < actor.index):
+                    continue  # "the winch that raises the hatch", "at the finish of the stage", "the knight"
                 if ws and actor.index not in phrase and \
                         float(self._scores(ws, self.actor_words, pos="n").max()) < self.actor_threshold:
                     return Step(sentence, "rejected", action=action, actor=actor,
@@ -858,6 +967,8 @@ class TextToPlan:
                         suggestions=[f"{action.name} the {k}" for k in sorted(targets)])
         plural = actor is not None and self._plural(doc[actor.index].text, actor.name) \
             and not self._definite(doc, actor.index)
+        if cues == {"COND"} and self._positioned(doc):
+            cues = set()  # "once you are next to the winch, turn it": where the step happens, not a trigger
         is_rule = bool(cues) or plural
         step = Step(sentence, "rule" if is_rule else "node", action, actor, within=within)
         if is_rule and actor is None:

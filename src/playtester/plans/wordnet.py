@@ -275,6 +275,71 @@ class WordNet:
 
     related = similarity
 
+    # ---- categories: what a kind *is*, as its designer says ("a coin is money, a treasure")
+    CATEGORY = 0.8  # the score of a word whose most frequent sense is directly a kind of a category
+    CATEGORY_STEP = 0.97  # the factor per further hypernym level between the word's sense and the category
+    CATEGORY_DEPTH = 10  # hypernym levels looked at
+    CATEGORY_LEVELS = {"v": 3}  # verbs: a category at most this many levels up (verb hierarchies are shallow and
+    # their tops broad: "take", "move")
+
+    def category_senses(self, categories: Any, pos: str = "n") -> frozenset[Key]:
+        """The synsets a kind's category words name: "money" is the word's most frequent sense, "crown#4"
+        its 4th, "place of worship" a collocation (spaces become underscores)."""
+        key = ("cats", frozenset(categories), pos)
+        if key not in self._cache:
+            out: set[Key] = set()
+            for c in categories:
+                word, _, nth = str(c).strip().lower().partition("#")
+                senses = [int(n) for n in nth.split(",") if n.strip().isdigit()] or [1]
+                for lemma in self.lemmas(word.replace(" ", "_"), pos)[:1]:
+                    keys = self.synsets(lemma, pos)
+                    out.update(keys[n - 1] for n in senses if 0 < n <= len(keys))
+            self._cache[key] = frozenset(out)
+        return self._cache[key]
+
+    def levels(self, key: Key) -> dict[Key, int]:
+        """Synset -> the fewest hypernym (or instance) steps from ``key`` up to it, ``CATEGORY_DEPTH`` at most."""
+        ck = ("levels", key)
+        if ck not in self._cache:
+            out = {key: 0}
+            frontier = [key]
+            for d in range(1, self.CATEGORY_DEPTH + 1):
+                nxt = []
+                for k in frontier:
+                    for sym, up in self.synset(k)[1]:
+                        if sym in ("@", "@i") and up not in out:
+                            out[up] = d
+                            nxt.append(up)
+                frontier = nxt
+            self._cache[ck] = out
+        return self._cache[ck]
+
+    def noun_share(self, word: str) -> float:
+        """How often ``word`` is used as a noun rather than an adjective (SemCor's tagged counts, add-one
+        smoothed): "entire" (an adjective; its noun sense is a horse) is seldom a noun, "rat" always."""
+        nouns = sum(self._counts.get((lemma, "n"), {}).get(r, 0) for lemma in self.lemmas(word, "n")[:1] for r in range(1, 50))
+        adjs = sum(self._counts.get((lemma, "a"), {}).get(r, 0) for lemma in self.lemmas(word, "a")[:1] for r in range(1, 50))
+        return (nouns + 1) / (nouns + adjs + 1)
+
+    def category(self, word: str, categories: Any, pos: str = "n") -> float:
+        """How surely ``word`` names a kind of one of ``categories`` (see ``category_senses``), in [0,
+        ``CATEGORY``]: the best sense of the word whose hypernym closure reaches a category, ``CATEGORY`` x
+        the sense's weight x ``CATEGORY_STEP`` per level beyond the first ("florin" -> guilder -> monetary
+        unit; "winch" -> lifting device -> device). A category word itself scores ``CATEGORY``."""
+        cats = self.category_senses(categories, pos)
+        if not cats:
+            return 0.0
+        key = ("cat", word.lower(), cats, pos)
+        if key not in self._cache:
+            best = 0.0
+            for k, w in self.word_senses(word, pos):
+                lv = self.levels(k)
+                for c in cats:
+                    if c in lv and lv[c] <= self.CATEGORY_LEVELS.get(pos, self.CATEGORY_DEPTH):
+                        best = max(best, self.CATEGORY * w * self.CATEGORY_STEP ** max(0, lv[c] - 1))
+            self._cache[key] = best * (self.noun_share(word) if pos == "n" else 1.0)
+        return self._cache[key]
+
 
 _WORDNET: dict[str, WordNet | None] = {}
 
