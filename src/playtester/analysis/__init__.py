@@ -88,6 +88,10 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
         timeout = budget * 4 + 30.0  # wall clock: the CPU budget is enforced in the game; load stretches it
     from playtester.drive.backend import backend_for, capabilities
 
+    if backend_for(spec).name in ("godot", "godot-runner"):  # GDScript: its own analysis (gdtoolkit + z3)
+        from playtester.analysis.gdscript import analyze_godot
+
+        return analyze_godot(spec)
     if not capabilities(spec).analysis:
         raise AnalysisError(f"{spec.text} runs on the {backend_for(spec).name} backend, which the action-space "
                             "analysis cannot read (it reads Python input handling); it declares its own actions")
@@ -319,3 +323,6 @@ def merge_loops(results: list[dict[str, Any]]) -> dict[str, Any]:
                            notes=[n for x in stats for n in x.get("notes", [])])
     merged["partial"] = "; ".join(r["partial"] for r in results if r.get("partial")) or None
     return merged
+
+
+from playtester.analysis import gdscript as _gdscript  # noqa: E402,F401  registers the Godot analyzed space's loader

@@ -115,13 +115,13 @@ register_backend(Backend(
     declared="playtester.drive.remote:remote_declared"))
 register_backend(Backend(
     "godot", ("godot",),
-    Capabilities(python=False, snapshots=False, code_coverage=False, analysis=False, pixels=False, entities=True,
+    Capabilities(python=False, snapshots=False, code_coverage=False, analysis=True, pixels=False, entities=True,
                  declared_actions=True),
     run_episode="playtester.drive.godot:run_godot_episode",
     declared="playtester.drive.godot:declared_actions"))
 register_backend(Backend(
     "godot-runner", ("godot-runner",),
-    Capabilities(python=False, snapshots=False, code_coverage=False, analysis=False, pixels=True, entities=True,
+    Capabilities(python=False, snapshots=False, code_coverage=False, analysis=True, pixels=True, entities=True,
                  declared_actions=True),
     run_episode="playtester.drive.godot:run_godot_runner_episode",
     declared="playtester.drive.godot:declared_actions"))

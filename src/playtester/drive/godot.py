@@ -13,7 +13,10 @@ Both run with ``--fixed-fps FPS`` (the game config's ``fps``): virtual time, eac
 The binaries can be named with ``PLAYTESTER_GODOT`` / ``PLAYTESTER_GODOT_RUNNER``.
 
 The declared actions come from the project's InputMap (``[input]`` in project.godot; Godot's own ``ui_*``
-actions left out): nothing held, each action, each pair of actions.
+actions left out): nothing held, each action, each pair of actions. Other spaces work too (`GodotRunner`):
+``blind`` (its keys pressed and released as ``InputEventKey``s) and ``analyzed`` (`playtester.analysis.gdscript`:
+a space with ``input_sets``, the InputMap action sets it holds, and ``watch``, the node properties and query
+methods the add-on reads live after every step so the space can mask its actions by their ``p_g``).
 """
 
 from __future__ import annotations
@@ -25,21 +28,27 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from playtester.drive.context import SpaceLike
+from playtester.drive.context import ActionContext, SpaceLike
+from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions
 from playtester.drive.remote import (
     Launch,
+    RemoteRunner,
     _remote_sets,
     action_labels,
     action_sets,
     keeper_folder,
-    run_remote,
 )
 from playtester.drive.spec import GameSpec
 
 ADDON = Path(__file__).resolve().parent / "godot_addon" / "playtester.gd"
 ADDON_DIR = "addons/__playtester__"
 AUTOLOAD = "PlaytesterAddon"
+
+
+def addon() -> Path:
+    """The add-on copied into projects: ours, or ``PLAYTESTER_GODOT_ADDON`` (to measure another version)."""
+    return Path(os.environ.get("PLAYTESTER_GODOT_ADDON") or ADDON)
 
 
 def godot_binary(runner: bool) -> str | None:
@@ -77,7 +86,7 @@ def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
 
 
 def _stamp(folder: Path) -> str:
-    h = hashlib.sha256(ADDON.read_bytes())
+    h = hashlib.sha256(addon().read_bytes())
     for p in sorted(folder.rglob("*")):
         if p.is_file() and ".git" not in p.parts:
             st = p.stat()
@@ -97,7 +106,7 @@ def prepared_copy(project: str | Path, where: str | Path) -> Path:
     shutil.rmtree(dst, ignore_errors=True)
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".git"), symlinks=True)
     (dst / ADDON_DIR).mkdir(parents=True, exist_ok=True)
-    shutil.copy2(ADDON, dst / ADDON_DIR / "playtester.gd")
+    shutil.copy2(addon(), dst / ADDON_DIR / "playtester.gd")
     line = f'{AUTOLOAD}="*res://{ADDON_DIR}/playtester.gd"'
     override = dst / "override.cfg"
     text = override.read_text(encoding="utf-8") if override.is_file() else ""
@@ -132,12 +141,106 @@ def _launch(spec: GameSpec, opts: EpisodeOptions, runner: bool) -> Launch:
     return Launch(cmd, "godot", str(project), env, True, display=runner, keeper=keeper_folder(opts))
 
 
+class GodotRunner(RemoteRunner):
+    """`RemoteRunner` for any action space: actions are performed by the space (press/release of ``blind``,
+    the analyzed space's input sets), the held inputs are tracked for it, the reset asks the add-on to read
+    the space's ``watch`` terms after every step, and the space's mask is computed on what they read."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        import random
+
+        self.held = InputFrame()
+        self.rng = random.Random(self.seed)
+        self.watch = [list(w) for w in getattr(self.space, "watch", None) or []]
+        self.watch_values: Any = None
+
+    def context(self, features: dict[str, float] | None = None) -> ActionContext:
+        if features is None:
+            features = self.last.features if self.last is not None else {}
+        return ActionContext(held=self.held, features=features, rng=self.rng, game={"watch": self.watch_values})
+
+    def perform(self, action: int) -> tuple[InputFrame, int | None]:
+        assert self.space is not None
+        return self.space.perform(action, self.context())
+
+    def begin_step(self, inputs: InputFrame, frames: int, hold: int | None) -> None:
+        super().begin_step(inputs, frames, hold)
+        self.held = inputs
+
+    def exchange(self, msg: dict[str, Any], what: str) -> Any:
+        if msg.get("type") == "reset":
+            self.held = InputFrame()
+            if self.watch:
+                msg = dict(msg, watch=self.watch)
+        return super().exchange(msg, what)
+
+    def call(self, target: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+        """Plans' hooks (``playtester.plans.hooks:call_hook`` / ``hook_names``) go to the game as a ``call``
+        request: the add-on calls the main scene's ``playtester_NAME(args...)``; nothing else runs here."""
+        module, _, fn = target.partition(":")
+        if module != "playtester.plans.hooks" or fn not in ("call_hook", "hook_names") or self.game is None:
+            return super().call(target, args)
+        name = str(args[0]) if fn == "call_hook" and args else ""
+        try:
+            reply = self.game.request({"type": "call", "name": name, "args": list(args[1:])}, self.step_timeout)
+        except Exception as e:  # noqa: BLE001 - a game that died or hung: the next step reports it
+            return False, f"hook {name!r}: the game did not answer: {e}"
+        if reply.get("type") != "reply":  # a game that does not know the request: it has no hooks
+            return True, ("missing", []) if fn == "call_hook" else []
+        hooks = [str(h) for h in reply.get("hooks") or []]
+        if fn == "hook_names":
+            return True, hooks
+        if reply.get("status") != "ok":
+            return True, ("missing", hooks)
+        return True, ("ok", reply.get("value"))
+
+    def observe(self, reply: dict[str, Any]) -> Any:
+        obs = super().observe(reply)
+        self.watch_values = reply.get("watch")
+        if self.space is not None and not obs.done:
+            obs.action_mask = self.space.mask(self.context(obs.features))  # type: ignore[union-attr]
+        return obs
+
+
+def _sets(spec: GameSpec, space: SpaceLike | None) -> list[tuple[str, ...]]:
+    sets = getattr(space, "input_sets", None)
+    return [tuple(s) for s in sets] if sets is not None else _remote_sets(spec, space)
+
+
+def run_godot(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions,
+              runner: bool) -> None:
+    """Body of an episode process for a Godot game (`playtester.drive.remote.run_remote` with `GodotRunner`)."""
+    from playtester.errors import GameSpecError
+
+    conn.send(("hello", os.getpid()))
+    try:
+        try:
+            how = _launch(spec, opts, runner)
+        except GameSpecError as e:
+            conn.send(("spec_error", str(e)))
+            return
+        GodotRunner(conn, spec, seed, space, opts, how, _sets(spec, space)).run()
+    except BaseException as e:  # noqa: BLE001 - playtester's own failure here is a finding of kind worker
+        from playtester.drive.lifetime import exit_of_exception
+        from playtester.drive.observation import Observation
+
+        exit = exit_of_exception(e, None)
+        exit.kind = "worker"
+        try:
+            conn.send(("final", Observation(frame=None, done=True, info={"exit": exit})))
+        except OSError:
+            pass
+    finally:
+        os._exit(0)
+
+
 def run_godot_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:
     """Body of an episode process for ``godot:`` (godot3-server)."""
-    run_remote(conn, spec, seed, space, opts, lambda: _launch(spec, opts, False), _remote_sets(spec, space))
+    run_godot(conn, spec, seed, space, opts, False)
 
 
 def run_godot_runner_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None,
                              opts: EpisodeOptions) -> None:
     """Body of an episode process for ``godot-runner:`` (godot3-runner on Xvfb: frames)."""
-    run_remote(conn, spec, seed, space, opts, lambda: _launch(spec, opts, True), _remote_sets(spec, space))
+    run_godot(conn, spec, seed, space, opts, True)

@@ -28,6 +28,9 @@ var old_scene_id := 0
 var args := {}  # reset's args: the game may read Playtester.args
 var pixels := false
 var prop_names := {}  # script instance id -> the names of its script variables
+var node_info := {}  # node instance id -> [entity id, kind, script variable names]
+var watch := []  # reset's "watch": [[script path, "call:METHOD" | "get:PROP:SUB"], ...], read after every step
+var watch_scripts := {}  # script path -> the nodes running it (for watch)
 
 
 func _init():
@@ -143,6 +146,11 @@ func _serve() -> void:
 		elif kind == "reset":
 			seed(int(msg.get("seed", 0)))
 			args = msg.get("args", {})
+			node_info = {}
+			watch = msg.get("watch", [])
+			watch_scripts = {}
+			for w in watch:
+				watch_scripts[String(w[0])] = []
 			_apply_inputs({})
 			capture = msg.get("capture", null)
 			var scene = get_tree().current_scene
@@ -154,6 +162,8 @@ func _serve() -> void:
 				get_tree().reload_current_scene()
 			state = "resetting"
 			return
+		elif kind == "call":  # a hook of the game (plans: teleport): the main scene's playtester_NAME(args...)
+			_hook(String(msg.get("name", "")), msg.get("args", []))
 		elif kind == "quit":
 			get_tree().quit()
 			set_process(false)
@@ -167,10 +177,34 @@ func _reply() -> void:
 		"time_ms": int(round(frame_no * 1000.0 / fps)), "entities": _entities(), "events": events,
 		"done": false}
 	events = []
+	if not watch.empty():
+		obs["watch"] = _watched()
 	if capture != null:
 		obs["frame"] = _frame()
 	printerr("@@playtester sync %d" % seq)
 	_send(obs)
+
+
+# ---- hooks: methods named playtester_NAME of the current scene's script, called between two steps
+func _hook(name: String, call_args: Array) -> void:
+	var scene = get_tree().current_scene
+	var names := []
+	if scene and scene.get_script():
+		for m in scene.get_script().get_script_method_list():
+			if String(m["name"]).begins_with("playtester_") and not names.has(String(m["name"]).substr(11)):
+				names.append(String(m["name"]).substr(11))
+	names.sort()
+	var reply := {"type": "reply", "seq": seq, "hooks": names}
+	if name == "":
+		reply["status"] = "ok"
+	elif names.has(name):
+		reply["status"] = "ok"
+		var v = scene.callv("playtester_" + name, call_args)
+		reply["value"] = v if typeof(v) in [TYPE_ARRAY, TYPE_DICTIONARY, TYPE_NIL] else _plain(v)
+	else:
+		reply["status"] = "missing"
+	printerr("@@playtester sync %d" % seq)
+	_send(reply)
 
 
 # ---- inputs
@@ -237,10 +271,24 @@ func _entities() -> Array:
 	for n in nodes:
 		if not n.is_inside_tree():
 			continue
-		var id := String(n.name) if n == scene else String(scene.get_path_to(n))
-		var e := {"id": id, "kind": _kind(n), "props": _props(n)}
+		var info = node_info.get(n.get_instance_id())
+		if info == null:  # id, kind and variable names are worked out once per node (instance ids are not reused)
+			info = [String(n.name) if n == scene else String(scene.get_path_to(n)), _kind(n), _prop_names(n)]
+			node_info[n.get_instance_id()] = info
+		var props := {}
+		for name in info[2]:
+			var v = n.get(name)
+			var t := typeof(v)
+			if t == TYPE_INT or t == TYPE_REAL or t == TYPE_BOOL or t == TYPE_STRING:
+				props[name] = v
+			else:
+				v = _plain(v)
+				if v != null:
+					props[name] = v
+		var e := {"id": info[0], "kind": info[1], "props": props}
 		if n is Node2D:
-			e["pos"] = [n.global_position.x, n.global_position.y]
+			var p: Vector2 = n.global_position
+			e["pos"] = [p.x, p.y]
 		elif n is Spatial:
 			var o: Vector3 = n.global_transform.origin
 			e["pos"] = [o.x, o.z]
@@ -264,11 +312,10 @@ func _kind(n: Node) -> String:
 	return n.get_class()
 
 
-func _props(n: Node) -> Dictionary:
-	var out := {}
+func _prop_names(n: Node) -> Array:
 	var s = n.get_script()
 	if s == null:
-		return out
+		return []
 	var key: int = s.get_instance_id()
 	if not prop_names.has(key):  # get_property_list is slow: the names are read once per script
 		var names := []
@@ -276,11 +323,7 @@ func _props(n: Node) -> Dictionary:
 			if p["usage"] & USAGE_SCRIPT_VARIABLE:
 				names.append(p["name"])
 		prop_names[key] = names
-	for name in prop_names[key]:
-		var v = _plain(n.get(name))
-		if v != null:
-			out[name] = v
-	return out
+	return prop_names[key]
 
 
 func _plain(v):
@@ -312,6 +355,23 @@ func _frame():
 		"data": Marshalls.raw_to_base64(img.get_data())}
 
 
+# ---- watched terms (the analyzed action space's game variables)
+func _watched() -> Array:
+	var out := []
+	for w in watch:
+		var values := []
+		var how: String = w[1]
+		for n in watch_scripts.get(String(w[0]), []):
+			if not is_instance_valid(n) or not n.is_inside_tree():
+				continue
+			if how.begins_with("call:"):
+				values.append(_plain(n.call(how.substr(5))))
+			elif how.begins_with("get:"):
+				values.append(_plain(n.get_indexed(how.substr(4))))
+		out.append(values)
+	return out
+
+
 # ---- signals as events
 func _on_node_added(node: Node) -> void:
 	_watch(node)
@@ -327,6 +387,10 @@ func _watch(node: Node) -> void:
 	var s = node.get_script()
 	if s == null or node == self:
 		return
+	if watch_scripts.has(s.resource_path):
+		var nodes: Array = watch_scripts[s.resource_path]
+		if not nodes.has(node):
+			nodes.append(node)
 	for sig in s.get_script_signal_list():
 		var n: int = sig["args"].size()
 		if n > 4 or node.is_connected(sig["name"], self, "_on_signal_%d" % n):

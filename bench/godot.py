@@ -1,0 +1,347 @@
+"""Godot backend benchmark (coinhop, the bundled Godot 3 game): writes bench/results/godot.json.
+
+1. Throughput: steps/s (10 frames a step) of playtester driving coinhop with the add-on, on godot3-server and on
+   godot3-runner (Xvfb), random declared actions, no episode ends; against the same project's own frame rate
+   with no add-on (a frame-counting autoload only), run with ``--fixed-fps 60`` (one physics step per frame:
+   the work a step's frames do under playtester) and run free (no ``--fixed-fps``: physics at 60 Hz of wall time,
+   frames as fast as they come). ratio = steps/s * 10 / frames/s. Rounds are interleaved; medians reported.
+   ``--addon OLD.gd`` also measures another add-on (``PLAYTESTER_GODOT_ADDON``) in the same rounds.
+   Also the add-on's own cost of one observation (entities + JSON, no socket), this add-on and --addon's.
+2. GDScript analysis time (gdtoolkit parse + z3), median of rounds.
+3. Action spaces (the paper's comparison): declared vs analyzed vs blind, random agent, same seeds and steps:
+   actions, distinct states (player cell of 16 px, score, hp), distinct player cells, bugs (signatures).
+   (position cells: the campaign's position map of the player, 16 px cells.)
+4. Explorers: random vs Go-Explore (returns by replay: Godot has no snapshots), same seeds and step budgets:
+   bugs found and the step each was first found at.
+
+Usage: python bench/godot.py [--rounds 3] [--seeds 3] [--steps 1500] [--addon OLD.gd]
+The machine may be shared (the figures are noisy); it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from provenance import provenance, write_results
+
+from playtester.drive.spec import GAMES_DIR, resolve
+
+COINHOP = GAMES_DIR / "godot" / "coinhop"
+FRAMES_PER_STEP = 10
+COUNTER = """extends Node
+var n := 0
+var t0 := 0
+var total := int(OS.get_environment("BENCH_FRAMES"))
+func _process(_delta):
+	if n == 120:
+		t0 = OS.get_ticks_usec()
+	n += 1
+	if n == 120 + total:
+		printerr("@@bench %d %d" % [total, OS.get_ticks_usec() - t0])
+		get_tree().quit()
+"""
+
+
+# ------------------------------------------------------------------------------------------ throughput
+def driven(kind: str, steps: int, addon: str | None) -> float:
+    """steps/s of the declared space played at random through a Worker (no oracles), no episode ends."""
+    from playtester.drive.worker import Worker
+    from playtester.env import default_space
+
+    old = os.environ.get("PLAYTESTER_GODOT_ADDON")
+    if addon:
+        os.environ["PLAYTESTER_GODOT_ADDON"] = addon
+    try:
+        spec = resolve(f"{kind}:coinhop").with_config(done_events=[], max_episode_steps=10**9,
+                                                        frames_per_action=FRAMES_PER_STEP)
+        space = default_space(spec)
+        rng = random.Random(0)
+        with Worker(spec, space, capture=None) as w:
+            w.reset(seed=0)
+            for _ in range(50):
+                w.act(rng.randrange(len(space)))
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                w.act(rng.randrange(len(space)))
+            return steps / (time.perf_counter() - t0)
+    finally:
+        if addon:
+            if old is None:
+                os.environ.pop("PLAYTESTER_GODOT_ADDON", None)
+            else:
+                os.environ["PLAYTESTER_GODOT_ADDON"] = old
+
+
+def raw_copy(where: Path) -> Path:
+    dst = where / "coinhop_raw"
+    if not dst.exists():
+        shutil.copytree(COINHOP, dst)
+        (dst / "bench_counter.gd").write_text(COUNTER)
+        (dst / "override.cfg").write_text('[autoload]\n\nBenchCounter="*res://bench_counter.gd"\n')
+    return dst
+
+
+def raw_fps(binary: str, project: Path, frames: int, fixed: bool, display: str | None) -> float:
+    """Frames/s of the project with no add-on (a frame-counting autoload), after 120 warm-up frames."""
+    home = project.parent / "home"
+    home.mkdir(exist_ok=True)
+    env = dict(os.environ, BENCH_FRAMES=str(frames), HOME=str(home), XDG_DATA_HOME=str(home),
+               XDG_CONFIG_HOME=str(home), XDG_CACHE_HOME=str(home))
+    if display:
+        env["DISPLAY"] = display
+    cmd = [binary, "--path", str(project), "--audio-driver", "Dummy"] + (["--fixed-fps", "60"] if fixed else [])
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    for line in out.stderr.splitlines():
+        if line.startswith("@@bench "):
+            n, us = map(int, line.split()[1:3])
+            return n / (us / 1e6)
+    raise RuntimeError(f"{binary}: no frame count: {out.stderr[-800:]}")
+
+
+class Xvfb:
+    def __enter__(self) -> str:
+        r, w = os.pipe()
+        self.proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+                                     pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = os.read(r, 64)
+            if not chunk:
+                break
+            data += chunk
+        os.close(r)
+        return ":" + data.decode().strip()
+
+    def __exit__(self, *exc: object) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+def throughput(rounds: int, addon: str | None) -> dict:
+    cols: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp, Xvfb() as display:
+        project = raw_copy(Path(tmp))
+        for r in range(rounds):
+            m = {
+                "server_steps_s": lambda: driven("godot", 2000, None),
+                "server_raw_fixed_fps": lambda: raw_fps("godot3-server", project, 60000, True, None),
+                "server_raw_free_fps": lambda: raw_fps("godot3-server", project, 600, False, None),
+                "runner_steps_s": lambda: driven("godot-runner", 300, None),
+                "runner_raw_fixed_fps": lambda: raw_fps("godot3-runner", project, 3000, True, display),
+                "runner_raw_free_fps": lambda: raw_fps("godot3-runner", project, 600, False, display),
+            }
+            if addon:
+                m["server_steps_s_other_addon"] = lambda: driven("godot", 2000, addon)
+                m["runner_steps_s_other_addon"] = lambda: driven("godot-runner", 300, addon)
+            for k, f in m.items():
+                cols.setdefault(k, []).append(f())
+            print(f"round {r}: " + ", ".join(f"{k} {v[-1]:,.0f}" for k, v in cols.items()), flush=True)
+    med = {k: statistics.median(v) for k, v in cols.items()}
+    out: dict = {"rounds": rounds, "frames_per_step": FRAMES_PER_STEP, "median": med, "all": cols}
+    for side in ("server", "runner"):
+        frames = med[f"{side}_steps_s"] * FRAMES_PER_STEP
+        out[f"{side}_ratio_fixed"] = frames / med[f"{side}_raw_fixed_fps"]
+        out[f"{side}_ratio_free"] = frames / med[f"{side}_raw_free_fps"]
+        if addon:
+            out[f"{side}_ratio_fixed_other_addon"] = med[f"{side}_steps_s_other_addon"] * FRAMES_PER_STEP / \
+                med[f"{side}_raw_fixed_fps"]
+    return out
+
+
+REPLY_COST = """extends Node
+# times each add-on's observation (entities + JSON) in this process: no socket, no frames in between
+var paths := []
+var frames := 0
+func _process(_delta):
+	frames += 1
+	if frames < 60:
+		return
+	var n := int(OS.get_environment("BENCH_REPLIES"))
+	var adds := []
+	for p in paths:
+		var a := Node.new()
+		get_tree().root.add_child(a)
+		a.set_script(load(p))
+		a.set_process(false)
+		adds.append(a)
+	for r in range(int(OS.get_environment("BENCH_ROUNDS"))):
+		for i in range(adds.size()):
+			var a = adds[i]
+			var t0 := OS.get_ticks_usec()
+			for k in range(n):
+				var obs := {"type": "observation", "seq": k, "frame_no": k, "time_ms": k, "entities": a._entities(),
+					"events": [], "done": false}
+				var data: PoolByteArray = to_json(obs).to_utf8()
+			printerr("@@reply %d %d %f" % [r, i, float(OS.get_ticks_usec() - t0) / n])
+	get_tree().quit()
+"""
+
+
+def reply_cost(addons: list[str], rounds: int, replies: int = 3000) -> dict:
+    """Microseconds an add-on spends building and serialising one observation of coinhop (its entities and the
+    JSON), each add-on in the same Godot process, rounds interleaved: the per-step protocol cost without the
+    socket and the frames."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dst = Path(tmp) / "coinhop_cost"
+        shutil.copytree(COINHOP, dst)
+        names = []
+        for i, a in enumerate(addons):
+            shutil.copy(a, dst / f"bench_addon_{i}.gd")
+            names.append(f"res://bench_addon_{i}.gd")
+        (dst / "bench_cost.gd").write_text(REPLY_COST.replace("var paths := []", f"var paths := {names!r}"))
+        (dst / "override.cfg").write_text('[autoload]\n\nBenchCost="*res://bench_cost.gd"\n')
+        home = Path(tmp) / "home"
+        home.mkdir()
+        env = dict(os.environ, BENCH_REPLIES=str(replies), BENCH_ROUNDS=str(rounds), HOME=str(home),
+                   XDG_DATA_HOME=str(home), XDG_CONFIG_HOME=str(home), XDG_CACHE_HOME=str(home))
+        out = subprocess.run(["godot3-server", "--path", str(dst), "--fixed-fps", "60", "--audio-driver", "Dummy"],
+                             env=env, capture_output=True, text=True, timeout=300)
+    per: dict[int, list[float]] = {}
+    for line in out.stderr.splitlines():
+        if line.startswith("@@reply "):
+            _, r, i, us = line.split()
+            per.setdefault(int(i), []).append(float(us))
+    if len(per) != len(addons):
+        raise RuntimeError(f"reply cost: {out.stderr[-800:]}")
+    return {"addons": addons, "replies_per_round": replies, "rounds": rounds,
+            "us_per_reply_median": [statistics.median(per[i]) for i in range(len(addons))],
+            "us_per_reply": [per[i] for i in range(len(addons))]}
+
+
+# ------------------------------------------------------------------------------------------- analysis
+def analysis_time(rounds: int) -> dict:
+    from playtester.analysis import analyze
+    from playtester.analysis.gdscript import analyze_project
+    from playtester.drive.godot import input_actions
+
+    names = input_actions(COINHOP)
+    analyze_project(COINHOP, names)  # gdtoolkit's grammar is loaded (and cached on disk) once
+    walls, cpus, parse, execute, acts = [], [], [], [], []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        a = analyze(resolve("godot:coinhop"))
+        walls.append(time.perf_counter() - t0)
+        t = a.result["timings"]
+        cpus.append(t["cpu_s"])
+        parse.append(t["prepare_s"])
+        execute.append(t["execute_s"])
+        acts.append(t["actions_s"])
+    r = a.result
+    return {"rounds": rounds, "wall_s": statistics.median(walls), "cpu_s": statistics.median(cpus),
+            "parse_s": statistics.median(parse), "symbolic_s": statistics.median(execute),
+            "actions_s": statistics.median(acts), "actions": len(r["actions"]), "paths": r["stats"]["paths"],
+            "handlers": r["handlers"], "watch": r["watch"],
+            "action_list": [{"name": x["name"], "held": x["held"], "p_g": x["p_g_text"], "errors": x["errors"]}
+                            for x in r["actions"]]}
+
+
+# ----------------------------------------------------------------------------------------- campaigns
+def campaign(kind: str, agent: str, actions: str, steps: int, seed: int) -> dict:
+    from playtester.campaign import Budget, explore
+    from playtester.env import resolve_space
+
+    spec = resolve(f"{kind}:coinhop").with_config(
+        features=["player_x", "player_y", "main_score", "player_hp"],
+        feature_ranges={"player_x": (0, 320), "player_y": (0, 240)}, feature_buckets=20, position_cell=16.0)
+    space = resolve_space(spec, actions)
+    with tempfile.TemporaryDirectory() as out:
+        t0 = time.perf_counter()
+        r = explore(spec, out=out, agent=agent, budget=Budget(steps=steps), workers=1, seed=seed, actions=space,
+                    code_coverage=False, replay_known=False)
+        wall = time.perf_counter() - t0
+        cells = r.store.db.execute("SELECT COUNT(*) FROM positions").fetchone()[0] \
+            if _has_table(r.store, "positions") else None
+        row = {"seed": seed, "steps": r.steps, "episodes": r.episodes, "states": r.states, "wall_s": wall,
+               "actions": len(space), "bugs": sorted(b.signature for b in r.bugs),
+               "first_step": {b.signature: b.first_step for b in r.bugs}, "position_cells": cells}
+        r.store.close()
+    return row
+
+
+def _has_table(store, name: str) -> bool:
+    return store.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)).fetchone() is not None
+
+
+def compare(what: dict[str, tuple[str, str]], seeds: int, steps: int) -> dict:
+    """Campaigns per configuration, seeds interleaved."""
+    rows: dict[str, list[dict]] = {k: [] for k in what}
+    for seed in range(seeds):
+        for name, (agent, actions) in what.items():
+            row = campaign("godot", agent, actions, steps, seed)
+            rows[name].append(row)
+            print(f"{name} seed {seed}: {row['actions']} actions, states {row['states']}, bugs {len(row['bugs'])} "
+                  f"{row['bugs']}, {row['wall_s']:.1f} s", flush=True)
+    out = {}
+    for name, rs in rows.items():
+        sigs = sorted({s for r in rs for s in r["bugs"]})
+        out[name] = {"agent": what[name][0], "actions_space": what[name][1], "actions": rs[0]["actions"],
+                     "states_median": statistics.median(r["states"] for r in rs),
+                     "states": [r["states"] for r in rs],
+                     "bugs_per_seed": [len(r["bugs"]) for r in rs], "bugs_median": statistics.median(
+                         len(r["bugs"]) for r in rs),
+                     "distinct_bugs": sigs,
+                     "first_step_median": {s: statistics.median(r["first_step"][s] for r in rs if s in r["first_step"])
+                                           for s in sigs},
+                     "found_in_seeds": {s: sum(s in r["bugs"] for r in rs) for s in sigs},
+                     "runs": rs}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=1500)
+    ap.add_argument("--explore-steps", type=int, default=1000)
+    ap.add_argument("--addon", default=None, help="another add-on to measure in the same rounds (before/after)")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: throughput,analysis,spaces,agents")
+    ap.add_argument("--name", default="godot")
+    args = ap.parse_args()
+    made = provenance()
+    skip = set(filter(None, args.skip.split(",")))
+    record: dict = {"game": "godot:coinhop", "shared_machine": True, "seeds": list(range(args.seeds))}
+    t0 = time.perf_counter()
+    if "analysis" not in skip:
+        record["analysis"] = analysis_time(max(3, args.rounds))
+        a = record["analysis"]
+        print(f"analysis: {a['wall_s'] * 1000:.0f} ms wall ({a['cpu_s'] * 1000:.0f} ms CPU; parse "
+              f"{a['parse_s'] * 1000:.0f}, symbolic {a['symbolic_s'] * 1000:.0f}, actions {a['actions_s'] * 1000:.0f}), "
+              f"{a['actions']} actions from {a['paths']} paths", flush=True)
+    if "reply" not in skip:
+        from playtester.drive.godot import ADDON
+
+        record["reply_cost"] = reply_cost([str(ADDON)] + ([args.addon] if args.addon else []), max(5, args.rounds))
+        c = record["reply_cost"]["us_per_reply_median"]
+        print("observation (entities + JSON) per step: " + ", ".join(f"{u:.0f} us" for u in c) +
+              " (this add-on" + (", --addon)" if args.addon else ")"), flush=True)
+    if "throughput" not in skip:
+        record["throughput"] = throughput(args.rounds, args.addon)
+        t = record["throughput"]
+        print(f"throughput: server {t['median']['server_steps_s']:,.0f} steps/s (ratio {t['server_ratio_fixed']:.2f} "
+              f"of --fixed-fps, {t['server_ratio_free']:.2f} of free), runner {t['median']['runner_steps_s']:,.0f} "
+              f"steps/s (ratio {t['runner_ratio_fixed']:.2f} / {t['runner_ratio_free']:.2f})", flush=True)
+    if "spaces" not in skip:
+        record["spaces"] = {"steps": args.steps, **compare({"declared": ("random", "default"),
+                                                            "analyzed": ("random", "analyzed"),
+                                                            "blind": ("random", "blind")}, args.seeds, args.steps)}
+    if "agents" not in skip:
+        record["agents"] = {"steps": args.explore_steps, **compare({"random": ("random", "default"),
+                                                                    "goexplore": ("goexplore", "default")},
+                                                                   args.seeds, args.explore_steps)}
+    record["bench_wall_s"] = time.perf_counter() - t0
+    path = write_results(args.name, record, made)
+    print(f"written to {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
