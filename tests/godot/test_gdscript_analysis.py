@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -208,3 +210,19 @@ def test_keys_read_directly_are_reported_and_their_branch_kept(tmp_path):
     # the key's branch is still a behaviour (its condition free: valid whenever), with and without "right"
     boosts = [a for a in r["actions"] if any("boost = True" in e for e in a["effects"])]
     assert {tuple(a["held"][0]) for a in boosts} == {(), ("right",)}
+
+
+def test_an_exported_godot_space_loads_back_with_analyzed_file(tmp_path):
+    """`analyze godot:... --json FILE` then `--actions analyzed:FILE`: the same actions, no re-analysis; a name
+    edited by hand is kept."""
+    out = tmp_path / "coinhop.json"
+    proc = subprocess.run([sys.executable, "-m", "playtester.cli", "analyze", "godot:coinhop", "--json", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(out.read_text())
+    data["actions"][1]["name"] = "renamed by hand"
+    out.write_text(json.dumps(data))
+    space = resolve_space(resolve("godot:coinhop"), f"analyzed:{out}")
+    assert len(space) == len(data["analysis"]["actions"]) == 8
+    assert space.actions[1].name == "renamed by hand"
+    assert space.kind == "analyzed" and type(space).__name__ == "GodotAnalyzedSpace"

@@ -54,6 +54,8 @@ def load_analyzed(path: str | Path) -> Any:
     if not isinstance(analysis, dict) or analysis.get("schema") != EXPORT_SCHEMA:
         raise ConfigError(f"{path}: field 'analysis': missing or not schema {EXPORT_SCHEMA}; this file is not an "
                           "export of playtester analyze --json (load a manual space with --actions manual:FILE)")
+    if analysis.get("engine") == "godot":  # a Godot project's GDScript analysis (analysis/gdscript.py)
+        return _load_godot(path, data, analysis)
     for i, a in enumerate(analysis.get("actions", [])):
         for fld in ("name", "p_g", "p_i", "p_i_game_vars"):
             if fld not in a:
@@ -64,3 +66,17 @@ def load_analyzed(path: str | Path) -> Any:
         if n:
             a["name"] = n  # names edited by hand are kept
     return make_analyzed_space(result, source=f"analyzed:{path}")
+
+
+def _load_godot(path: str | Path, data: dict[str, Any], analysis: dict[str, Any]) -> Any:
+    from playtester.analysis.gdscript import make_space
+
+    for i, a in enumerate(analysis.get("actions", [])):
+        for fld in ("name", "held", "p_g", "p_g_text", "p_i"):
+            if fld not in a:
+                raise ConfigError(f"{path}: analysis.actions[{i}]: field '{fld}' is missing")
+    result = {k: v for k, v in analysis.items() if k not in ("schema", "game")}
+    for a, e in zip(result["actions"], data.get("actions", []), strict=False):
+        if isinstance(e, dict) and e.get("name"):
+            a["name"] = e["name"]  # names edited by hand are kept
+    return make_space(result, source=f"analyzed:{path}")
