@@ -38,6 +38,7 @@ from playtester.drive.remote import (
     action_labels,
     action_sets,
     keeper_folder,
+    run_remote,
 )
 from playtester.drive.spec import GameSpec
 
@@ -211,28 +212,7 @@ def _sets(spec: GameSpec, space: SpaceLike | None) -> list[tuple[str, ...]]:
 def run_godot(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions,
               runner: bool) -> None:
     """Body of an episode process for a Godot game (`playtester.drive.remote.run_remote` with `GodotRunner`)."""
-    from playtester.errors import GameSpecError
-
-    conn.send(("hello", os.getpid()))
-    try:
-        try:
-            how = _launch(spec, opts, runner)
-        except GameSpecError as e:
-            conn.send(("spec_error", str(e)))
-            return
-        GodotRunner(conn, spec, seed, space, opts, how, _sets(spec, space)).run()
-    except BaseException as e:  # noqa: BLE001 - playtester's own failure here is a finding of kind worker
-        from playtester.drive.lifetime import exit_of_exception
-        from playtester.drive.observation import Observation
-
-        exit = exit_of_exception(e, None)
-        exit.kind = "worker"
-        try:
-            conn.send(("final", Observation(frame=None, done=True, info={"exit": exit})))
-        except OSError:
-            pass
-    finally:
-        os._exit(0)
+    run_remote(conn, spec, seed, space, opts, lambda: _launch(spec, opts, runner), _sets(spec, space), GodotRunner)
 
 
 def run_godot_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:

@@ -1007,9 +1007,11 @@ class RemoteRunner:
 
 
 def run_remote(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions,
-               launch: Callable[[], Launch], sets: list[tuple[str, ...]] | None) -> None:
+               launch: Callable[[], Launch], sets: list[tuple[str, ...]] | None,
+               runner: type[RemoteRunner] | None = None) -> None:
     """Body of an episode process for a remote game; ``launch`` prepares how to start it (raises
-    `GameSpecError` when it cannot be run here: reported as a spec error)."""
+    `GameSpecError` when it cannot be run here: reported as a spec error); ``runner`` is the engine's
+    `RemoteRunner` subclass, if it has one."""
     from playtester.errors import GameSpecError
 
     conn.send(("hello", os.getpid()))
@@ -1019,7 +1021,7 @@ def run_remote(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, op
         except GameSpecError as e:
             conn.send(("spec_error", str(e)))
             return
-        RemoteRunner(conn, spec, seed, space, opts, how, sets).run()
+        (runner or RemoteRunner)(conn, spec, seed, space, opts, how, sets).run()
     except BaseException as e:  # noqa: BLE001 - playtester's own failure here is a finding of kind worker
         from playtester.drive.lifetime import exit_of_exception
 
