@@ -2,17 +2,20 @@
 
 Collects (or reuses, from .cache/vision/park.npz) 2000 shots of the park labelled from the probe, trains
 the CenterNet-style CPU detector of `playtester.vision.detector` once per seed and writes
-bench/results/vision.json: per seed and kind the test AP, the training seconds and the best epoch, and the
-dataset's box counts per kind and split. Seeds run in parallel processes (``--jobs``) with one PyTorch
+bench/results/vision.json (``--name``): per seed and kind the test AP, the training's wall seconds, its
+**CPU seconds** (user + system time of the process that trained, `resource.getrusage`, measured around the
+training only: unlike wall time it does not grow when other work shares the machine) and the best epoch, and
+the dataset's box counts per kind and split. Seeds run in parallel processes (``--jobs``) with one PyTorch
 thread each.
 
-    .venv/bin/python bench/vision.py [--seeds 0 1 2] [--epochs 10] [--jobs 3]
+    .venv/bin/python bench/vision.py [--seeds 0 1 2] [--epochs 10] [--jobs 3] [--name vision]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -28,18 +31,31 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 DATA = ROOT / ".cache" / "vision" / "park.npz"
 
 
-def run_seed(seed: int, epochs: int, threads: int) -> dict[str, object]:
+def _cpu() -> float:
+    """User + system seconds of this process and of its children that ended (the game's worker processes)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def run_seed(seed: int, epochs: int, threads: int, data_path: Path = DATA) -> dict[str, object]:
     from playtester.vision.dataset import Shots
     from playtester.vision.detector import TrainConfig, detect, save, train
     from playtester.vision.evaluate import ap_per_kind
 
-    data = Shots.load(DATA)
+    data = Shots.load(data_path)
+    before, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
     result = train(data, TrainConfig(epochs=epochs, seed=seed, threads=threads),
                    log=lambda line: print(f"[seed {seed}] {line}", flush=True))
+    after, wall = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter() - wall0
+    user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
     test = data.indices("test")
     ap = ap_per_kind(detect(result.model, data.frames[test]), [data.targets(i) for i in test], data.kinds)
     save(result, ROOT / "bench" / "out" / f"vision-seed{seed}.pt", test_ap=ap, game="park")
-    return {"seed": seed, "ap": ap, "train_seconds": round(result.seconds, 1), "best_epoch": result.epoch + 1,
+    return {"seed": seed, "ap": ap, "train_seconds": round(result.seconds, 1),
+            "train_cpu": {"user_s": round(user, 1), "sys_s": round(system, 1), "cpu_s": round(user + system, 1),
+                          "cpu_minutes": round((user + system) / 60, 2), "wall_s": round(wall, 1),
+                          "threads": threads},
+            "best_epoch": result.epoch + 1,
             "epochs": epochs, "val_ap": result.val_ap, "history": result.history}
 
 
@@ -49,18 +65,22 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=3)
     ap.add_argument("--shots", type=int, default=2000)
+    ap.add_argument("--threads", type=int, default=0, help="PyTorch threads per job (0: cores // jobs)")
+    ap.add_argument("--data", type=Path, default=DATA, help="the shots (collected there when missing)")
+    ap.add_argument("--name", default="vision", help="results file name under bench/results")
     args = ap.parse_args()
     made = provenance()
 
     from playtester.vision.dataset import PARK_KINDS, load_or_collect
 
-    start = time.perf_counter()
-    data = load_or_collect("park", PARK_KINDS, args.shots, 0, path=DATA)
-    collect_seconds = time.perf_counter() - start
+    start, cpu0, cached = time.perf_counter(), _cpu(), args.data.is_file()
+    data = load_or_collect("park", PARK_KINDS, args.shots, 0, path=args.data)
+    collect_seconds, collect_cpu = time.perf_counter() - start, _cpu() - cpu0
     counts = data.counts()
-    threads = max(1, (os.cpu_count() or 2) // args.jobs)
+    threads = args.threads or max(1, (os.cpu_count() or 2) // args.jobs)
     with ProcessPoolExecutor(args.jobs) as pool:
-        runs = list(pool.map(run_seed, args.seeds, [args.epochs] * len(args.seeds), [threads] * len(args.seeds)))
+        runs = list(pool.map(run_seed, args.seeds, [args.epochs] * len(args.seeds), [threads] * len(args.seeds),
+                             [args.data] * len(args.seeds)))
 
     from rich.console import Console
     from rich.table import Table
@@ -77,13 +97,20 @@ def main() -> None:
         table.add_row(kind, f"{100 * mean:.1f} ± {100 * sd:.1f}%", str(counts["test"][kind]))
     secs = [r["train_seconds"] for r in runs]
     Console().print(table)
-    print(f"training: {statistics.mean(secs):.0f} s per seed ({args.jobs} in parallel, {threads} thread(s) each)")
+    cpu = [r["train_cpu"]["cpu_s"] for r in runs]
+    print(f"training: {statistics.mean(secs):.0f} s per seed ({args.jobs} in parallel, {threads} thread(s) each), "
+          f"{statistics.mean(cpu) / 60:.2f} CPU minutes per seed (user + sys)")
     record = {
         "game": "park", "kinds": list(data.kinds), "shots": len(data), "input_size": list(data.frames.shape[2:0:-1]),
-        "dataset": counts, "collect_seconds": round(collect_seconds, 1), "jobs": args.jobs,
+        "dataset": counts, "collect_seconds": round(collect_seconds, 1),
+        "collect_cpu_s": None if cached else round(collect_cpu, 1),  # this process and its game workers
+        "data": os.path.relpath(args.data, ROOT), "data_cached": cached, "jobs": args.jobs,
         "threads_per_job": threads, "runs": runs, "summary": summary,
+        "train_cpu_minutes": {"mean": round(statistics.mean(cpu) / 60, 2),
+                              "sd": round(statistics.stdev(cpu) / 60, 2) if len(cpu) > 1 else 0.0,
+                              "max": round(max(cpu) / 60, 2)},
     }
-    print(f"written to {write_results('vision', record, made)}")
+    print(f"written to {write_results(args.name, record, made)}")
 
 
 if __name__ == "__main__":

@@ -195,7 +195,7 @@ def section(raw: Any, model: type[M], path: str | Path | None, table: str, where
     """
     raw = dict(raw or {})
     try:
-        return model.model_validate(raw)
+        return model.model_validate(raw, context={"config_dir": str(Path(path).parent)} if path else None)
     except ValidationError as e:
         source = None
         if path:

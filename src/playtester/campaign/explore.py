@@ -17,7 +17,9 @@ from playtester.campaign.control import EpisodeControl
 from playtester.campaign.demos import load_demos, play_demos
 from playtester.campaign.loop import Budget, CampaignLoop, Observer, Slot
 from playtester.campaign.observers import (
+    BIRDSEYE_FILE,
     AgentSaver,
+    BirdsEyeWatch,
     CodeWatch,
     EpisodeWriter,
     ExplorerHooks,
@@ -221,7 +223,8 @@ def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstract
     states = StateCoverage(lambda step: abstraction.key(step.game_obs) if step.game_obs is not None else None, seen)
     cov = coverage_settings(spec)
     positions, code_watch = PositionWatch(cov.position_cell, cov.position), CodeWatch(code)
-    observers: list[Observer] = [OracleWatch(sink), states, positions, code_watch, ExplorerHooks(),
+    birdseye = BirdsEyeWatch(store.folder / BIRDSEYE_FILE.format(cid=cid), cov.position)  # the report's maps
+    observers: list[Observer] = [OracleWatch(sink), birdseye, states, positions, code_watch, ExplorerHooks(),
                                  EpisodeWriter(store, cid, states, positions, code_watch)]
     if getattr(agent, "shared", False):
         observers.append(AgentSaver(lambda blob: store.update_campaign(cid, agent_state=blob), agent,

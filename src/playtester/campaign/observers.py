@@ -3,6 +3,8 @@
 - `OracleWatch`: each step through the episode's oracle suite; findings go to a sink (the store).
 - `StateCoverage`: the abstract state key of each step, and which states are new (for the explorer too).
 - `PositionWatch`: where the player went, per episode (the position map).
+- `BirdsEyeWatch`: each episode's position trace and which objects of interest it tested, with the texture
+  oracle's verdicts on them, one JSON line an episode in the run folder (the report's bird's-eye maps).
 - `CodeWatch`: the game's executed lines, merged per episode and for the campaign.
 - `ExplorerHooks`: the agent's ``observe`` / ``episode_end`` hooks (Transition per step).
 - `EpisodeWriter`: each ended episode, with the campaign's totals, to the store.
@@ -14,9 +16,12 @@ The order in the loop's list matters where one reads what another set: state cov
 
 from __future__ import annotations
 
+import json
+import math
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playtester.agents.common import Transition
@@ -81,6 +86,149 @@ class PositionWatch(Observer):
     def on_step(self, step: Step) -> None:
         if step.game_obs is not None:
             self.episode.setdefault(step.slot.index, PositionMap(self.cell, self.source)).add(step.game_obs)
+
+
+BIRDSEYE_FILE = "birdseye-{cid}.jsonl"  # in the run folder, next to the store: `BirdsEyeWatch` writes it
+LAYOUT_HOOK = "playtester.vision.dataset:call_hook"  # runs a game's probe hook in its process (`Worker.call`)
+
+
+class BirdsEyeWatch(Observer):
+    """What the bird's-eye maps of the report need (`report.maps`), for games that report the player's position:
+
+    - each episode's **position trace**, thinned: a point when the player moved ``min_move`` from the last one
+      kept, at most ``max_points`` an episode (when full, every other point is dropped and the spacing doubles);
+    - for games whose probe reports objects of interest (entities with ``bug_faces`` and ``seen_faces``, as the
+      park's), the faces each episode **saw** (the probe's ``seen_faces``) and the **texture oracle's verdicts**
+      on them: its judgements of a step (``last_judged``) matched by IoU >= ``min_iou`` to the ``screen_box`` of
+      the objects seen on that frame (within ``seen_distance``, box at least ``min_height`` pixels tall: the
+      park's rule). That is ground truth, read for the report's evaluation only: nothing here reaches the
+      oracles or the agent.
+
+    One JSON line an episode is appended to ``path`` (memory stays bounded by the episodes in flight); its
+    first line holds the map (rows of tile characters from the game's ``layout`` hook, when it has one) and the
+    objects (id, kind, position, ``bug_faces``). A resumed campaign appends to the same file. A game with
+    neither a ``layout`` map nor objects of interest gets no file (its position heat map says where it went).
+    """
+
+    def __init__(self, path: str | Path, source: str = "auto", min_move: float = 0.25, max_points: int = 500,
+                 seen_distance: float = 6.0, min_height: float = 32.0, min_iou: float = 0.5) -> None:
+        self.path = Path(path)
+        self.positions = PositionMap(1.0, source)
+        self.min_move, self.max_points = min_move, max_points
+        self.seen_distance, self.min_height, self.min_iou = seen_distance, min_height, min_iou
+        self.header = self.path.is_file() and self.path.stat().st_size > 0
+        self.off = False  # a game with neither a map nor objects of interest: nothing to draw, nothing written
+        self.episode: dict[int, dict[str, Any]] = {}
+
+    def on_episode_start(self, slot: Slot, fresh: bool) -> None:
+        self.episode[slot.index] = {"trace": [], "gap": self.min_move, "faces": {}, "votes": {}, "judged": False}
+
+    def on_step(self, step: Step) -> None:
+        self._see(step.slot, step.game_obs, step.index)
+
+    def on_replay_step(self, slot: Slot, index: int) -> None:
+        self._see(slot, slot.last_obs, index)
+
+    def _see(self, slot: Slot, obs: Any, index: int) -> None:
+        if obs is None or self.off:
+            return
+        ep = self.episode.get(slot.index)
+        if ep is None:
+            ep = self.episode[slot.index] = {"trace": [], "gap": self.min_move, "faces": {}, "votes": {},
+                                             "judged": False}
+        pos = self.positions.position(obs)
+        if pos is not None and math.isfinite(pos[0]) and math.isfinite(pos[1]):
+            self._trace(ep, (round(float(pos[0]), 2), round(float(pos[1]), 2)))
+        oois = {k: e for k, e in obs.entities.items() if "bug_faces" in e.attrs and "seen_faces" in e.attrs}
+        if not self.header and (pos is not None or oois):
+            self._write_header(slot, oois)
+            if self.off:
+                return
+        for k, e in oois.items():
+            if e.attrs["seen_faces"]:
+                ep["faces"][k] = sorted(int(f) for f in e.attrs["seen_faces"])
+        judged = self._judgements(slot, index)
+        if judged is None or not oois:
+            return
+        ep["judged"] = True
+        self._vote(ep, oois, judged)
+
+    def _trace(self, ep: dict[str, Any], p: tuple[float, float]) -> None:
+        trace = ep["trace"]
+        if trace and math.dist(trace[-1], p) < ep["gap"]:
+            return
+        trace.append(p)
+        if len(trace) > self.max_points:
+            del trace[1::2]
+            ep["gap"] *= 2
+
+    @staticmethod
+    def _judgements(slot: Slot, index: int) -> list[Any] | None:
+        """The texture oracle's judgements of this step's frame (None: it did not judge this one)."""
+        for oracle in getattr(slot.suite, "oracles", ()):
+            if getattr(oracle, "kind", None) == "texture" and getattr(oracle, "judge", None) is not None:
+                last = getattr(oracle, "last_judged", None)
+                return last[1] if last is not None and last[0] == index else None
+        return None
+
+    def _vote(self, ep: dict[str, Any], oois: dict[str, Any], judged: list[Any]) -> None:
+        """Each judgement to the seen object whose box it overlaps most (one judgement an object)."""
+        seen = []
+        for k, e in oois.items():
+            a = e.attrs
+            box, face, dist = a.get("screen_box"), a.get("face"), a.get("distance")
+            if box is None or face is None or dist is None:
+                continue
+            if float(dist) <= self.seen_distance and float(box[3]) - float(box[1]) >= self.min_height:
+                seen.append((k, [float(v) for v in box], int(face)))
+        pairs = sorted(((_iou(b, j.box), n, i) for n, (_, b, _) in enumerate(seen) for i, j in enumerate(judged)),
+                       reverse=True)
+        used_o, used_j = set(), set()
+        for overlap, n, i in pairs:
+            if overlap < self.min_iou:
+                break
+            if n in used_o or i in used_j:
+                continue
+            used_o.add(n)
+            used_j.add(i)
+            k, _, face = seen[n]
+            votes = ep["votes"].setdefault(k, {}).setdefault(str(face), {})
+            votes[judged[i].verdict] = votes.get(judged[i].verdict, 0) + 1
+
+    def _write_header(self, slot: Slot, oois: dict[str, Any]) -> None:
+        rows = None  # the game's map, when it has a ``layout`` hook giving ``{"rows": [...]}``
+        try:
+            status, value = slot.env.worker.call(LAYOUT_HOOK, "layout")
+            rows = value.get("rows") if status == "ok" and isinstance(value, dict) else None
+        except Exception:  # noqa: BLE001 - no worker, no live episode, an engine without calls: no map
+            rows = None
+        if rows is None and not oois:
+            self.off = True
+            return
+        objects = [{"id": k, "kind": e.kind, "x": e.pos[0], "y": e.pos[1],
+                    "bug_faces": [str(b) for b in e.attrs["bug_faces"]]} for k, e in oois.items() if e.pos is not None]
+        self._append({"map": rows, "objects": objects})
+        self.header = True
+
+    def on_episode_end(self, slot: Slot, outcome: str, reason: str) -> None:
+        ep = self.episode.pop(slot.index, None)
+        if ep is None or not self.header:
+            return
+        self._append({"seed": slot.seed, "worker": slot.index, "outcome": outcome, "trace": ep["trace"],
+                      "faces": ep["faces"], "votes": ep["votes"], "judged": ep["judged"]})
+
+    def _append(self, record: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+def _iou(a: Any, b: Any) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 
 
 class CodeWatch(Observer):

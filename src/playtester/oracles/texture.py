@@ -11,7 +11,9 @@ The judge is loaded through `register_judge`: `playtester.vision` (above the ora
 registers its loader when imported (the CLI imports it). A finding's signature is the kind of object and
 the verdict (``texture:barrel:lowres``): the oracle sees pixels, not object identities, so two barrels
 with the same bug are one bug found in two places; the details keep the box, the verdict's probability,
-the steps whose frames showed it and the player's position when the game reports one.
+the steps whose frames showed it and the player's position when the game reports one. The latest frame's
+judgements stay in ``last_judged`` for evaluation (the campaign's bird's-eye record matches them to the probe's
+objects); the oracle itself never reads the probe.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from playtester.drive.observation import Observation
 from playtester.errors import PlaytesterError
@@ -59,6 +61,15 @@ def load_judge(path: str) -> tuple[Judge | None, str]:
     return _judges[key], ""
 
 
+def resolve_model_path(path: str | None, config_dir: str | Path | None) -> str | None:
+    """``path`` as the config names it: absolute as is; relative, the file next to the config (``config_dir``)
+    when there is one, else the path relative to the working directory (the fallback, unchanged)."""
+    if not path or config_dir is None or Path(path).is_absolute():
+        return path
+    beside = Path(config_dir) / path
+    return str(beside) if beside.is_file() else path
+
+
 class TextureSettings(BaseModel):
     """The texture oracle's keys of the ``[oracles]`` table."""
 
@@ -69,6 +80,14 @@ class TextureSettings(BaseModel):
     texture_confirm: int = Field(2, ge=1, description="frames of an episode that must show the same kind of object "
                                  "with the same bug before it is reported")
     texture_every: int = Field(1, ge=1, description="judge every Nth step's frame")
+
+    @field_validator("texture_model")
+    @classmethod
+    def _relative_to_config(cls, v: str | None, info: ValidationInfo) -> str | None:
+        """A relative ``texture_model`` is the config file's neighbour when the validation context names the
+        file's folder (``{"config_dir": ...}``) and a file is there; else it stays as written (relative to the
+        working directory, as before)."""
+        return resolve_model_path(v, (info.context or {}).get("config_dir"))
 
 
 class TextureOracle:
@@ -97,6 +116,10 @@ class TextureOracle:
     def reset(self) -> None:
         self.seen: Counter[tuple[str, str]] = Counter()
         self.steps: dict[tuple[str, str], list[int]] = {}
+        # the latest frame judged: (step, every judgement, normal ones included), for evaluation by a campaign
+        # observer that matches them to the probe's objects (the report's bird's-eye maps); the oracle never
+        # reads it back
+        self.last_judged: tuple[int, list[Any]] | None = None
 
     def check(self, obs: Observation, step: int) -> list[Finding]:
         if self.judge is None or obs.frame is None or step % self.every:
@@ -109,7 +132,9 @@ class TextureOracle:
                      "game's full-size frames (capture='full')")
             return []
         out = []
-        for j in self.judge(obs.frame):
+        judged = self.judge(obs.frame)
+        self.last_judged = (step, judged)
+        for j in judged:
             if j.verdict == "normal" or j.p < self.min_p:
                 continue
             key = (j.kind, j.verdict)

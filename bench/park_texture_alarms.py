@@ -1,0 +1,233 @@
+"""False alarms of the ``texture`` oracle in short random campaigns on the park.
+
+Each seed runs the campaign loop of ``playtester explore`` (`CampaignLoop`, the ``random`` agent, every oracle
+of the park's ``[oracles]`` table, the texture oracle with ``--bundle`` judging full-size frames) for
+``--steps`` steps in episodes of ``--episode-steps``. Every ``texture`` finding (the oracle reports
+``texture:KIND:VERDICT`` once per episode, on the ``texture_confirm``-th frame that showed it) is scored
+against the game's ground truth **at the finding's step** (the probe, read here for scoring only; the oracle
+never sees it):
+
+- **find**: an object of that kind is on screen (its probe ``screen_box``) and the face it shows has that bug;
+- **false alarm**: no object of that kind on screen shows that bug on the face it shows. Each false alarm's
+  cause, from the object the finding's box overlaps most (IoU >= 0.3 with a probe box): ``alarm_wrong_verdict``
+  (an object of that kind whose face shown has not that bug: the verdict classifier's error; ``alarm_far``
+  counts those farther than the game's 6 tiles for a face seen), ``alarm_wrong_kind`` (an object of another
+  kind: the detector's kind), ``alarm_no_object`` (no object: the detector fired on scenery).
+
+Per seed: finds, false alarms, the share of findings that are false alarms, the distinct signatures; over
+seeds the mean ± sd. Written to bench/results/park_texture_alarms.json (``--name``).
+
+**Settings variants** (``variants``): on the same campaigns, the same frames and the same judgements (judged
+once a frame), texture oracles with other ``texture_min_p`` / ``texture_confirm`` settings, and with a
+minimum box height (judgements of boxes under ``min_height`` window pixels dropped: the game's own rule for a
+face seen asks 32), are scored the same way. ``default`` is the configured oracle itself.
+
+    .venv/bin/python bench/park_texture_alarms.py [--seeds 0 1 2 3 4] [--steps 2000] [--episode-steps 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from provenance import ROOT, provenance, write_results  # noqa: E402
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+VARIANTS = {  # name: (texture_min_p, texture_confirm, min box height in window pixels)
+    "default": (0.9, 2, 0.0), "confirm3": (0.9, 3, 0.0), "p0.99": (0.99, 2, 0.0), "p0.99_confirm3": (0.99, 3, 0.0),
+    "height32": (0.9, 2, 32.0), "height32_confirm3": (0.9, 3, 32.0), "height32_p0.99_confirm3": (0.99, 3, 32.0),
+}
+SCORES = ("find", "alarm_wrong_verdict", "alarm_wrong_kind", "alarm_no_object")
+
+
+def _stat(values: list[float]) -> dict[str, float]:
+    return {"mean": round(statistics.mean(values), 4), "sd": round(statistics.stdev(values), 4) if len(values) > 1
+            else 0.0, "min": round(min(values), 4), "max": round(max(values), 4)}
+
+
+def _iou(a: Any, b: Any) -> float:
+    ix, iy = max(0.0, min(a[2], b[2]) - max(a[0], b[0])), max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
+    return ix * iy / union if union > 0 else 0.0
+
+
+def score(finding: Any, obs: Any) -> dict[str, Any]:
+    """The finding against the ground truth of its step (see the module docstring): ``score`` (``find``,
+    ``alarm_wrong_verdict``, ``alarm_wrong_kind`` or ``alarm_no_object``), and the object its box overlaps."""
+    kind, verdict, box = finding.details["kind"], finding.details["verdict"], finding.details["box"]
+    on_screen = [e for e in obs.entities.values() if e.attrs.get("screen_box") and e.attrs.get("face") is not None
+                 and "bug_faces" in e.attrs]
+    shows = any(e.kind == kind and str(e.attrs["bug_faces"][int(e.attrs["face"])]) == verdict for e in on_screen)
+    best = max(on_screen, key=lambda e: _iou(box, e.attrs["screen_box"]), default=None)
+    if best is not None and _iou(box, best.attrs["screen_box"]) < 0.3:
+        best = None
+    under = None if best is None else {
+        "id": best.id, "kind": best.kind, "face": int(best.attrs["face"]), "distance": best.attrs.get("distance"),
+        "bug": str(best.attrs["bug_faces"][int(best.attrs["face"])])}
+    if shows:
+        result = "find"
+    elif best is None:
+        result = "alarm_no_object"
+    else:
+        result = "alarm_wrong_verdict" if best.kind == kind else "alarm_wrong_kind"
+    far = result == "alarm_wrong_verdict" and float(best.attrs.get("distance") or 0) > 6.0  # type: ignore[union-attr]
+    return {"score": result, "far": far, "under_box": under}
+
+
+def campaign(seed: int, steps: int, episode_steps: int, bundle: str, frames: Path | None = None) -> dict[str, Any]:
+    from playtester.campaign.explore import CAPTURE
+    from playtester.campaign.loop import Budget, CampaignLoop, Observer
+    from playtester.campaign.observers import OracleWatch
+    from playtester.campaign.run import make_agents
+    from playtester.drive.spec import resolve
+    from playtester.env import GameEnv, resolve_space
+    from playtester.oracles import make_oracles, oracle_settings
+    from playtester.oracles.texture import TextureOracle, load_judge
+
+    spec = resolve("park")
+    spec = spec.with_config(max_episode_steps=episode_steps, oracles={**spec.config.oracles, "texture_model": bundle})
+    settings = oracle_settings(spec)
+    space = resolve_space(spec, None)
+    env = GameEnv(spec, actions=space, capture="full", obs_size=CAPTURE)
+    findings: list[dict[str, Any]] = []
+    judge, why = load_judge(bundle)
+    assert judge is not None, why
+    memo: list[Any] = [None, None]
+
+    def judged(frame: Any) -> list[Any]:  # one judgement a frame, shared by every variant
+        if memo[0] is not frame:
+            memo[0], memo[1] = frame, judge(frame)
+        return memo[1]
+
+    def suite() -> Any:
+        made = make_oracles(settings)
+        for o in made.oracles:
+            if o.kind == "texture":
+                o.judge = judged
+        return made
+
+    variant_found: dict[str, list[dict[str, Any]]] = {name: [] for name in VARIANTS}
+
+    class Variant(Observer):
+        def __init__(self, name: str, min_p: float, confirm: int, min_height: float) -> None:
+            self.name, self.min_p, self.confirm, self.min_height = name, min_p, confirm, min_height
+            self.oracle: Any = None
+
+        def _judge(self, frame: Any) -> list[Any]:
+            return [j for j in judged(frame) if j.box[3] - j.box[1] >= self.min_height]
+
+        def on_episode_start(self, slot: Any, fresh: bool) -> None:
+            self.oracle = TextureOracle(min_p=self.min_p, confirm=self.confirm, judge=self._judge)
+
+        def on_step(self, step: Any) -> None:
+            if step.game_obs is None or self.oracle is None:
+                return
+            for f in self.oracle.check(step.game_obs, step.index):
+                variant_found[self.name].append({"signature": f.signature, **score(f, step.game_obs)})
+
+    def sink(slot: Any, f: Any) -> None:
+        if f.kind != "texture":
+            return
+        obs = slot.last_obs  # this step's observation: ground truth for scoring only
+        findings.append({"episode_seed": slot.seed, "step": f.step, "signature": f.signature, "p": f.details["p"],
+                         "box": f.details["box"], "player": f.details["player"], **score(f, obs)})
+        if frames is not None and obs.frame is not None:  # the frame with the finding's box, to look at
+            from playtester.report.images import png_bytes
+
+            img = obs.frame.copy()
+            x0, y0, x1, y1 = (int(v) for v in f.details["box"])
+            img[max(0, y0):y1, [max(0, x0), max(0, x1 - 1)]] = (255, 0, 255)
+            img[[max(0, y0), max(0, y1 - 1)], max(0, x0):x1] = (255, 0, 255)
+            frames.mkdir(parents=True, exist_ok=True)
+            name = f"s{seed}-e{slot.seed}-t{f.step}-{findings[-1]['score']}-{f.signature.replace(':', '_')}.png"
+            (frames / name).write_bytes(png_bytes(img))
+
+    loop = CampaignLoop([env], make_agents("random", len(space), 1, seed), Budget(steps=steps),
+                        seed=seed * 1000, make_suite=suite,
+                        observers=[OracleWatch(sink), *(Variant(k, *v) for k, v in VARIANTS.items() if k != "default")])
+    start = time.perf_counter()
+    try:
+        loop.run()
+    finally:
+        env.close()
+    n = {k: sum(1 for f in findings if f["score"] == k) for k in SCORES}
+    n["alarm_far"] = sum(1 for f in findings if f["far"])
+    alarms = len(findings) - n["find"]
+    return {"seed": seed, "episodes": loop.episodes, "steps": loop.steps, "seconds": round(time.perf_counter() - start, 1),
+            "findings": len(findings), "finds": n["find"], "false_alarms": alarms, **n,
+            "false_alarm_share": round(alarms / len(findings), 4) if findings else None,
+            "signatures": sorted({f["signature"] for f in findings}),
+            "false_alarm_signatures": sorted({f["signature"] for f in findings if f["score"] != "find"}),
+            "variants": {"default": _count(findings), **{k: _count(v) for k, v in variant_found.items() if k != "default"}},
+            "detail": findings}
+
+
+def _count(found: list[dict[str, Any]]) -> dict[str, Any]:
+    finds = sum(1 for f in found if f["score"] == "find")
+    return {"findings": len(found), "finds": finds, "false_alarms": len(found) - finds,
+            "alarm_no_object": sum(1 for f in found if f["score"] == "alarm_no_object")}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
+    ap.add_argument("--steps", type=int, default=2000, help="steps per campaign")
+    ap.add_argument("--episode-steps", type=int, default=500)
+    ap.add_argument("--bundle", default=str(ROOT / ".cache" / "vision" / "park-texture.pt"),
+                    help="texture model bundle ('playtester vision verdict park')")
+    ap.add_argument("--frames", type=Path, default=None, help="save each finding's frame (its box drawn) here")
+    ap.add_argument("--name", default="park_texture_alarms", help="results file name under bench/results")
+    args = ap.parse_args()
+    made = provenance()
+
+    import torch
+
+    torch.set_num_threads(1)
+    import playtester.vision  # noqa: F401 - registers the texture judge's loader with the oracle
+
+    runs = []
+    for seed in args.seeds:
+        r = campaign(seed, args.steps, args.episode_steps, args.bundle, args.frames)
+        runs.append(r)
+        print(f"seed {seed}: {r['episodes']} episodes, {r['findings']} texture findings: {r['finds']} finds, "
+              f"{r['false_alarms']} false alarms ({r['alarm_wrong_verdict']} wrong verdict, {r['alarm_far']} of them "
+              f"far; {r['alarm_wrong_kind']} wrong kind; {r['alarm_no_object']} on no object)  {r['seconds']:.0f} s",
+              flush=True)
+    with_findings = [r["false_alarm_share"] for r in runs if r["false_alarm_share"] is not None]
+    record = {
+        "game": "park", "agent": "random", "seeds": args.seeds, "steps_per_campaign": args.steps,
+        "episode_steps": args.episode_steps, "bundle": os.path.relpath(args.bundle, ROOT),
+        "per_seed": {k: _stat([float(r[k]) for r in runs]) for k in
+                     ("findings", "finds", "false_alarms", *SCORES[1:], "alarm_far")},
+        "false_alarm_share": {"pooled": round(sum(r["false_alarms"] for r in runs) /
+                                              max(1, sum(r["findings"] for r in runs)), 4),
+                              "per_seed": _stat(with_findings) if with_findings else None,
+                              "seeds_with_findings": len(with_findings)},
+        "variants": {k: {"texture_min_p": v[0], "texture_confirm": v[1], "min_box_height": v[2],
+                         **{m: _stat([float(r["variants"][k][m]) for r in runs])
+                            for m in ("findings", "finds", "false_alarms", "alarm_no_object")},
+                         "false_alarm_share_pooled": round(sum(r["variants"][k]["false_alarms"] for r in runs) /
+                                                           max(1, sum(r["variants"][k]["findings"] for r in runs)), 4)}
+                     for k, v in VARIANTS.items()},
+        "runs": runs,
+    }
+    ps = record["per_seed"]
+    print(f"{len(runs)} seeds x {args.steps} steps: finds {ps['finds']['mean']:.2f} ± {ps['finds']['sd']:.2f}, "
+          f"false alarms {ps['false_alarms']['mean']:.2f} ± {ps['false_alarms']['sd']:.2f} per campaign")
+    for k, v in record["variants"].items():
+        print(f"  {k:>24}: finds {v['finds']['mean']:.2f} ± {v['finds']['sd']:.2f}, false alarms "
+              f"{v['false_alarms']['mean']:.2f} ± {v['false_alarms']['sd']:.2f} ({100 * v['false_alarm_share_pooled']:.0f}%)")
+    print(f"written to {write_results(args.name, record, made)}")
+
+
+if __name__ == "__main__":
+    main()
