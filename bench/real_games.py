@@ -9,8 +9,10 @@ playtester spec that starts it, and the controls its own README or code says it 
    which playtester's worker processes inherit; it is reused while the game's pins are unchanged;
 2. per game, measures
    - ``playtester run SPEC --steps N`` (exit code, steps/s, episodes, crashes found, warnings);
-   - the analysis (``playtester.analysis.analyze``): succeeded / partial / failed with the reason, actions,
-     analysis seconds, the main loop it found, and which of the documented controls its actions involve;
+   - the analysis (``playtester.analysis.analyze``): succeeded / partial / failed with the reason, or "game
+     crashed" (the game's own uncaught exception as it starts, before any input of the analysis: counted apart,
+     the analysis target is over the games that start), actions, analysis seconds, the main loop it found, and
+     which of the documented controls its actions involve;
    - the random agent, same seeds and steps, with the analyzed and the blind space: distinct states (the
      ``pixels`` abstraction, Go-Explore's cells) and statement coverage of the game's code;
 3. prints a markdown table and a summary against the targets, and writes bench/results/real_games.json.
@@ -222,7 +224,7 @@ def distinct_inputs(space_file: str | Path) -> int:
 
 
 def inner_analyze(game: dict, seed: int, space_file: str) -> dict:
-    from playtester.analysis import AnalysisError, analyze
+    from playtester.analysis import AnalysisError, GameCrashedError, analyze
     from playtester.analysis.export import export
     from playtester.drive.spec import resolve
 
@@ -230,6 +232,8 @@ def inner_analyze(game: dict, seed: int, space_file: str) -> dict:
     t0 = time.perf_counter()
     try:
         a = analyze(spec, seed=seed)
+    except GameCrashedError as e:  # the game cannot start: a finding about the game, not an analysis failure
+        return {"status": "game crashed", "reason": str(e), "wall_s": time.perf_counter() - t0}
     except AnalysisError as e:
         return {"status": "failed", "reason": str(e), "wall_s": time.perf_counter() - t0}
     wall = time.perf_counter() - t0
@@ -409,6 +413,10 @@ def summary(rows: list[dict]) -> dict:
     ran = [r for r in rows if r["run"].get("rc") in (0, 1) and r["run"].get("steps")]
     ok = [r for r in rows if r["analysis"].get("status") == "succeeded"]
     partial = [r for r in rows if r["analysis"].get("status") == "partial"]
+    # games that crash by themselves before their main loop (no input of the analysis): nothing to analyse,
+    # so the analysis target counts the other games (the crash is reported as the game's bug)
+    crashed = [r for r in rows if r["analysis"].get("status") == "game crashed"]
+    analysable = n - len(crashed)
     both = [r for r in rows if (r.get("analyzed") or {}).get("lines") is not None
             and (r.get("blind") or {}).get("lines") is not None]
     lines_ge = [r for r in both if r["analyzed"]["lines"] >= r["blind"]["lines"]]
@@ -420,13 +428,14 @@ def summary(rows: list[dict]) -> dict:
     # an analysis that gave up counts with the time it took to give up
     spent = times + [r["analysis"]["wall_s"] for r in rows if "analysis_s" not in r["analysis"] and "wall_s" in r["analysis"]]
     s = {"games": n, "ran": len(ran), "analysis_succeeded": len(ok), "analysis_partial": len(partial),
-         "analysis_failed": n - len(ok) - len(partial), "compared": len(both),
+         "analysis_game_crashed": len(crashed), "analysable": analysable,
+         "analysis_failed": analysable - len(ok) - len(partial), "compared": len(both),
          "analyzed_ge_blind_lines": len(lines_ge), "analyzed_gt_blind_states": len(states_gt),
          "median_analysis_s": statistics.median(times) if times else None, "max_analysis_s": max(spent, default=None),
          "controls": sum(len(r["controls"]) for r in rows), "controls_found": sum(len(r["controls_found"]) for r in rows)}
     s["targets"] = {
         "every game runs": len(ran) == n,
-        "analysis succeeds (not partial) on >= 90%": len(ok) >= 0.9 * n,
+        "analysis succeeds (not partial) on >= 90%": len(ok) >= 0.9 * analysable,
         "analyzed >= blind on code coverage on >= 80%": len(lines_ge) >= 0.8 * n,
         "analyzed > blind on distinct states on most": len(states_gt) > n / 2,
         "median analysis < 2 s": bool(times) and statistics.median(times) < 2,
@@ -437,8 +446,10 @@ def summary(rows: list[dict]) -> dict:
 
 def summary_line(s: dict) -> str:
     n = s["games"]
-    return (f"{s['ran']}/{n} games run; analysis succeeded on {s['analysis_succeeded']}/{n} "
-            f"({s['analysis_partial']} partial, {s['analysis_failed']} failed; target >= 90%); analyzed >= blind on "
+    m = s.get("analysable", n)
+    return (f"{s['ran']}/{n} games run; analysis succeeded on {s['analysis_succeeded']}/{m} games that start "
+            f"({s['analysis_partial']} partial, {s['analysis_failed']} failed; {n - m} crash by themselves at start; "
+            f"target >= 90%); analyzed >= blind on "
             f"code coverage on {s['analyzed_ge_blind_lines']}/{n} (target >= 80%), more distinct states on "
             f"{s['analyzed_gt_blind_states']}/{n} (target: most); median analysis "
             f"{_fmt(s['median_analysis_s'], '.2f')} s (target < 2 s), slowest {_fmt(s['max_analysis_s'], '.1f')} s "
@@ -462,7 +473,12 @@ def main() -> None:
     ap.add_argument("--out", default=str(RESULTS))
     ap.add_argument("--merge", action="store_true", help="measure only --games and put their rows into the results "
                     "file OUT already holds (each rerun row keeps the commit and date it was measured at)")
+    ap.add_argument("--analysis-only", action="store_true", help="with --merge: measure only the analysis of --games "
+                    "and keep the run and coverage figures of their rows in OUT; allowed only for a game with no "
+                    "analyzed space before or now (its runs used the blind space either way, so they still hold)")
     args = ap.parse_args()
+    if args.analysis_only and not args.merge:
+        sys.exit("--analysis-only needs --merge (it keeps the runs of the rows OUT holds)")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -518,6 +534,21 @@ def main() -> None:
             progress.advance(task)
         progress.update(task, description="runs", completed=len(failed))
         todo = [g for g in corpus if g["name"] not in failed]
+        if args.analysis_only:
+            before_rows = {r["game"]: r for r in json.loads(out.read_text())["rows"]} if out.is_file() else {}
+            spaced = ("succeeded", "partial")
+            for g in todo:
+                old_row = before_rows.get(g["name"])
+                row = rows[g["name"]]
+                if old_row is None or row["analysis"].get("status") in spaced or \
+                        old_row["analysis"].get("status") in spaced:
+                    sys.exit(f"{g['name']}: --analysis-only keeps runs measured without an analyzed space; this game "
+                             "has one (now or before): measure it fully")
+                for k in ("run", "blind", "analyzed"):
+                    if k in old_row:
+                        row[k] = old_row[k]
+                row["runs_measured"] = old_row.get("measured") or {"commit": json.loads(out.read_text())["commit"]}
+            todo = []
 
         def play(g: dict) -> dict:
             t = progress.add_task(f"  {g['name']}", total=None, what="")

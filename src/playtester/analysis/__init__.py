@@ -25,6 +25,17 @@ class AnalysisError(PlaytesterError):
     exit_code = 2
 
 
+class GameCrashedError(AnalysisError):
+    """The game crashes by itself before its main loop can be analysed: its episode ends with an uncaught
+    exception of the game at start (after the config's ``init`` inputs), before any input of the analysis,
+    on every attempt. A bug of the game (or of its fit to this Python), not a failure of the analysis;
+    ``exit`` is the game's `GameExit`."""
+
+    def __init__(self, message: str, exit: Any = None) -> None:
+        super().__init__(message)
+        self.exit = exit
+
+
 @dataclass
 class Analysis:
     """What `analyze` found, with its timings."""
@@ -101,11 +112,14 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
     t0 = time.perf_counter()
     rng = random.Random(seed)
     why = "it ended at once"
+    crashed_at_start: Any = None  # the game's own exception in the attempt without analysis inputs (the last)
     with Worker(spec, capture=None) as w:
         for attempt, steps in enumerate((record_steps, 3, 0)):
             obs = w.reset(seed=seed + attempt)
             if obs.done:
                 why = obs.exit.message if obs.exit else f"done: {obs.info.get('done_reason')}"
+                if steps == 0 and obs.exit is not None and obs.exit.kind == "exception":
+                    crashed_at_start = obs.exit
                 continue
             try:
                 w.call("playtester.analysis.live:start_recording")
@@ -124,6 +138,9 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
 
                 obs = w.step(InputFrame(mouse_pos=None))
                 if obs.done:
+                    if steps == 0 and obs.exit is not None and obs.exit.kind == "exception":
+                        crashed_at_start = obs.exit  # a released frame is no input: the game's own doing
+                    why = obs.exit.message if obs.exit else f"done: {obs.info.get('done_reason')}"
                     continue
                 t1 = time.perf_counter()
                 options = {"profile": profile, "max_forks": max_forks, "seconds": budget}
@@ -170,6 +187,17 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                 warnings.append(f"input loop at {where} not analysed: the other loops spent the analysis budget "
                                 f"({budget:g} s of CPU time for all loops; raise analysis_seconds to analyse it)")
             return Analysis(spec.text, result, analysis_s, (t2 - t0) - analysis_s, warnings, sum(cpu))
+    if crashed_at_start is not None:
+        ex = crashed_at_start
+        import sysconfig
+
+        stdlib = sysconfig.get_paths()["stdlib"]
+        own = [f for f in ex.frames if not f.file.startswith(stdlib)]  # the game's innermost frame, not random.py
+        where = f" in {os.path.basename(own[-1].file)}:{own[-1].line}" if own else ""
+        raise GameCrashedError(f"{spec.text} crashes by itself before its main loop could be analysed: an "
+                               f"uncaught {ex.exc_type or 'exception'}{where} as it starts (after its configured "
+                               f"init inputs, with none from the analysis): {ex.message}; a bug of the game, not "
+                               "of the analysis", ex)
     raise AnalysisError(f"analysis of {spec.text} failed: the game ended before its main loop could be analysed "
                         f"({why})")
 
@@ -215,6 +243,8 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
     def random_frame() -> Any:
         return _random_inputs(rng, spec, obs.info.get("screen_size", (0, 0)))
 
+    rounds: dict[tuple[Any, ...], list[dict[str, Any]]] = {}  # per loop: its actions not played this round
+
     for _ in range(steps):
         if obs.done:
             break
@@ -238,10 +268,19 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
                                                                          if "loop" in r]):
                 break  # every frame loop that reads input is analysed
         acts = [a for a in ((here or {}).get("actions") or []) if a.get("sample_inputs") is not None]
-        obs = w.step(rng.choice(acts)["sample_inputs"] if acts and rng.random() < 0.8 else random_frame())
+        if acts and rng.random() < 0.8:
+            # every action of the loop in turn (a shuffled round), so that the one that leaves the screen is
+            # played within a few rounds however many actions the loop has
+            key = _loop_id(here["loop"])
+            if not rounds.get(key):
+                rounds[key] = rng.sample(acts, len(acts))
+            obs = w.step(rounds[key].pop()["sample_inputs"])
+        else:
+            obs = w.step(random_frame())
         if not obs.done:
             obs = w.step(release, frames=1)
-    w.call("playtester.analysis.live:stop_recording")
+    if not obs.done:  # a game that ended while exploring has no episode left to stop recording in
+        w.call("playtester.analysis.live:stop_recording")
     return found, spent
 
 
@@ -257,8 +296,15 @@ def _replay_loops(w: Any, seed: int, recorded: list[tuple[Any, Any]], done: list
     found: list[dict[str, Any]] = []
     spent = 0.0
     todo: list[int] = []
-    left = {(x["file"], x["line"]) for x in w.call("playtester.analysis.live:other_input_loops",
-                                                    [r["loop"] for r in done])}
+    from playtester.errors import WorkerError
+
+    try:
+        loops = w.call("playtester.analysis.live:other_input_loops", [r["loop"] for r in done])
+    except WorkerError:  # the game ended while exploring (a crash found by the random inputs): start it again
+        if w.reset(seed=seed).done:
+            return [], 0.0
+        loops = w.call("playtester.analysis.live:other_input_loops", [r["loop"] for r in done])
+    left = {(x["file"], x["line"]) for x in loops}
     for i, (_frame, loop) in enumerate(recorded):
         if loop is not None and (loop["file"], loop["line"]) in left and _loop_id(loop) not in have and \
                 all(_loop_id(recorded[j][1]) != _loop_id(loop) for j in todo):
@@ -315,6 +361,7 @@ def merge_loops(results: list[dict[str, Any]]) -> dict[str, Any]:
     stats = [r["stats"] for r in results]
     merged["stats"] = dict(stats[0], loops=len(results), paths=sum(x["paths"] for x in stats),
                            merged=sum(x["merged"] for x in stats),
+                           horizon_cuts=sum(x.get("horizon_cuts", 0) for x in stats),
                            kept_statements=sum(x["kept_statements"] for x in stats),
                            sliced_statements=sum(x["sliced_statements"] for x in stats),
                            inlined=sorted({n for x in stats for n in x["inlined"]}),

@@ -150,6 +150,12 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     for (caller, line), callees in _EDGES.items():
         ex.dynamic_by_site[(caller.co_filename, line)] |= callees
     ex.functions_by_code = {code: fn for fn in _live_functions(files) for code in [fn.__code__]}
+    # for the input horizon: the game's own function names, and the lines of call sites where the recording
+    # saw a call of a function that reaches input
+    ex.game_names = {c.co_name for c in fn_index if isinstance(c, types.CodeType)} | \
+        {_class_name(c) for c in fn_index if isinstance(c, types.CodeType) and c.co_name == "__init__"}
+    ex.dynamic_reaching_lines = {line for (_f, line), callees in ex.dynamic_by_site.items()
+                                 if any(c in reaches for c in callees)}
     t_prep = _PERF()
     # the loop body is the frame's code; its locals and module globals are the roots
     loc = loop_frame.f_locals
@@ -186,7 +192,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
         "game_vars": {k: v for k, v in ex.gv.info.items()},
         "enums": ex.gv.enums,
         "partial": ex.partial,
-        "stats": {"paths": len(ends), "merged": merged, "notes": ex.notes, "kept_statements": ex.kept_stmts,
+        "stats": {"paths": len(ends), "merged": merged, "horizon_cuts": ex.horizon_cuts, "notes": ex.notes, "kept_statements": ex.kept_stmts,
                   "sliced_statements": ex.sliced_stmts, "inlined": sorted(ex.inlined),
                   "summarized": sorted(ex.summarized), "functions": len(fn_index),
                   "reaching_input": sorted(c.co_name for c in reaches), "truncated": ex.truncated, "dynamic_edges": sum(len(v) for v in _EDGES.values())},

@@ -149,6 +149,7 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
                           if k not in ("ev_key_domain", "ev_kept") and not k.startswith("num:")},
                "decisions": [[f, line, side] for f, line, side in st.decisions],
                "needs_held": needs_held,
+               "tap_key": pins.get("tap"),
                "uses_instances": "S[" in pg_src or any("S[" in ex.gv.info[g]["src"] for g in game_in_pi)}
         order.append(act)
     return order, merged
@@ -211,6 +212,8 @@ def _expand(s: Any, pi: Any, names: dict[str, Any], ex: sx.Executor) -> list[Any
         if k is not None:
             held = ex.gv.var(f"{k} in H.keys", "held_key")
             out.append(z3.Not(held) if t == pg.KEYDOWN else held)
+            if t == pg.KEYUP:
+                ex._last_pins["tap"] = k  # performed as a tap where the key is up (`space._Runtime.perform`)
     if t in (pg.MOUSEBUTTONDOWN, pg.MOUSEBUTTONUP) and "in:ev_button" in names:
         b = _pinned(s, names["in:ev_button"])
         ex._last_pins["button"] = b

@@ -74,7 +74,9 @@ class AnalyzedSpace(ActionSpace):
         return self._runtime().mask(ctx)
 
     def perform(self, index: int, ctx: ActionContext) -> tuple[InputFrame, int | None]:
-        return self._runtime().perform(index, ctx), None
+        rt = self._runtime()
+        frame = rt.perform(index, ctx)
+        return frame, rt.last_hold
 
 
 def _map_samples(result: dict[str, Any], convert: Any, kind: type) -> dict[str, Any]:
@@ -191,6 +193,11 @@ class _Runtime:
         self.keep = 8
         self.reuse_log: deque[dict[str, Any]] = deque(maxlen=256)  # the latest reuses (`reuse_log`, tests)
         self.global_index: list[int] | None = None  # action index in the whole space (one loop's part of it)
+        # KEYUP actions of a known key (``tap_key``): valid as if the key were held before, performed as a tap
+        # (down for the action's first frame, then up: the KEYUP comes within the action) where it is up;
+        # only with two frames or more per action (in one frame the key cannot go down and up)
+        self.taps = {i: int(a["tap_key"]) for i, a in enumerate(self.actions) if a.get("tap_key") is not None}
+        self.last_hold: int | None = None  # hold_frames of the last perform (a tap: 1)
         # solves: z3 calls for a perform (solve_s: their time; held_solves: those that needed the rules
         # relative to held inputs, a second z3 call); reuses: a kept solution still held (checked in
         # Python); cache_hits: same action, game values and held inputs as before; spread_checks /
@@ -239,6 +246,11 @@ class _Runtime:
             return out
         values = np.array([self._eval(c, ns, k) for k, c in enumerate(self.preds)], dtype=np.int8)
         out = values.take(self.pred_of) if self.n else np.zeros(0, dtype=np.int8)
+        if self.taps and _frames_per_action() > 1:
+            for i, key in self.taps.items():
+                if not out[i] and key not in ctx.held.keys:
+                    k = int(self.pred_of[i])
+                    out[i] = self._eval(self.preds[k], {**ns, "H": _with_key(ctx.held, key)}, k)
         valid = int(np.count_nonzero(out))
         if self.n and not valid:
             # no path condition holds: the analysis missed this state (a path limit, an unsupported
@@ -262,6 +274,11 @@ class _Runtime:
             self.timing["perform_n"] += 1
 
     def _perform(self, index: int, ctx: ActionContext) -> InputFrame:
+        self.last_hold = None
+        tap = self.taps.get(index)
+        if tap is not None and tap not in ctx.held.keys and _frames_per_action() > 1:
+            self.last_hold = 1
+            return InputFrame(keys=frozenset({tap}), mouse_pos=None)
         act = self.actions[index]
         ns = self.roots(ctx)
         if act.get("uses_instances"):
@@ -475,6 +492,21 @@ _MISSING: Any = object()
 _FREE: Any = object()
 
 
+def _frames_per_action() -> int:
+    """The running episode's frames per action (1 outside an episode)."""
+    from playtester.drive import pygame_driver
+
+    rt = getattr(pygame_driver, "RT", None)
+    cfg = getattr(rt, "cfg", None)
+    return int(getattr(cfg, "frames_per_action", 1) or 1)
+
+
+def _with_key(held: InputFrame, key: int) -> InputFrame:
+    import dataclasses
+
+    return dataclasses.replace(held, keys=frozenset(held.keys) | {key})
+
+
 class _MultiRuntime:
     """A game with several input loops (title, play, game over): each loop's actions were analysed in
     that loop (``analysis["loops"][k]``, actions tagged ``loop_index``) and are valid only while it runs.
@@ -540,7 +572,12 @@ class _MultiRuntime:
         return out
 
     def perform(self, index: int, ctx: ActionContext) -> InputFrame:
-        return self.subs[int(self.loop_of[index])].perform(int(self.local[index]), ctx)
+        sub = self.subs[int(self.loop_of[index])]
+        frame = sub.perform(int(self.local[index]), ctx)
+        self.last_hold = sub.last_hold
+        return frame
+
+    last_hold: int | None = None
 
     @property
     def timing(self) -> dict[str, Any]:

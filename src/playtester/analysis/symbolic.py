@@ -44,6 +44,10 @@ MAX_SECONDS = FORK_SHARE * HARD_SECONDS  # symbolic execution time before the ex
 TRIM_KEEP = 64
 MAX_UNROLL = 64  # iterations of a loop over a constant collection
 MAX_DEPTH = 12  # nested inlined calls
+GIVE_UP_GRACE = 0.05  # share of the budget past the hard deadline, while paths are being cut, before giving up
+TYPED_KEYS = tuple(range(ord("0"), ord("9") + 1)) + tuple(range(ord("a"), ord("z") + 1))  # one path each when typed
+MAX_CHAR_FORKS = 64  # characters of a container a typed character is tested against, one path each
+_CHAR_TESTS = ("isdigit", "isdecimal", "isnumeric", "isalpha", "isalnum", "isspace", "isprintable", "islower")
 GRID = 4  # mouse positions are forked into a GRID x GRID screen grid (the paper's choice)
 
 
@@ -104,7 +108,10 @@ class Vec:
 class SymStr:
     """A string derived from an input: ``pg.key.name(event.key)`` (kind ``key``) or
     ``pg.event.event_name(event.type)`` (kind ``event``), with a constant prefix and suffix (``"on_" +
-    name``) and a case change (``.lower()``). ``getattr(obj, s)`` forks once per attribute it can name."""
+    name``) and a case change (``.lower()``). ``getattr(obj, s)`` forks once per attribute it can name.
+    Kind ``char``: the character a key types, ``event.unicode`` or ``chr(event.key)`` (a printable key's code
+    is its character's, unshifted), compared with characters, tested with ``in "0123456789"`` (one path per
+    character) or ``.isdigit()``."""
 
     var: Any
     kind: str
@@ -141,10 +148,14 @@ class State:
     # outlive the inlined call that stored them (``self.keys = key.get_pressed()`` in one method, read in
     # another)
     heap: dict[tuple[int, str], Any] = field(default_factory=dict)
+    # past the frame's last input read (`Executor.run_block`): nothing the rest of the frame does can read an
+    # input or test one, so it could only split this path by game state into actions with the same inputs
+    done: bool = False
 
     def copy(self) -> State:
         return State(list(self.pc), dict(self.env), dict(self.forked), set(self.reads), self.depth, self.ended,
-                     self.ev_hit, in_hit=self.in_hit, decisions=list(self.decisions), heap=dict(self.heap))
+                     self.ev_hit, in_hit=self.in_hit, decisions=list(self.decisions), heap=dict(self.heap),
+                     done=self.done)
 
 
 
@@ -270,6 +281,15 @@ class Executor:
         self._true_id, self._false_id = z3.BoolVal(True).get_id(), z3.BoolVal(False).get_id()  # hash-consed
         self._unused: ast.expr | None = None  # the call of the expression statement running now
         self.input_apis = self._input_apis()
+        # the input horizon: whether the code after the statement running now (the rest of its blocks, a loop's
+        # body again, the caller's rest after an inlined call) may read inputs; False at the loop body's end
+        self._after = False
+        self._cur: ast.stmt | None = None  # the statement running now
+        self._call_node: ast.Call | None = None  # the call being inlined
+        self._suffix: dict[tuple[int, int], bool] = {}
+        self.horizon_cuts = 0  # paths ended at the input horizon
+        self.cut_paths = 0  # paths ended where they were at the hard deadline (`_cut_at_deadline`)
+        self._first_cut: str | None = None
 
     # ---- input API table (the live, virtualized pygame functions)
     def _input_apis(self) -> dict[int, str]:
@@ -462,6 +482,8 @@ class Executor:
             return [(st, self.fresh())]
         if isinstance(v, Vec):
             return [(st, True)]
+        if isinstance(v, SymStr) and v.kind == "char":  # a key that types a character (else "")
+            return [(st, True if v.prefix or v.suffix else z3.And(v.var >= 32, v.var < 127))]
         if isinstance(v, (KeyState, EventList, EventV, JoyV, FuncRef)):
             return [(st, True)]
         try:
@@ -586,12 +608,89 @@ class Executor:
             return self.fresh()
         return self.fresh()
 
+    def typed(self, st: State, var: Any) -> list[State]:
+        """A key code taken as the character it types (``chr(event.key)``, ``text += event.unicode``): one path
+        per digit and letter key (the text a player types differs by them: an angle, a name) and one for any
+        other key, once per path (``forked["typed"]``)."""
+        if "typed" in st.forked:
+            return [st]
+        out: list[State] = []
+        taken = []
+        for code in TYPED_KEYS:
+            if code in self.blacklist:
+                continue
+            cond = var == code
+            taken.append(cond)
+            pc = [*st.pc, cond]
+            if self.feasible(pc):
+                s2 = st.copy()
+                s2.pc = pc
+                s2.forked["typed"] = chr(code)
+                s2.ev_hit = s2.ev_hit or any(n.startswith("in:ev_") for n in _var_map(cond))
+                out.append(s2)
+        pc = [*st.pc, z3.Not(z3.Or(*taken))] if taken else list(st.pc)
+        if self.feasible(pc):
+            s3 = st.copy()
+            s3.pc = pc
+            s3.forked["typed"] = "other"
+            out.append(s3)
+        if len(out) > 1:
+            self._count_fork()
+        return out
+
+    def char_member(self, st: State, item: Any, container: Any, negate: bool) -> list[tuple[State, Any]] | None:
+        """``ch in "0123456789"`` for a typed character ``ch``: one path per character of the container (the
+        action types that character; a game value such as the prompt's ``allowed`` string is read live, and its
+        containing the character is the path's game condition), and one where it is none of them. None when
+        ``item`` is no typed character or the container no string (or list of characters) known now."""
+        if not (isinstance(item, SymStr) and item.kind == "char" and not item.prefix and not item.suffix):
+            return None
+        live = container.live if isinstance(container, G) else container
+        src = container.src if isinstance(container, G) else None
+        if isinstance(container, G) and src is None:
+            return None
+        if isinstance(live, str):
+            chars = list(dict.fromkeys(live))
+        elif isinstance(live, (list, tuple, set, frozenset)) and all(isinstance(c, str) and len(c) == 1 for c in live):
+            chars = sorted(set(live))
+        else:
+            return None
+        if not chars or len(chars) > MAX_CHAR_FORKS:
+            return None
+        out: list[tuple[State, Any]] = []
+        taken = []
+        for ch in chars:
+            code = _char_code(ch, item.case, self.blacklist)
+            if code is None:
+                continue
+            cond = item.var == code
+            if src is not None:  # the live string may change (another prompt): its holding ch is game state
+                cond = z3.And(cond, self.gv.var(f"({ch!r}) in ({src})", "truth"))
+            taken.append(cond)
+            pc = [*st.pc, cond]
+            if self.feasible(pc):
+                s2 = st.copy()
+                s2.pc = pc
+                s2.ev_hit = s2.ev_hit or any(n.startswith("in:ev_") for n in _var_map(cond))
+                out.append((s2, not negate))
+        rest = z3.Not(z3.Or(*taken)) if taken else z3.BoolVal(True)
+        pc = [*st.pc, rest]
+        if self.feasible(pc):
+            s3 = st.copy()
+            s3.pc = pc
+            out.append((s3, negate))
+        if len(out) > 1:
+            self._count_fork()
+        return out
+
     # ---- strings named after inputs (``pg.key.name(event.key)``)
     def symstr_code(self, s: SymStr, text: str) -> int | None:
         """The key (event type) whose name, with ``s``'s prefix, suffix and case, is ``text``; None if none."""
         if not (text.startswith(s.prefix) and text.endswith(s.suffix)) or len(text) < len(s.prefix) + len(s.suffix):
             return None
         middle = text[len(s.prefix):len(text) - len(s.suffix)]
+        if s.kind == "char":
+            return _char_code(middle, s.case, self.blacklist)
         if s.kind == "key":
             names = self._key_names()
         else:
@@ -729,23 +828,84 @@ class Executor:
     def run_block(self, stmts: list[ast.stmt], st: State, file: str) -> list[tuple[State, Any]]:
         """Execute statements; returns (state, flow) pairs, flow None | ('return', v) | 'break' | 'continue'."""
         states: list[tuple[State, Any]] = [(st, None)]
-        for stmt in stmts:
-            if time.process_time() > self.hard_deadline:
-                raise AnalysisBudget(f"symbolic execution passed the analysis budget of CPU time "
-                                     f"(at {os.path.basename(file)}:{stmt.lineno})")
-            nxt: list[tuple[State, Any]] = []
-            for i, (s, flow) in enumerate(states):
-                if flow is not None or s.ended:
-                    nxt.append((s, flow))
-                    continue
-                if len(states) - i > 1 and time.process_time() > self.trim_deadline:
-                    keep = self._trim_keep()
-                    if len(states) - i > keep:
-                        nxt.extend(self._trim(states[i:], stmt, file, keep))
-                        break
-                nxt.extend(self.run_stmt(stmt, s, file))
-            states = nxt
+        outer, cur = self._after, self._cur
+        try:
+            for k, stmt in enumerate(stmts):
+                if time.process_time() > self.hard_deadline:
+                    if time.process_time() > self.hard_deadline + GIVE_UP_GRACE * self.budget_s or \
+                            self.trim_deadline >= self.hard_deadline:
+                        raise AnalysisBudget(f"symbolic execution passed the analysis budget of CPU time "
+                                             f"(at {os.path.basename(file)}:{stmt.lineno})")
+                    self._cut_at_deadline(states, file, stmt)
+                    break
+                if not outer and not self.suffix_reads(stmts, k):
+                    self._horizon(states)
+                    break
+                self._after = outer or self.suffix_reads(stmts, k + 1)
+                self._cur = stmt
+                nxt: list[tuple[State, Any]] = []
+                for i, (s, flow) in enumerate(states):
+                    if flow is not None or s.ended or s.done:
+                        nxt.append((s, flow))
+                        continue
+                    if len(states) - i > 1 and time.process_time() > self.trim_deadline:
+                        keep = self._trim_keep()
+                        if len(states) - i > keep:
+                            nxt.extend(self._trim(states[i:], stmt, file, keep))
+                            break
+                    nxt.extend(self.run_stmt(stmt, s, file))
+                states = nxt
+        finally:
+            self._after, self._cur = outer, cur
         return states
+
+    def _cut_at_deadline(self, states: list[tuple[State, Any]], file: str, stmt: ast.stmt) -> None:
+        """At the hard deadline, the paths still running (the trimming kept them) end where they are: their
+        conditions so far become actions (tests later in the frame are not explored: each such action
+        over-approximates), so a budget spent executing still leaves a partial space rather than none. Past
+        ``GIVE_UP_GRACE`` more of the budget (unwinding takes long) the analysis gives up."""
+        cut = 0
+        for s, flow in states:
+            if flow is None and not s.ended and not s.done:
+                s.done = True
+                cut += 1
+        if cut:
+            self.cut_paths += cut
+            self._first_cut = self._first_cut or f"{os.path.basename(file)}:{stmt.lineno}"
+            self.partial = self._partial_text()
+
+    def _partial_text(self) -> str:
+        parts = []
+        if self.dropped_paths:
+            parts.append(f"{self.dropped_paths} paths dropped unfinished to end the symbolic execution within the "
+                         "analysis budget")
+        if self.cut_paths:
+            parts.append(f"{self.cut_paths} paths cut short at the end of the analysis budget (at "
+                         f"{self._first_cut}): their tests later in the frame unexplored")
+        return "; ".join(parts)
+
+    def suffix_reads(self, stmts: list[ast.stmt], k: int) -> bool:
+        """Whether ``stmts[k:]`` (nested blocks included) may read an input: a kept statement whose own expression
+        calls an input API, a function reaching one or an unknown callee, or reads a name or field derived from
+        inputs (``_pt_in``, set by `slice_function`; a statement never sliced, such as a block the slicer did not
+        see, counts as reading)."""
+        key = (id(stmts), k)
+        got = self._suffix.get(key)
+        if got is None:
+            got = self._suffix[key] = any(_stmt_reads(x) for x in stmts[k:])
+            self._keep.append(stmts)  # the id stays the list's
+        return got
+
+    def _horizon(self, states: list[tuple[State, Any]]) -> None:
+        """The input horizon: nothing left in the frame reads an input (the rest of this block, of the blocks
+        around it, of the callers), so each live path is finished; what is left could only test game state
+        (and values the inputs already decided), splitting a path into actions that press the same inputs
+        under complementary game conditions (their union is the path's own). A path whose stored game
+        values hold inputs (``self.vx = dx``, read by a method later) runs on."""
+        for s, flow in states:
+            if flow is None and not s.ended and not s.done and not any(_holds_input(v) for v in s.heap.values()):
+                s.done = True
+                self.horizon_cuts += 1
 
     def _trim_keep(self) -> int:
         """How many unfinished paths a block may run on past the trim deadline: ``TRIM_KEEP``, falling to 1 as
@@ -759,8 +919,8 @@ class Executor:
         to ``keep`` (round robin over the distinct sets of inputs read, each group in a seeded shuffle) and run;
         the rest are dropped, so the paths still running end within the budget (a partial space, said in
         ``partial``)."""
-        done = [(s, f) for s, f in todo if f is not None or s.ended]
-        live = [s for s, f in todo if f is None and not s.ended]
+        done = [(s, f) for s, f in todo if f is not None or s.ended or s.done]
+        live = [s for s, f in todo if f is None and not s.ended and not s.done]
         groups: dict[frozenset[str], list[State]] = {}
         for s in live:
             groups.setdefault(frozenset(s.reads), []).append(s)
@@ -774,8 +934,7 @@ class Executor:
                 if len(kept) < keep:
                     kept.append(q.pop(0))
         self.dropped_paths += len(live) - len(kept)
-        self.partial = (f"{self.dropped_paths} paths dropped unfinished to end the symbolic execution within the "
-                        f"analysis budget")
+        self.partial = self._partial_text()
         out = done
         for s in kept:
             out.extend(self.run_stmt(stmt, s, file))
@@ -824,12 +983,22 @@ class Executor:
                     out.extend(self.join_or_keep(s2, b, sides))
             return out
         if isinstance(node, ast.For):
-            return self.run_for(node, st, file)
+            after = self._after
+            self._after = after or self.suffix_reads(node.body, 0) or self.suffix_reads(node.orelse, 0)
+            try:  # the next iteration runs the body again
+                return self.run_for(node, st, file)
+            finally:
+                self._after = after
         if isinstance(node, ast.While):
             self.note(node, file, "while loop in input handling: body explored 0 or 1 times")
             out = [(st.copy(), None)]
-            for s, flow in self.run_block(node.body, st, file):
-                out.append((s, None if flow in ("break", "continue") else flow))
+            after = self._after
+            self._after = after or self.suffix_reads(node.body, 0) or bool(_stmt_reads(node))
+            try:
+                for s, flow in self.run_block(node.body, st, file):
+                    out.append((s, None if flow in ("break", "continue") else flow))
+            finally:
+                self._after = after
             return out
         if isinstance(node, ast.Return):
             if node.value is None:
@@ -948,7 +1117,7 @@ class Executor:
             return None
         (a, fa), (b, fb) = sides[0][0], sides[1][0]
         n = len(base.pc) + 1
-        if fa is not None or fb is not None or a.ended or b.ended or len(a.pc) != n or len(b.pc) != n or \
+        if fa is not None or fb is not None or a.ended or b.ended or a.done or b.done or len(a.pc) != n or len(b.pc) != n or \
                 a.forked != b.forked or a.ev_hit != b.ev_hit or a.depth != b.depth or \
                 {k: _vsig(v) for k, v in a.heap.items()} != {k: _vsig(v) for k, v in b.heap.items()}:
             return None
@@ -1027,7 +1196,7 @@ class Executor:
         for item in list(items)[:MAX_UNROLL]:
             nxt: list[tuple[State, Any]] = []
             for s2, flow in live:
-                if flow is not None or s2.ended:
+                if flow is not None or s2.ended or s2.done:
                     out.append((s2, flow if isinstance(flow, tuple) else None))
                     continue
                 self.assign(node.target, item, s2, file)
@@ -1058,7 +1227,7 @@ class Executor:
             return items
         groups: dict[Any, list[State]] = {}
         for st, flow in items:
-            if flow is not None or st.ended:
+            if flow is not None or st.ended or st.done:
                 return items  # a break / return inside: leave the paths as they are
             sig = (tuple(sorted((k, _vsig(v)) for k, v in st.env.items())), tuple(sorted(st.forked.items())),
                    st.ev_hit, st.depth, tuple(sorted((k, _vsig(v)) for k, v in st.heap.items())))
@@ -1207,6 +1376,8 @@ class Executor:
             return ("joymethod", base, name)
         if isinstance(base, SymStr) and name in ("lower", "upper", "casefold"):
             return ("strcase", base, "upper" if name == "upper" else "lower")
+        if isinstance(base, SymStr) and base.kind == "char" and name in _CHAR_TESTS:
+            return ("strtest", base, name)
         if isinstance(base, (_Fresh, z3.ExprRef, KeyState, EventList)):
             return _Fresh()
         try:
@@ -1239,6 +1410,8 @@ class Executor:
             return Vec(self.inp(st, "ev_hx"), self.inp(st, "ev_hy"))
         if name == "mod":
             return self.inp(st, "ev_mod")
+        if name == "unicode":  # what the key types (the driver posts a printable key's character)
+            return SymStr(self.event_attr(st, "key"), "char")
         return _Fresh()
 
     def mouse_pos(self, st: State) -> Vec:
@@ -1451,6 +1624,15 @@ class Executor:
 
     def ev_Compare(self, node: ast.Compare, st: State, file: str) -> list[tuple[State, Any]]:
         out = []
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            for s, left in self.ev(node.left, st, file):
+                for s2, right in self.ev(node.comparators[0], s, file):
+                    forked = self.char_member(s2, left, right, isinstance(node.ops[0], ast.NotIn))
+                    if forked is not None:
+                        out.extend(forked)
+                    else:
+                        out.append((s2, self.compare(s2, node.ops[0], left, right)))
+            return out
         for s, left in self.ev(node.left, st, file):
             states: list[tuple[State, Any, Any]] = [(s, left, True)]
             for op, comp in zip(node.ops, node.comparators, strict=True):
@@ -1490,6 +1672,11 @@ class Executor:
         return out
 
     def binop(self, st: State, op: ast.operator, a: Any, b: Any, node: ast.AST, file: str) -> list[tuple[State, Any]]:
+        if isinstance(op, ast.Add):  # text + event.unicode: the key types into the text
+            for x, y in ((a, b), (b, a)):
+                if isinstance(x, SymStr) and x.kind == "char" and not x.prefix and not x.suffix and \
+                        (isinstance(y, str) and y or isinstance(y, G) and isinstance(y.live, str)):
+                    return [(s2, _Fresh()) for s2 in self.typed(st, x.var)]
         if isinstance(op, ast.Add) and (isinstance(a, SymStr) and isinstance(b, str) or
                                         isinstance(b, SymStr) and isinstance(a, str)):
             if isinstance(a, SymStr):  # "on_" + key name, name + "_pressed"
@@ -1604,6 +1791,15 @@ class Executor:
                 if any(isinstance(x, EventV) for x in new) and op != "clear":
                     st.forked["ev_kept"] = True  # kept for later: handled there, or the path is no event
             return [(st, None)]
+        if isinstance(fn, tuple) and fn and fn[0] == "strtest":
+            b = fn[1]
+            codes = [c for c in _printable_codes(self.blacklist) if getattr(_typed(c, b.case), fn[2])()]
+            return [(st, z3.Or(*[b.var == c for c in codes]) if codes else False)]
+        if fn is chr and len(args) == 1 and isinstance(args[0], z3.ArithRef) and _symbolic(args[0]):
+            return [(s2, SymStr(args[0], "char")) for s2 in self.typed(st, args[0])]  # the character a key types
+        if fn is ord and len(args) == 1 and isinstance(args[0], SymStr) and args[0].kind == "char" and \
+                not args[0].prefix and not args[0].suffix:
+            return [(st, args[0].var)]
         if isinstance(fn, tuple) and fn and fn[0] == "strcase":
             b = fn[1]
             return [(st, SymStr(b.var, b.kind, getattr(b.prefix, fn[2])(), getattr(b.suffix, fn[2])(), fn[2]))]
@@ -1709,7 +1905,7 @@ class Executor:
             if tree is None or st.depth >= MAX_DEPTH:
                 continue
             self.inlined.add(f.__qualname__)
-            out.extend(self.inline(s2, FuncRef(f, self_v, has_self), tree, args, kwargs))
+            out.extend(self.inline(s2, FuncRef(f, self_v, has_self), tree, args, kwargs, node))
         out.append((rest, _Fresh()))
         return out
 
@@ -1842,7 +2038,7 @@ class Executor:
             tree = self.fn_ast(fn)
             if tree is not None:
                 self.inlined.add(fn.__qualname__)
-                return self.inline(st, ref, tree, args, kwargs)
+                return self.inline(st, ref, tree, args, kwargs, node)
             self.note(node, file, f"source of {fn.__qualname__} is not available: summarized")
         self.summarized.add(fn.__qualname__)
         pure = self.is_pure(fn)
@@ -1869,7 +2065,7 @@ class Executor:
         return [(st, G(None))]
 
     def inline(self, st: State, ref: FuncRef, tree: ast.FunctionDef, args: list[Any],
-               kwargs: dict[str, Any]) -> list[tuple[State, Any]]:
+               kwargs: dict[str, Any], node: ast.Call | None = None) -> list[tuple[State, Any]]:
         fn = ref.fn
         caller_env = st.env
         env: dict[str, Any] = {"__globals__": fn.__globals__}
@@ -1896,11 +2092,20 @@ class Executor:
         s0.depth = st.depth + 1
         slice_function(tree, self)
         out = []
-        for s, flow in self.run_block(tree.body, s0, fn.__code__.co_filename):
-            ret = flow[1] if isinstance(flow, tuple) else None
-            s.env = dict(caller_env)
-            s.depth = st.depth
-            out.append((s, ret))
+        cur, after = self._cur, self._after
+        # after the callee returns, the caller's statement has nothing left to do when it is the call itself
+        # (``self.handle(e)``, ``x = self.read()``: x is input-derived by name where the rest reads it); in any
+        # other expression the rest of the statement may still read inputs
+        if not (isinstance(cur, (ast.Expr, ast.Assign)) and node is not None and cur.value is node):
+            self._after = True
+        try:
+            for s, flow in self.run_block(tree.body, s0, fn.__code__.co_filename):
+                ret = flow[1] if isinstance(flow, tuple) else None
+                s.env = dict(caller_env)
+                s.depth = st.depth
+                out.append((s, ret))
+        finally:
+            self._after = after
         return out
 
     def joy_call(self, st: State, joy: JoyV, name: str, args: list[Any]) -> list[tuple[State, Any]]:
@@ -2164,7 +2369,44 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
                     keep.add(id(p))
                     changed = True
                     p = parents.get(id(p))
+    # the input horizon (`Executor.suffix_reads`): which kept statements read an input themselves. Unlike the
+    # slice above, a callee that is no game function (``font.render``, ``dict.update``) reads none: the
+    # executor never inlines library code, so no input is read there; a name-less callee
+    # (``self.handlers[t](e)``) and a call site where the recording saw a function reaching input are
+    # dispatched calls, which do
+    dyn = getattr(ex, "dynamic_reaching_lines", None)
+    game_names = getattr(ex, "game_names", None)
+
+    def calls_input_h(s: ast.stmt) -> bool:
+        if game_names is None:
+            return calls_input(s)
+        for part in own_expr_nodes(s):
+            for n in ast.walk(part):
+                if isinstance(n, ast.Call):
+                    f = n.func
+                    name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else None)
+                    if name is None or name in _INPUT_NAMES or name in ex.reaching_names or \
+                            (dyn is not None and n.lineno in dyn):
+                        return True
+                    if name not in game_names and name not in ex.known_names and isinstance(f, ast.Name):
+                        return True  # a local or parameter holding a function: a dispatched call
+        return False
+
+    reading: dict[int, bool] = {}
+    tainted_h: set[str] = set(params) - {"self"}
+    grew = True
+    while grew:
+        grew = False
+        for s in stmts:
+            if id(s) not in keep or reading.get(id(s)):
+                continue
+            reads = set().union(*[names_in(p) for p in own_expr_nodes(s)]) if own_expr_nodes(s) else set()
+            if calls_input_h(s) or bool(reads & tainted_h) or id(s) in controlled or reads_field(reads):
+                reading[id(s)] = True
+                tainted_h |= targets_of(s)
+                grew = True
     for s in stmts:
+        s._pt_in = reading.get(id(s), False)  # type: ignore[attr-defined]
         if id(s) in keep or isinstance(s, (ast.Return, ast.Break, ast.Continue, ast.Raise)):
             ex.kept_stmts += 1
         else:
@@ -2173,6 +2415,48 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
 
 
 JUMPS = (ast.Return, ast.Break, ast.Continue, ast.Raise)
+
+
+def _typed(code: int, case: str = "") -> str:
+    """The character a printable key types without a modifier, with a ``.lower()`` / ``.upper()`` applied."""
+    ch = chr(code)
+    return ch.upper() if case == "upper" else ch
+
+
+def _printable_codes(blacklist: frozenset[int]) -> list[int]:
+    return [c for c in range(32, 127) if c not in blacklist and not chr(c).isupper()]
+
+
+def _char_code(text: str, case: str, blacklist: frozenset[int]) -> int | None:
+    """The key code that types ``text`` (one character; a letter case-insensitively, as the driver types a
+    letter lowercase and upper with shift); None when no printable key types it, or it is blacklisted."""
+    if len(text) != 1:
+        return None
+    for c in _printable_codes(blacklist):
+        if _typed(c, case) == text or (case == "" and text.isalpha() and chr(c) == text.lower()):
+            return c
+    return None
+
+
+def _stmt_reads(s: ast.stmt) -> bool:
+    """Whether ``s`` or a statement nested in it may read an input (``_pt_in``; not sliced yet: it may)."""
+    for n in ast.walk(s):
+        if isinstance(n, ast.stmt) and not getattr(n, "_pt_sliced", False) and getattr(n, "_pt_in", True):
+            return True
+    return False
+
+
+def _holds_input(v: Any, depth: int = 0) -> bool:
+    """Whether a stored value carries an input (a z3 term over ``in:`` variables, an input handle)."""
+    if isinstance(v, (KeyState, EventList, EventV, JoyV)):
+        return True
+    if isinstance(v, z3.ExprRef):
+        return any(n.startswith("in:") for n in _var_map(v))
+    if isinstance(v, Vec):
+        return _holds_input(v.x, depth) or _holds_input(v.y, depth)
+    if isinstance(v, (tuple, list)) and depth < 3:
+        return any(_holds_input(x, depth + 1) for x in v)
+    return False
 
 
 def _pos(s: ast.AST) -> tuple[int, int]:
