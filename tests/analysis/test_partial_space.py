@@ -65,3 +65,25 @@ def test_execution_past_the_budget_drops_unfinished_paths_and_keeps_a_partial_sp
     for key in range(pygame.K_a, pygame.K_f + 1):
         assert any(key in f.keys for f in frames) and any(key not in f.keys for f in frames), chr(key)
     assert a.cpu_seconds < 2 * 2  # ended by the budget (a bounded overrun), not by running every path
+
+
+def test_paths_still_running_at_the_deadline_end_there_and_the_analysis_gives_up_only_past_a_grace():
+    """At the hard deadline the paths the trimming kept running end where they are (their conditions so far
+    make over-approximating actions, the space says it is partial); only ``GIVE_UP_GRACE`` of the budget later
+    does the executor give up."""
+    import ast
+
+    import pytest
+
+    ex = _executor_out_of_time()
+    ex.budget_s = 10.0
+    now = time.process_time()
+    ex.trim_deadline = now - 2.0
+    ex.hard_deadline = now - 0.1  # within the grace (0.5 s of a 10 s budget)
+    body = ast.parse("a = 1\nb = 2\n").body
+    out = ex.run_block(body, sx.State(), "game.py")
+    assert len(out) == 1 and out[0][0].done and "a" not in out[0][0].env
+    assert "1 paths cut short at the end of the analysis budget (at game.py:1)" in ex.partial
+    ex.hard_deadline = time.process_time() - sx.GIVE_UP_GRACE * ex.budget_s - 0.5
+    with pytest.raises(sx.AnalysisBudget):
+        ex.run_block(body, sx.State(), "game.py")
