@@ -226,3 +226,23 @@ def test_an_exported_godot_space_loads_back_with_analyzed_file(tmp_path):
     assert len(space) == len(data["analysis"]["actions"]) == 8
     assert space.actions[1].name == "renamed by hand"
     assert space.kind == "analyzed" and type(space).__name__ == "GodotAnalyzedSpace"
+
+
+def test_gdtoolkit_loads_without_pkg_resources_and_leaves_no_stand_in(tmp_path):
+    """Recent setuptools has no pkg_resources, which gdtoolkit 3.x imports: the parser still loads and parses,
+    and the stand-in is gone afterwards (left in sys.modules it broke pytest's monkeypatch.syspath_prepend)."""
+    script = tmp_path / "noshim.py"
+    script.write_text(textwrap.dedent("""
+        import importlib.abc, sys
+        class Block(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path, target=None):
+                if name == "pkg_resources":
+                    raise ModuleNotFoundError("No module named 'pkg_resources'", name="pkg_resources")
+        sys.meta_path.insert(0, Block())
+        from playtester.analysis.gdscript import _gdtoolkit_parser
+        tree = _gdtoolkit_parser().parse("extends Node\\nfunc _process(d):\\n\\tpass\\n", gather_metadata=True)
+        print(type(tree).__name__, "pkg_resources" in sys.modules)
+    """))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["Tree", "False"]

@@ -47,7 +47,10 @@ QUERY = re.compile(r"^(is_|get_|has_|can_)[A-Za-z0-9_]*$")
 
 
 def _gdtoolkit_parser() -> Any:
-    """gdtoolkit 3.x's parser (it imports ``pkg_resources`` for its version only; recent setuptools dropped it)."""
+    """gdtoolkit 3.x's parser. gdtoolkit imports ``pkg_resources`` for its version only, and recent setuptools
+    dropped it: a stand-in is put in ``sys.modules`` for that import and taken out again after it (left there,
+    it would fool code that checks for the real one, such as pytest's ``monkeypatch.syspath_prepend``)."""
+    shimmed = False
     try:
         import pkg_resources  # noqa: F401
     except ImportError:
@@ -55,7 +58,8 @@ def _gdtoolkit_parser() -> Any:
 
         shim = types.ModuleType("pkg_resources")
         shim.get_distribution = lambda name: types.SimpleNamespace(version=importlib.metadata.version(name))  # type: ignore[attr-defined]
-        sys.modules.setdefault("pkg_resources", shim)
+        sys.modules["pkg_resources"] = shim
+        shimmed = True
     try:
         from gdtoolkit.parser import parser
     except ModuleNotFoundError as e:
@@ -65,6 +69,9 @@ def _gdtoolkit_parser() -> Any:
         from playtester.extras import missing
 
         raise AnalysisError(str(missing("godot", "the GDScript analysis of a godot: project", "gdtoolkit"))) from None
+    finally:
+        if shimmed:
+            sys.modules.pop("pkg_resources", None)
     return parser
 
 
