@@ -99,7 +99,7 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
         timeout = budget * 4 + 30.0  # wall clock: the CPU budget is enforced in the game; load stretches it
     from playtester.drive.backend import backend_for, capabilities
 
-    if backend_for(spec).name in ("godot", "godot-runner"):  # GDScript: its own analysis (gdtoolkit + z3)
+    if capabilities(spec).analysis and capabilities(spec).scripts == "gdscript":  # a Godot project's files
         from playtester.analysis.gdscript import analyze_godot
 
         return analyze_godot(spec)

@@ -31,10 +31,12 @@ class Capabilities:
     #               time, faulthandler: a hang comes with the game's stack)
     snapshots: bool  # an episode can be parked and resumed (a forked copy of the episode process)
     code_coverage: bool  # statement coverage of the game's source can be measured in the episode process
-    analysis: bool  # the action-space analysis can read the game's input handling (Python source)
+    analysis: bool  # the action-space analysis can read the game's input handling (in `scripts`)
     pixels: bool  # frames can be captured
     entities: bool  # the game reports entities (probe, or the engine's own objects)
     declared_actions: bool  # the game declares its own discrete actions: no other action space applies
+    scripts: str = "python"  # the language of the game's input handling that the analysis reads, when
+    #                      `analysis` is set: "python" (in the live game) or "gdscript" (the project's files)
 
 
 @dataclass(frozen=True)
@@ -116,12 +118,12 @@ register_backend(Backend(
 register_backend(Backend(
     "godot", ("godot",),
     Capabilities(python=False, snapshots=False, code_coverage=False, analysis=True, pixels=False, entities=True,
-                 declared_actions=True),
+                 declared_actions=True, scripts="gdscript"),
     run_episode="playtester.drive.godot:run_godot_episode",
     declared="playtester.drive.godot:declared_actions"))
 register_backend(Backend(
     "godot-runner", ("godot-runner",),
     Capabilities(python=False, snapshots=False, code_coverage=False, analysis=True, pixels=True, entities=True,
-                 declared_actions=True),
+                 declared_actions=True, scripts="gdscript"),
     run_episode="playtester.drive.godot:run_godot_runner_episode",
     declared="playtester.drive.godot:declared_actions"))
