@@ -38,6 +38,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from provenance import ROOT, provenance, write_results  # noqa: E402
 
+from playtester.vision.evaluate import box_iou  # noqa: E402
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -54,12 +56,6 @@ def _stat(values: list[float]) -> dict[str, float]:
             else 0.0, "min": round(min(values), 4), "max": round(max(values), 4)}
 
 
-def _iou(a: Any, b: Any) -> float:
-    ix, iy = max(0.0, min(a[2], b[2]) - max(a[0], b[0])), max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
-    return ix * iy / union if union > 0 else 0.0
-
-
 def score(finding: Any, obs: Any) -> dict[str, Any]:
     """The finding against the ground truth of its step (see the module docstring): ``score`` (``find``,
     ``alarm_wrong_verdict``, ``alarm_wrong_kind`` or ``alarm_no_object``), and the object its box overlaps."""
@@ -67,8 +63,8 @@ def score(finding: Any, obs: Any) -> dict[str, Any]:
     on_screen = [e for e in obs.entities.values() if e.attrs.get("screen_box") and e.attrs.get("face") is not None
                  and "bug_faces" in e.attrs]
     shows = any(e.kind == kind and str(e.attrs["bug_faces"][int(e.attrs["face"])]) == verdict for e in on_screen)
-    best = max(on_screen, key=lambda e: _iou(box, e.attrs["screen_box"]), default=None)
-    if best is not None and _iou(box, best.attrs["screen_box"]) < 0.3:
+    best = max(on_screen, key=lambda e: box_iou(box, e.attrs["screen_box"]), default=None)
+    if best is not None and box_iou(box, best.attrs["screen_box"]) < 0.3:
         best = None
     under = None if best is None else {
         "id": best.id, "kind": best.kind, "face": int(best.attrs["face"]), "distance": best.attrs.get("distance"),

@@ -29,6 +29,7 @@ from playtester.campaign.loop import CampaignLoop, Observer, Slot, Step
 from playtester.coverage.code import CodeCoverage
 from playtester.coverage.maps import PositionMap
 from playtester.coverage.state import encode_key
+from playtester.vision.evaluate import box_iou
 
 
 class OracleWatch(Observer):
@@ -181,7 +182,7 @@ class BirdsEyeWatch(Observer):
                 continue
             if float(dist) <= self.seen_distance and float(box[3]) - float(box[1]) >= self.min_height:
                 seen.append((k, [float(v) for v in box], int(face)))
-        pairs = sorted(((_iou(b, j.box), n, i) for n, (_, b, _) in enumerate(seen) for i, j in enumerate(judged)),
+        pairs = sorted(((box_iou(b, j.box), n, i) for n, (_, b, _) in enumerate(seen) for i, j in enumerate(judged)),
                        reverse=True)
         used_o, used_j = set(), set()
         for overlap, n, i in pairs:
@@ -221,14 +222,6 @@ class BirdsEyeWatch(Observer):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps(record, separators=(",", ":")) + "\n")
-
-
-def _iou(a: Any, b: Any) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 class CodeWatch(Observer):

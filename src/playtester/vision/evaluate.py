@@ -25,6 +25,11 @@ def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return inter / np.maximum(area + areas - inter, 1e-12)
 
 
+def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """IoU of two ``x0, y0, x1, y1`` boxes (0 when either is empty)."""
+    return float(iou(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))[0])
+
+
 def average_precision(tp: Sequence[bool], n_truth: int) -> float:
     """All-point interpolated AP of detections already ranked by score (``tp``: true positive or not)."""
     if n_truth == 0:
