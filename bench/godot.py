@@ -5,7 +5,10 @@
    with no add-on (a frame-counting autoload only), run with ``--fixed-fps 60`` (one physics step per frame:
    the work a step's frames do under playtester) and run free (no ``--fixed-fps``: physics at 60 Hz of wall time,
    frames as fast as they come). ratio = steps/s * 10 / frames/s. Rounds are interleaved; medians reported.
-   ``--addon OLD.gd`` also measures another add-on (``PLAYTESTER_GODOT_ADDON``) in the same rounds.
+   ``--addon OLD.gd`` also measures another add-on (``PLAYTESTER_GODOT_ADDON``) in the same rounds; the README's
+   before/after used the add-on as committed before its leaner observations:
+   ``git show 23abbab:src/playtester/drive/godot_addon/playtester.gd > /tmp/addon_before.gd``, with the
+   ``watch`` handling of today's add-on copied in (it costs nothing when no watch is asked).
    Also the add-on's own cost of one observation (entities + JSON, no socket), this add-on and --addon's.
 2. GDScript analysis time (gdtoolkit parse + z3), median of rounds.
 3. Action spaces (the paper's comparison): declared vs analyzed vs blind, random agent, same seeds and steps:
