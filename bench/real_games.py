@@ -29,10 +29,12 @@ Usage: python bench/real_games.py [--games a,b] [--steps 1000] [--seeds 0] [--jo
 from __future__ import annotations
 
 import argparse
+import atexit
 import hashlib
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -276,11 +278,51 @@ def _inner(argv: list[str]) -> None:
     print("RESULT " + json.dumps(row))
 
 
+# Children (measuring processes, `playtester run`) each start a process group of their own; a timeout kills
+# the group, and so does this script's end, however it ends (SIGTERM, SIGINT, an error): a stopped benchmark
+# leaves no game running.
+_GROUPS: set[int] = set()
+
+
+def _run(cmd: list[str], timeout: float, **kw) -> subprocess.CompletedProcess:
+    """``subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)`` in a process group of its
+    own, killed whole on timeout (``TimeoutExpired`` as subprocess.run raises it)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         **kw)
+    _GROUPS.add(p.pid)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(p.pid)
+        p.communicate()
+        raise
+    finally:
+        _kill_group(p.pid)  # what the child left behind (its workers), if anything
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    _GROUPS.discard(pgid)
+
+
+def _kill_all(*_: object) -> None:
+    for pgid in list(_GROUPS):
+        _kill_group(pgid)
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    _kill_all()
+    raise SystemExit(128 + signum)
+
+
 def _call_inner(game: dict, args: list[str], timeout: float) -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--inner", *args]
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=game_env(game),
-                           cwd=game_dir(game) / "run")
+        p = _run(cmd, timeout, env=game_env(game), cwd=game_dir(game) / "run")
     except subprocess.TimeoutExpired:
         return {"status": "failed", "reason": f"timed out after {timeout:g} s", "error": "timeout"}
     for line in p.stdout.splitlines():
@@ -304,7 +346,7 @@ def measure_run(game: dict, steps: int, seed: int, timeout: float) -> dict:
            "--config", str(d / "playtester.toml"), "--json", str(out)]
     t0 = time.perf_counter()
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=game_env(game), cwd=d / "run")
+        p = _run(cmd, timeout, env=game_env(game), cwd=d / "run")
     except subprocess.TimeoutExpired:
         return {"rc": None, "error": f"timed out after {timeout:g} s", "wall_s": time.perf_counter() - t0}
     row: dict = {"rc": p.returncode, "wall_s": time.perf_counter() - t0,
@@ -461,6 +503,8 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--inner":
         _inner(sys.argv[2:])
         return
+    atexit.register(_kill_all)
+    signal.signal(signal.SIGTERM, _on_signal)
     if len(sys.argv) > 1 and sys.argv[1] == "--rescore":
         rescore(Path(sys.argv[2]) if len(sys.argv) > 2 else RESULTS)
         return

@@ -46,3 +46,44 @@ def test_analysis_finds_documented_controls(name: str, tmp_path: Path) -> None:
     missing = set(row["controls"]) - set(row["controls_found"])
     assert not missing, (f"{name}: the analysis found no action pressing {sorted(missing)} "
                          f"(documented: {row['controls']}; its actions press {a['inputs']})")
+
+
+def test_a_timed_out_or_stopped_measurement_leaves_no_process(tmp_path: Path) -> None:
+    """The bench's children run in process groups of their own: a timeout kills the child's whole group (a
+    game it started too), and so does the bench's own end (SIGTERM). Real processes; their pids are checked."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        with open(f"/proc/{pid}/stat") as f:  # a zombie waiting for its reaper is gone too
+            return f.read().split(") ")[1][0] != "Z"
+
+    pids = tmp_path / "pids"
+    child = ["bash", "-c", f"sleep 300 & echo $! >> {pids}; echo $$ >> {pids}; wait"]
+    with pytest.raises(subprocess.TimeoutExpired):
+        real_games._run(child, timeout=1)
+    time.sleep(0.3)
+    assert [p for p in map(int, pids.read_text().split()) if alive(p)] == []
+
+    pids.unlink()
+    script = tmp_path / "stop.py"
+    script.write_text(f"import importlib.util, signal, atexit\n"
+                      f"spec = importlib.util.spec_from_file_location('rg', {str(BENCH / 'real_games.py')!r})\n"
+                      f"rg = importlib.util.module_from_spec(spec); spec.loader.exec_module(rg)\n"
+                      f"atexit.register(rg._kill_all); signal.signal(signal.SIGTERM, rg._on_signal)\n"
+                      f"rg._run({child!r}, timeout=300)\n")
+    bench = subprocess.Popen([sys.executable, str(script)])
+    for _ in range(100):
+        if pids.exists() and len(pids.read_text().split()) == 2:
+            break
+        time.sleep(0.1)
+    bench.send_signal(signal.SIGTERM)
+    bench.wait(timeout=30)
+    time.sleep(0.3)
+    assert [p for p in map(int, pids.read_text().split()) if alive(p)] == []
