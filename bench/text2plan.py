@@ -12,8 +12,8 @@ line: ``--sets dev,test2=path/to/file.yaml``.
 Frozen hashes: ``FROZEN`` lists every file the matcher's results depend on (the matcher's modules, the
 plan config with its ``actor_categories`` / ``action_categories``, and the schema that reads them). Each set file with a ``frozen:`` header (the sha256 of those files when the matcher was
 frozen, written by whoever wrote the set) is compared with the files now: ``hashes_at_freeze`` and
-``matcher_unchanged_since_freeze`` are per set. A held-out set without a header is compared with
-``/tmp/notes/text2plan_freeze.txt`` when that file exists (``sha256  path`` lines, as ``sha256sum`` writes).
+``matcher_unchanged_since_freeze`` are per set. A held-out set without a header is compared with the freeze
+note named by ``--freeze-note FILE`` (``sha256  path`` lines, as ``sha256sum`` writes), when one is given.
 
 Each item is a sentence (one expected step) or a plan text (several steps, in order). An item is right
 when every step's kind (node / rule / rejected), action and actor are right. "Impossible rejected": of
@@ -53,7 +53,6 @@ HELD_OUT = {"test3"}  # sets written after the last freeze (the others are devel
 FROZEN = [ROOT / "src" / "playtester" / "plans" / "text.py", ROOT / "src" / "playtester" / "plans" / "wordnet.py",
           ROOT / "src" / "playtester" / "games" / "dungeon.plan-config.yaml",
           ROOT / "src" / "playtester" / "plans" / "schema.py"]
-FREEZE_NOTE = Path("/tmp/notes/text2plan_freeze.txt")
 MATCHERS = {"embeddings + WordNet": (True, True), "WordNet, no embeddings": (False, True),
             "embeddings, no WordNet": (True, False), "rapidfuzz only": (False, False)}
 
@@ -76,9 +75,9 @@ def frozen_hashes(path: Path) -> dict[str, str]:
     return dict(data.get("frozen") or {})
 
 
-def noted_hashes(note: Path = FREEZE_NOTE) -> dict[str, str]:
+def noted_hashes(note: Path | None) -> dict[str, str]:
     """path -> sha256 from a ``sha256sum``-style freeze note (paths relative to the repository), or {}."""
-    if not note.exists():
+    if note is None or not note.exists():
         return {}
     out = {}
     for line in note.read_text().splitlines():
@@ -171,6 +170,9 @@ def main() -> None:
     parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/text2plan.json)")
     parser.add_argument("--sets", default="dev,dev2,test,test2,test3",
                         help="of " + ", ".join(SETS) + ", or NAME=PATH for another file (a missing file is skipped)")
+    parser.add_argument("--freeze-note", type=Path, default=None,
+                        help="sha256sum-style note of the matcher's files at the freeze, for held-out sets without a "
+                             "frozen: header")
     args = parser.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -191,7 +193,7 @@ def main() -> None:
     data = {s: items(p) for s, p in paths.items()}
     now = {str(p.relative_to(ROOT)): sha256(p) for p in FROZEN}
     # per set: the hashes at the freeze it was written after (its header; else, for a held-out set, the note)
-    headers = {s: frozen_hashes(p) or (noted_hashes() if s in HELD_OUT or s not in SETS else {}) for s, p in paths.items()}
+    headers = {s: frozen_hashes(p) or (noted_hashes(args.freeze_note) if s in HELD_OUT or s not in SETS else {}) for s, p in paths.items()}
     headers = {s: h for s, h in headers.items() if h}
     unchanged = {s: all(now.get(k) == v for k, v in h.items()) and set(h) >= set(now) for s, h in headers.items()}
     out: dict = {"sets": {s: str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for s, p in paths.items()},
