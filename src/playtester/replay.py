@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from playtester.drive.observation import Observation
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import Worker
 from playtester.errors import UsageError
@@ -47,6 +48,9 @@ class TraceRun:
         return next((f.step for f in self.findings if f.signature == signature), None)
 
 
+REPLAY_CHUNK = 16  # steps of a trace sent to the worker in one go (those past a stop are played, not checked)
+
+
 def run_trace(trace: Trace, stop_on: str | None = None, keep_frames: int = 0, capture: Any = None,
               worker: Worker | None = None) -> TraceRun:
     """Play ``trace`` with every oracle watching.
@@ -72,6 +76,7 @@ def run_trace(trace: Trace, stop_on: str | None = None, keep_frames: int = 0, ca
         suite.reset()
         obs = w.reset(seed=trace.seed)
         step = 0
+        ahead: list[Observation] = []  # answers of steps sent together, not yet checked (last first)
         while True:
             if keep_frames and obs.frame is not None:
                 frames.append(obs.frame)
@@ -79,7 +84,10 @@ def run_trace(trace: Trace, stop_on: str | None = None, keep_frames: int = 0, ca
             findings += found
             if obs.done or (stop_on and any(f.signature == stop_on for f in found)) or step >= len(trace.actions):
                 break
-            obs = w.act(trace.actions[step])
+            if not ahead:  # the trace's inputs are known: send a chunk of them at once (no round trip each)
+                chunk = trace.actions[step:step + REPLAY_CHUNK]
+                ahead = w.step_many([(a, None) for a in chunk])[::-1]
+            obs = ahead.pop()
             step += 1
         return TraceRun(findings, step, obs.done, list(frames) if keep_frames else [])
     finally:

@@ -27,13 +27,14 @@ import subprocess
 import sys
 import time
 import weakref
+from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from playtester.drive import lifetime
 from playtester.drive.backend import backend_for, capabilities
-from playtester.drive.episode import send
+from playtester.drive.episode import send, send_many
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, TraceFrame
 from playtester.drive.spec import GameSpec
@@ -371,6 +372,54 @@ class Worker:
         if not 0 <= action < len(self.space):
             raise WorkerError(f"action {action} is outside the action space of {len(self.space)} actions")
         self._send(("act", int(action), frames or self.spec.config.frames_per_action, self.capture))
+
+    def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> list[Observation]:
+        """Play several steps known in advance, without a round trip between them.
+
+        ``steps`` are ``(inputs, frames)`` or ``(action, frames)`` pairs (an int is an action of the space;
+        frames None: the config's frames per action). Every command is sent at once, so the episode process
+        reads the next one as soon as it has sent an observation, and the parent's own work on an observation
+        overlaps the game's next frames. Each step is still observed, timed and watched as by `step`: a hang
+        is a hang of that step. The answer stops at the first observation that is ``done``; the commands
+        queued behind it are not played (an episode that stays up after its end answers them with its final
+        state, which is read and dropped here). For agents whose inputs do not depend on what they see:
+        replays of a trace, a random agent, ddmin's candidates."""
+        if self._pending:
+            raise WorkerError("a step is already in flight; call step_wait() first")
+        msgs = []
+        for inputs, frames in steps:
+            frames = frames or self.spec.config.frames_per_action
+            if isinstance(inputs, InputFrame):
+                msgs.append(("step", inputs, frames, None, self.capture))
+            else:
+                if self.space is None:
+                    raise WorkerError("step_many() with actions needs a worker created with an action space")
+                if not 0 <= inputs < len(self.space):
+                    raise WorkerError(f"action {inputs} is outside the action space of {len(self.space)} actions")
+                msgs.append(("act", int(inputs), frames, self.capture))
+        if not msgs:
+            return []
+        if not self._active:
+            self._pending = True
+            return [self.step_wait()]
+        assert self._conn is not None
+        try:
+            send_many(self._conn, msgs)
+        except OSError:
+            pass  # the episode process is gone; the first answer says how it ended
+        out = []
+        for sent in range(1, len(msgs) + 1):
+            self._pending = True
+            obs = self.step_wait()
+            out.append(obs)
+            if obs.done:
+                if self._active:  # ended but still up: it answers each queued command with its final state
+                    for _ in range(len(msgs) - sent):
+                        if self._recv(self.spec.config.step_timeout_s) is None:
+                            self._kill()
+                            break
+                break
+        return out
 
     def call(self, target: str, *args: Any, timeout: float = 60.0) -> Any:
         """Run the playtester function ``module:function(runtime, *args)`` inside the live episode
