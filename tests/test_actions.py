@@ -87,3 +87,23 @@ def test_manual_space_blacklist_drops_actions_with_a_warning(tmp_path):
     f.write_text("version: 1\nactions:\n  - name: quit\n    keys: [ESCAPE]\n  - name: go\n    keys: [UP]\n")
     space = load_manual(f, blacklist=["ESCAPE"])
     assert space.names == ["go"] and "quit" in space.warnings[0]
+
+
+def test_a_trace_names_a_bundled_games_space_file_the_same_in_every_clone(tmp_path):
+    import json
+    from pathlib import Path
+
+    from playtester.actions.space import space_to_dict
+    from playtester.drive.spec import resolve
+    from playtester.env import resolve_space
+
+    data = space_to_dict(resolve_space(resolve("combat"), "default"))
+    assert data["source"] == "playtester/games/combat.actions.yaml"  # not this checkout's absolute path
+    own = tmp_path / "mine.actions.yaml"
+    own.write_text("actions:\n  - {name: jump, keys: [SPACE]}\n")
+    assert space_to_dict(load_manual(str(own)))["source"] == str(own)  # a user's file: as given
+    # the committed demonstrations and traces carry no path of the machine that recorded them
+    root = Path(__file__).resolve().parents[1] / "bench" / "data"
+    spaces = [json.loads(p.read_text()).get("space") for p in root.rglob("*.json")]
+    spaces = [s for s in spaces if isinstance(s, dict)]
+    assert len(spaces) > 100 and not [s["source"] for s in spaces if str(s.get("source") or "").startswith("/")]

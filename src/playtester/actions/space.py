@@ -150,10 +150,25 @@ def register_loader(field_name: str, loader: Callable[[dict[str, Any], list[Acti
     _LOADERS[field_name] = loader
 
 
+def portable_source(source: str | None) -> str | None:
+    """Where a space came from, as a trace stores it: a file of a bundled game as ``playtester/...`` (the same
+    in every clone and install), any other path as given. Informational only: a space is matched by content
+    (`space_identity`), never by this path."""
+    if not source:
+        return source
+    import os
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../playtester
+    path = os.path.abspath(source)
+    if path.startswith(package + os.sep):
+        return "playtester/" + os.path.relpath(path, package).replace(os.sep, "/")
+    return source
+
+
 def space_to_dict(space: ActionSpace) -> dict[str, Any]:
     """A JSON-ready form of an action space, so a trace replays with exactly the same actions."""
     extra = space.extra_dict()
-    return {"schema": SPACE_SCHEMA, "kind": space.kind, "source": space.source, **extra, "actions": [
+    return {"schema": SPACE_SCHEMA, "kind": space.kind, "source": portable_source(space.source), **extra, "actions": [
         {"name": a.name, "inputs": frame_to_dict(a.inputs), "mode": a.mode, "hold_frames": a.hold_frames,
          "when": a.when, "cell": list(a.cell) if a.cell else None, "description": a.description}
         for a in space.actions]}
