@@ -105,3 +105,16 @@ def test_joystick_axes_buttons_hats(worker_for):
     obs = w.step(InputFrame(), frames=1)
     assert (obs.features["ax0"], obs.features["jb1"], obs.features["hatx"]) == (0.0, 0, 0)
     assert len(names(obs, "joy")) == 3  # axis back to 0, button up, hat centred
+
+
+def test_input_frames_survive_pickling_compactly():
+    import pickle
+
+    from playtester.drive.inputs import InputFrame
+
+    frames = [InputFrame(), InputFrame.make(keys=["a", "LEFT"], mouse=(3, 4), buttons=[1], wheel=(0, -1),
+                                            axes={(0, 1): 0.5}, joy_buttons=[(0, 2)], hats={(0, 0): (1, 0)}, native=3)]
+    for f in frames:
+        back = pickle.loads(pickle.dumps(f, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back == f and hash(back) == hash(f) and isinstance(back.keys, frozenset)
+    assert len(pickle.dumps(frames[0], protocol=pickle.HIGHEST_PROTOCOL)) < 80  # a reference, not a field dict

@@ -47,6 +47,15 @@ class InputFrame:
     joy_hats: tuple[JoyHat, ...] = ()
     native: int | None = field(default=None)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its constructor and its fields (every step command and observation carries one): the
+        default for a frozen dataclass, a state dict set field by field, cost several times as much; the
+        no-input frame, the most common, as a reference to one shared constant."""
+        if self == _NO_INPUT:
+            return _no_input, ()
+        return InputFrame, (self.keys, self.mouse_pos, self.mouse_buttons, self.wheel, self.joy_axes,
+                            self.joy_buttons, self.joy_hats, self.native)
+
     @classmethod
     def make(
         cls,
@@ -112,6 +121,13 @@ class InputFrame:
         if self.native is not None:
             parts.append(f"action {self.native}")
         return " ".join(parts) or "(nothing)"
+
+
+_NO_INPUT = InputFrame()
+
+
+def _no_input() -> InputFrame:
+    return _NO_INPUT
 
 
 def _pygame():
