@@ -17,7 +17,20 @@
 4. Explorers: random vs Go-Explore (returns by replay: Godot has no snapshots), same seeds and step budgets:
    bugs found and the step each was first found at.
 
-Usage: python bench/godot.py [--rounds 3] [--seeds 3] [--steps 1500] [--addon OLD.gd]
+   ``--before REV`` also measures, in the same rounds, the server with playtester's Godot files (remote.py, godot.py,
+   the add-on, gdscript.py) as they are at git revision REV, the rest of the tree as it is (a copy in a temporary
+   folder, run in a child process): the before/after of those files alone. Today's code is also measured with every
+   entity in every answer (``server_steps_s_whole``: PLAYTESTER_REMOTE_DELTA=0) and with the answers in Godot's
+   Variant format (``server_steps_s_variant``: PLAYTESTER_REMOTE_ENCODING=godot-variant; the default is JSON
+   when no frame is captured).
+   CPU time too (``*_cpu_us_per_step``: all processes of a step, ``*_godot_cpu_us_per_step``: Godot's; and the raw
+   game's ``server_raw_cpu_us_per_frame``), less disturbed by other load than wall-clock rates: ``server_ratio_cpu*``
+   = 10 frames of the raw game's CPU / a step's CPU.
+   ``server_direct_*``: the protocol alone, no Worker (a `RemoteGame` in this process, one step per request, and
+   batches of 10 steps per request: ``then``).
+
+Usage: python bench/godot.py [--rounds 3] [--seeds 3] [--steps 1500] [--addon OLD.gd] [--before REV]
+       [--skip analysis,reply,throughput,spaces,agents]
 The machine may be shared (the figures are noisy); it asserts nothing.
 """
 
@@ -54,9 +67,112 @@ func _process(_delta):
 """
 
 
+OWN_FILES = ("src/playtester/drive/remote.py", "src/playtester/drive/godot.py",
+             "src/playtester/drive/godot_addon/playtester.gd", "src/playtester/analysis/gdscript.py")
+REPO = Path(__file__).resolve().parent.parent
+
+
 # ------------------------------------------------------------------------------------------ throughput
+def before_tree(rev: str, where: Path) -> Path:
+    """A copy of src/ with OWN_FILES as they are at ``rev`` (read with ``git show``)."""
+    dst = where / "before"
+    shutil.copytree(REPO / "src", dst / "src", ignore=shutil.ignore_patterns("__pycache__", "*.pt"))
+    for f in OWN_FILES:
+        text = subprocess.run(["git", "show", f"{rev}:{f}"], cwd=REPO, capture_output=True, check=True).stdout
+        (dst / f).write_bytes(text)
+    return dst / "src"
+
+
+def driven_in(src: Path, kind: str, steps: int) -> float:
+    """`driven` in a child process that imports playtester from ``src``."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    env.pop("PLAYTESTER_GODOT_ADDON", None)
+    out = subprocess.run([sys.executable, __file__, "--driven", kind, str(steps)], env=env, capture_output=True,
+                         text=True, timeout=600)
+    for line in out.stdout.splitlines():
+        if line.startswith("@@driven "):
+            _, rate, total, godot = line.split()
+            LAST_CPU.update(total=float(total), godot=float(godot))
+            return float(rate)
+    raise RuntimeError(f"driven in {src}: {out.stdout[-500:]} {out.stderr[-1500:]}")
+
+
+def driven_env(kind: str, steps: int, env: dict[str, str]) -> float:
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return driven(kind, steps, None)
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def direct(steps: int, batch: int) -> float:
+    """steps/s of the protocol alone: a `RemoteGame` on godot3-server in this process, random declared actions,
+    ``batch`` steps per request (``then``), the observation decoded (`observation_of`)."""
+    from playtester.drive.godot import godot_binary, prepared_copy
+    from playtester.drive.remote import EntityTable, RemoteGame, action_sets, choose_encoding, observation_of
+
+    with tempfile.TemporaryDirectory() as tmp:
+        project = prepared_copy(COINHOP, tmp)
+        home = Path(tmp) / "home"
+        home.mkdir()
+        env = {k: str(home) for k in ("HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")}
+        cmd = [godot_binary(False), "--path", str(project), "--fixed-fps", "60", "--audio-driver", "Dummy", "--"]
+        g = RemoteGame(cmd, "godot", str(project), env, 30)
+        try:
+            sets = action_sets(g.hello.actions)
+            table = EntityTable()
+            observation_of(g.request({"type": "reset", "seed": 0, "args": {}, "capture": None, "delta": True,
+                                      "encoding": choose_encoding(g.hello)}, 10), None, table)
+            rng = random.Random(0)
+
+            def one() -> dict:
+                return {"inputs": {"actions": list(sets[rng.randrange(len(sets))]), "keys": []},
+                        "frames": FRAMES_PER_STEP}
+
+            for _ in range(50):
+                observation_of(g.request({"type": "step", **one()}, 10), None, table)
+            t0 = time.perf_counter()
+            for _ in range(steps // batch):
+                msg = {"type": "step", **one()}
+                if batch > 1:
+                    msg["then"] = [one() for _ in range(batch - 1)]
+                observation_of(g.request(msg, 10), None, table)
+            return steps // batch * batch / (time.perf_counter() - t0)
+        finally:
+            g.close()
+
+
+LAST_CPU: dict[str, float] = {}  # CPU time of the last `driven` run, microseconds per step
+
+
+def _tree_cpu() -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by this process and its live descendants (worker host, episode
+    processes, keeper, Godot), and by the Godot processes among them."""
+    import psutil
+
+    me = psutil.Process()
+    total = sum(me.cpu_times()[:2])
+    godot = 0.0
+    for c in me.children(recursive=True):
+        try:
+            t = c.cpu_times()
+            total += t.user + t.system
+            if c.name().startswith("godot"):
+                godot += t.user + t.system
+        except psutil.Error:
+            pass
+    return total, godot
+
+
 def driven(kind: str, steps: int, addon: str | None) -> float:
-    """steps/s of the declared space played at random through a Worker (no oracles), no episode ends."""
+    """steps/s of the declared space played at random through a Worker (no oracles), no episode ends. The CPU time
+    all processes spent on those steps goes to LAST_CPU (a figure the machine's other load disturbs less than
+    wall-clock time: it counts what the steps cost, not how long they waited for a core)."""
     from playtester.drive.worker import Worker
     from playtester.env import default_space
 
@@ -72,10 +188,14 @@ def driven(kind: str, steps: int, addon: str | None) -> float:
             w.reset(seed=0)
             for _ in range(50):
                 w.act(rng.randrange(len(space)))
+            c0 = _tree_cpu()
             t0 = time.perf_counter()
             for _ in range(steps):
                 w.act(rng.randrange(len(space)))
-            return steps / (time.perf_counter() - t0)
+            rate = steps / (time.perf_counter() - t0)
+            c1 = _tree_cpu()
+            LAST_CPU.update(total=(c1[0] - c0[0]) / steps * 1e6, godot=(c1[1] - c0[1]) / steps * 1e6)
+            return rate
     finally:
         if addon:
             if old is None:
@@ -110,6 +230,20 @@ def raw_fps(binary: str, project: Path, frames: int, fixed: bool, display: str |
     raise RuntimeError(f"{binary}: no frame count: {out.stderr[-800:]}")
 
 
+def raw_cpu(binary: str, project: Path, frames: int) -> float:
+    """CPU microseconds per frame of the project with no add-on under ``--fixed-fps 60``: the CPU time of a run of
+    ``frames`` frames less that of a run of a quarter as many (start-up and loading cancel out)."""
+    import resource
+
+    used = []
+    for n in (frames // 4, frames):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        raw_fps(binary, project, n, True, None)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used.append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
+    return (used[1] - used[0]) / (frames - frames // 4) * 1e6
+
+
 class Xvfb:
     def __enter__(self) -> str:
         r, w = os.pipe()
@@ -130,10 +264,11 @@ class Xvfb:
         self.proc.wait()
 
 
-def throughput(rounds: int, addon: str | None) -> dict:
+def throughput(rounds: int, addon: str | None, before: str | None) -> dict:
     cols: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp, Xvfb() as display:
         project = raw_copy(Path(tmp))
+        old_src = before_tree(before, Path(tmp)) if before else None
         for r in range(rounds):
             m = {
                 "server_steps_s": lambda: driven("godot", 2000, None),
@@ -143,11 +278,24 @@ def throughput(rounds: int, addon: str | None) -> dict:
                 "runner_raw_fixed_fps": lambda: raw_fps("godot3-runner", project, 3000, True, display),
                 "runner_raw_free_fps": lambda: raw_fps("godot3-runner", project, 600, False, display),
             }
+            m["server_steps_s_whole"] = lambda: driven_env("godot", 2000, {"PLAYTESTER_REMOTE_DELTA": "0"})
+            m["server_steps_s_variant"] = lambda: driven_env("godot", 2000, {"PLAYTESTER_REMOTE_ENCODING":
+                                                                             "godot-variant"})
+            m["server_direct_steps_s"] = lambda: direct(2000, 1)
+            m["server_direct_batch10_steps_s"] = lambda: direct(4000, 10)
+            if old_src is not None:
+                m["server_steps_s_before"] = lambda: driven_in(old_src, "godot", 2000)
+                m["runner_steps_s_before"] = lambda: driven_in(old_src, "godot-runner", 300)
             if addon:
                 m["server_steps_s_other_addon"] = lambda: driven("godot", 2000, addon)
                 m["runner_steps_s_other_addon"] = lambda: driven("godot-runner", 300, addon)
+            m["server_raw_cpu_us_per_frame"] = lambda: raw_cpu("godot3-server", project, 40000)
             for k, f in m.items():
+                LAST_CPU.clear()
                 cols.setdefault(k, []).append(f())
+                if k.startswith("server_steps_s") and LAST_CPU:
+                    cols.setdefault(k.replace("steps_s", "cpu_us_per_step"), []).append(LAST_CPU["total"])
+                    cols.setdefault(k.replace("steps_s", "godot_cpu_us_per_step"), []).append(LAST_CPU["godot"])
             print(f"round {r}: " + ", ".join(f"{k} {v[-1]:,.0f}" for k, v in cols.items()), flush=True)
     med = {k: statistics.median(v) for k, v in cols.items()}
     out: dict = {"rounds": rounds, "frames_per_step": FRAMES_PER_STEP, "median": med, "all": cols}
@@ -155,9 +303,21 @@ def throughput(rounds: int, addon: str | None) -> dict:
         frames = med[f"{side}_steps_s"] * FRAMES_PER_STEP
         out[f"{side}_ratio_fixed"] = frames / med[f"{side}_raw_fixed_fps"]
         out[f"{side}_ratio_free"] = frames / med[f"{side}_raw_free_fps"]
+        if before:
+            out[f"{side}_ratio_fixed_before"] = med[f"{side}_steps_s_before"] * FRAMES_PER_STEP / \
+                med[f"{side}_raw_fixed_fps"]
         if addon:
             out[f"{side}_ratio_fixed_other_addon"] = med[f"{side}_steps_s_other_addon"] * FRAMES_PER_STEP / \
                 med[f"{side}_raw_fixed_fps"]
+    for k in ("server_steps_s_whole", "server_steps_s_variant", "server_direct_steps_s",
+              "server_direct_batch10_steps_s"):
+        out[k.replace("steps_s", "ratio_fixed")] = med[k] * FRAMES_PER_STEP / med["server_raw_fixed_fps"]
+    # the same ratio in CPU time: the CPU a step's 10 frames cost the game alone, against the CPU the whole step cost
+    # (all processes): what the machine's other load disturbs least
+    for k in [k for k in med if k.startswith("server_cpu_us_per_step")]:
+        out[k.replace("cpu_us_per_step", "ratio_cpu")] = FRAMES_PER_STEP * med["server_raw_cpu_us_per_frame"] / med[k]
+    if before:
+        out["before"] = {"rev": before, "files": list(OWN_FILES)}
     return out
 
 
@@ -186,6 +346,12 @@ func _process(_delta):
 					"events": [], "done": false}
 				var data: PoolByteArray = to_json(obs).to_utf8()
 			printerr("@@reply %d %d %f" % [r, i, float(OS.get_ticks_usec() - t0) / n])
+			t0 = OS.get_ticks_usec()
+			for k in range(n):
+				var obs := {"type": "observation", "seq": k, "frame_no": k, "time_ms": k, "entities": a._entities(),
+					"events": [], "done": false}
+				var data: PoolByteArray = var2bytes(obs)
+			printerr("@@variant %d %d %f" % [r, i, float(OS.get_ticks_usec() - t0) / n])
 	get_tree().quit()
 """
 
@@ -210,15 +376,19 @@ def reply_cost(addons: list[str], rounds: int, replies: int = 3000) -> dict:
         out = subprocess.run(["godot3-server", "--path", str(dst), "--fixed-fps", "60", "--audio-driver", "Dummy"],
                              env=env, capture_output=True, text=True, timeout=300)
     per: dict[int, list[float]] = {}
+    var: dict[int, list[float]] = {}
     for line in out.stderr.splitlines():
-        if line.startswith("@@reply "):
-            _, r, i, us = line.split()
-            per.setdefault(int(i), []).append(float(us))
+        if line.startswith("@@reply ") or line.startswith("@@variant "):
+            tag, r, i, us = line.split()
+            (per if tag == "@@reply" else var).setdefault(int(i), []).append(float(us))
     if len(per) != len(addons):
         raise RuntimeError(f"reply cost: {out.stderr[-800:]}")
     return {"addons": addons, "replies_per_round": replies, "rounds": rounds,
             "us_per_reply_median": [statistics.median(per[i]) for i in range(len(addons))],
-            "us_per_reply": [per[i] for i in range(len(addons))]}
+            "us_per_reply": [per[i] for i in range(len(addons))],
+            "us_per_reply_variant_median": [statistics.median(var[i]) for i in range(len(addons))],
+            "us_per_reply_variant": [var[i] for i in range(len(addons))],
+            "note": "entities (every entity, no delta) then to_json (us_per_reply) or var2bytes (_variant)"}
 
 
 # ------------------------------------------------------------------------------------------- analysis
@@ -309,7 +479,13 @@ def main() -> None:
     ap.add_argument("--addon", default=None, help="another add-on to measure in the same rounds (before/after)")
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: throughput,analysis,spaces,agents")
     ap.add_argument("--name", default="godot")
+    ap.add_argument("--before", default=None, help="git revision of playtester's Godot files to measure against")
+    ap.add_argument("--driven", nargs=2, default=None, help=argparse.SUPPRESS)  # KIND STEPS: one measure (child)
     args = ap.parse_args()
+    if args.driven:
+        rate = driven(args.driven[0], int(args.driven[1]), None)
+        print(f"@@driven {rate} {LAST_CPU['total']} {LAST_CPU['godot']}", flush=True)
+        return
     made = provenance()
     skip = set(filter(None, args.skip.split(",")))
     record: dict = {"game": "godot:coinhop", "shared_machine": True, "seeds": list(range(args.seeds))}
@@ -325,14 +501,18 @@ def main() -> None:
 
         record["reply_cost"] = reply_cost([str(ADDON)] + ([args.addon] if args.addon else []), max(5, args.rounds))
         c = record["reply_cost"]["us_per_reply_median"]
+        print("observation (entities + var2bytes) per step: " + ", ".join(
+            f"{u:.0f} us" for u in record["reply_cost"]["us_per_reply_variant_median"]), flush=True)
         print("observation (entities + JSON) per step: " + ", ".join(f"{u:.0f} us" for u in c) +
               " (this add-on" + (", --addon)" if args.addon else ")"), flush=True)
     if "throughput" not in skip:
-        record["throughput"] = throughput(args.rounds, args.addon)
+        record["throughput"] = throughput(args.rounds, args.addon, args.before)
         t = record["throughput"]
         print(f"throughput: server {t['median']['server_steps_s']:,.0f} steps/s (ratio {t['server_ratio_fixed']:.2f} "
               f"of --fixed-fps, {t['server_ratio_free']:.2f} of free), runner {t['median']['runner_steps_s']:,.0f} "
               f"steps/s (ratio {t['runner_ratio_fixed']:.2f} / {t['runner_ratio_free']:.2f})", flush=True)
+        m = t["median"]
+        print("  server: " + ", ".join(f"{k} {v:,.0f}" for k, v in m.items() if k.startswith("server")), flush=True)
     if "spaces" not in skip:
         record["spaces"] = {"steps": args.steps, **compare({"declared": ("random", "default"),
                                                             "analyzed": ("random", "analyzed"),

@@ -8,6 +8,12 @@ action is executed symbolically with z3, functions of the same script called as 
   ``Input.is_action_pressed(A)`` is ``in:A``; ``Input.is_action_just_pressed(A)`` and
   ``event.is_action_pressed(A)`` are ``in:A and not was:A``; ``..._just_released`` / ``event.is_action_released``
   ``not in:A and was:A``; ``Input.get_action_strength(A)`` is 1 or 0; ``Input.get_axis(N, P)`` their difference.
+- keys read directly (inputs ``key:NAME``, NAME as Godot names the key: ``KEY_SPACE`` is ``key:Space``):
+  ``Input.is_key_pressed(KEY_X)`` is ``in:key:X``; in an event handler, ``event is InputEventKey``,
+  ``event.scancode == KEY_X`` (or ``match event.scancode``), ``event.pressed`` / ``event.is_pressed()`` describe
+  the event, and each path's condition is read over the events a step can bring: a press of each key compared
+  (``in:key:X and not was:key:X``), its release (``not in:key:X and was:key:X``), or no key event of those
+  keys; ``event.echo`` is false (playtester's inputs do not repeat).
 - game state: a member variable (``state``, ``velocity.x``) or a query method of the node (``is_on_floor()``)
   not assigned before is a game variable ``g:SCRIPT:TERM``, which the add-on reads live (``watch``);
   anything else (another node's property, a call with arguments) is a free variable (over-approximated).
@@ -43,6 +49,9 @@ HANDLERS = ("_input", "_unhandled_input", "_unhandled_key_input", "_process", "_
 MAX_PATHS = 2000  # paths per handler; more: the handler's space is partial (noted)
 MAX_ENUM_ACTIONS = 8  # InputMap actions read; up to this many every subset is tried, beyond only pairs
 INLINE_DEPTH = 3
+# built-in properties of the node a script extends: assigning them is an effect, reading them a game variable
+NODE_PROPERTIES = frozenset({"position", "global_position", "rotation", "rotation_degrees", "scale", "translation",
+                             "visible", "modulate"})
 QUERY = re.compile(r"^(is_|get_|has_|can_)[A-Za-z0-9_]*$")
 
 
@@ -89,6 +98,29 @@ class Unsupported(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class KeyConst(Opaque):
+    """A key constant (``KEY_SPACE``) and the key's Godot name (``Space``)."""
+
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class EventScancode(Opaque):
+    """``event.scancode`` of the handler's event."""
+
+
+def key_name(const: str) -> str:
+    """The input name of a ``KEY_*`` constant: Godot's name of the key (``KEY_SPACE`` -> ``Space``, ``KEY_A`` ->
+    ``A``, ``KEY_KP_ENTER`` -> ``Kp Enter``), which the add-on turns back into the key
+    (``OS.find_scancode_from_string`` ignores case)."""
+    return const[4:].replace("_", " ").title()
+
+
+def _key_const(name: str) -> bool:
+    return name.startswith("KEY_") and len(name) > 4 and name[4:].replace("_", "").isalnum()
+
+
 @dataclass
 class State:
     cond: list[Any]
@@ -110,7 +142,7 @@ class Executor:
         self.z3 = _z3()
         self.script = script
         self.funcs: dict[str, Any] = {}
-        self.members: set[str] = set()
+        self.members: set[str] = set(NODE_PROPERTIES)
         self.consts = consts
         self.actions = set(actions)
         self.used_actions: set[str] = set()
@@ -118,6 +150,8 @@ class Executor:
         self.unsupported: list[tuple[int, str]] = []  # (line, what was not analysed)
         self.notes: list[str] = []
         self.reads_input = False
+        self.event_keys: set[str] = set()  # keys the event handler compares event.scancode with
+        self.event_vars = False  # the handler read its event as a key event (ev:* variables to eliminate)
         self.solver = self.z3.Solver()
         self.solver.set("timeout", 2000)
         self.paths = 0
@@ -303,8 +337,13 @@ class Executor:
                 rest = None
                 break
             alts = []
-            for p in text.split(","):
+            leaves = [str(t) for t in pat.scan_values(lambda v: True)] if hasattr(pat, "scan_values") else [text]
+            pats = leaves if leaves and all(_key_const(x) for x in leaves) else text.split(",")
+            for p in pats:
                 p = p.strip()
+                if _key_const(p) and isinstance(subject, EventScancode):
+                    alts.append(self.eq(subject, KeyConst(p, None, key_name(p))))
+                    continue
                 try:
                     val = self._py_to_z3(self.consts[p] if p in self.consts else _literal(p))
                 except (Unsupported, KeyError, ValueError):
@@ -380,6 +419,8 @@ class Executor:
                 return self._py_to_z3(self.consts[name])
             if name in self.members:
                 return Opaque(name, f"get:{name}")
+            if _key_const(name):
+                return KeyConst(name, None, key_name(name))
             return Opaque(name)
         d = e.data
         ch = e.children
@@ -426,6 +467,16 @@ class Executor:
             return Opaque(f"{name}({shown})")
         if d == "getattr":
             key = _text(e)
+            if self.event is not None and key.startswith(self.event + ".") and key.count(".") == 1:
+                attr = key.split(".")[1]
+                if attr in ("scancode", "physical_scancode"):
+                    self.reads_input = True
+                    return EventScancode(key)
+                if attr == "pressed":
+                    self.reads_input = self.event_vars = True
+                    return z3.Bool("ev:pressed")
+                if attr == "echo":
+                    return z3.BoolVal(False)  # playtester's inputs never repeat
             if key in s.store:
                 return s.store[key]
             if key in self.consts:
@@ -454,6 +505,9 @@ class Executor:
         if d in ("array", "dict", "get_node", "node_path"):
             return Opaque(_text(e))
         if d == "type_test":
+            if self.event is not None and _text(ch[0]) == self.event and _text(ch[-1]) == "InputEventKey":
+                self.reads_input = self.event_vars = True
+                return z3.Bool("ev:is_key")
             return Opaque(_text(e))
         return Opaque(_text(e))
 
@@ -493,12 +547,46 @@ class Executor:
                     return z3.If(now[0], z3.RealVal(1), z3.RealVal(0))
                 if method == "get_axis":
                     return z3.If(now[1], z3.RealVal(1), z3.RealVal(0)) - z3.If(now[0], z3.RealVal(1), z3.RealVal(0))
+            if method in ("is_key_pressed", "is_physical_key_pressed") and base == "Input" and len(args) == 1:
+                key = self.expr(args[0], s)
+                if isinstance(key, KeyConst):
+                    self.used_actions.add("key:" + key.key)
+                    return z3.Bool("in:key:" + key.key)
+                self.unsupported.append((self.line, f"{text}() with a key that is not a KEY_* constant"))
+                return Opaque(_text(e))
+            if base != "Input" and method == "is_pressed" and not args:
+                self.event_vars = True
+                return z3.Bool("ev:pressed")
+            if base != "Input" and method == "is_echo" and not args:
+                return z3.BoolVal(False)
             if base == "Input":  # keys, mouse, joypads read directly: the branch is kept, its condition left free
                 self.unsupported.append((self.line, f"Input.{method}() (only InputMap actions are modelled)"))
                 return Opaque(_text(e))
             return Opaque(f"{text}()")  # event.is_pressed(), event.scancode...: not modelled
         shown = ", ".join(_show(self.expr(a, s)) for a in args)
         return Opaque(f"{text}({shown})")
+
+    def event_cases(self, cond: Any) -> Any:
+        """A path condition over the event handler's event (``ev:is_key``, ``ev:key:X``, ``ev:pressed``) read over
+        the events a step can bring: a press or a release of each key compared with ``event.scancode``, or no key
+        event of those keys. Without any key compared, the event's variables stay free (over-approximated)."""
+        z3 = self.z3
+        if not self.event_vars or not self.event_keys:
+            return cond
+        keys = sorted(self.event_keys)
+        is_key, pressed = z3.Bool("ev:is_key"), z3.Bool("ev:pressed")
+        cases = []
+        for k in keys:
+            now, was = z3.Bool("in:key:" + k), z3.Bool("was:key:" + k)
+            for down in (True, False):
+                sub = [(is_key, z3.BoolVal(True)), (pressed, z3.BoolVal(down))] + \
+                    [(z3.Bool("ev:key:" + j), z3.BoolVal(j == k)) for j in keys]
+                edge = z3.And(now, z3.Not(was)) if down else z3.And(z3.Not(now), was)
+                cases.append(z3.And(z3.substitute(cond, *sub), edge))
+        sub = [(is_key, z3.BoolVal(False)), (pressed, z3.BoolVal(False))] + \
+            [(z3.Bool("ev:key:" + j), z3.BoolVal(False)) for j in keys]
+        cases.append(z3.substitute(cond, *sub))  # no event of these keys
+        return z3.simplify(z3.Or(*cases))
 
     # ---- helpers over values
     def game_var(self, v: Opaque, sort: str) -> Any:
@@ -535,6 +623,13 @@ class Executor:
 
     def eq(self, a: Any, b: Any) -> Any:
         z3 = self.z3
+        if isinstance(b, EventScancode):
+            a, b = b, a
+        if isinstance(a, EventScancode) and isinstance(b, KeyConst):  # the event is this key's
+            self.event_keys.add(b.key)
+            self.event_vars = True
+            self.used_actions.add("key:" + b.key)
+            return z3.Bool("ev:key:" + b.key)
         a, b = self._lift(a, b), self._lift(b, a)
         if isinstance(a, Opaque) or isinstance(b, Opaque):
             if isinstance(a, Opaque) and isinstance(b, Opaque) and a.text == b.text:
@@ -775,9 +870,15 @@ def analyze_project(project: str | Path, input_actions: list[str]) -> dict[str, 
             used |= ex.used_actions
             game_vars.update(ex.game_vars)
             n_paths += len(states)
+            if ex.event_vars and not ex.event_keys:
+                unsupported.append({"file": res, "line": _line(ex.funcs[name]), "what": f"{name}: a key event not "
+                                    "compared with a KEY_* constant (its condition left free)"})
             groups: dict[str, list[Any]] = {}
             for s in states:
-                groups.setdefault(_effect_of(ex, s), []).append(z3.And(*s.cond) if s.cond else z3.BoolVal(True))
+                cond = ex.event_cases(z3.And(*s.cond) if s.cond else z3.BoolVal(True))
+                if z3.is_false(cond):
+                    continue  # an event no step brings (another key than those compared)
+                groups.setdefault(_effect_of(ex, s), []).append(cond)
             behaviours.append([Behaviour(f"{res}:{name}", eff, z3.simplify(z3.Or(*cs)))
                                for eff, cs in groups.items()])
             handlers.append({"file": res, "function": name, "line": _line(ex.funcs[name]), "paths": len(states),

@@ -15,7 +15,8 @@ The binaries can be named with ``PLAYTESTER_GODOT`` / ``PLAYTESTER_GODOT_RUNNER`
 The declared actions come from the project's InputMap (``[input]`` in project.godot; Godot's own ``ui_*``
 actions left out): nothing held, each action, each pair of actions. Other spaces work too (`GodotRunner`):
 ``blind`` (its keys pressed and released as ``InputEventKey``s) and ``analyzed`` (`playtester.analysis.gdscript`:
-a space with ``input_sets``, the InputMap action sets it holds, and ``watch``, the node properties and query
+a space with ``input_sets``, the InputMap action sets it holds (``key:NAME`` in them: a key the scripts read
+directly, sent as an ``InputEventKey``), and ``watch``, the node properties and query
 methods the add-on reads live after every step so the space can mask its actions by their ``p_g``).
 """
 
@@ -168,6 +169,16 @@ class GodotRunner(RemoteRunner):
     def begin_step(self, inputs: InputFrame, frames: int, hold: int | None) -> None:
         super().begin_step(inputs, frames, hold)
         self.held = inputs
+
+    def inputs_of(self, inputs: InputFrame) -> dict[str, Any]:
+        """The held inputs; the analyzed space's ``key:NAME`` inputs (keys its scripts read directly) go as keys
+        (``InputEventKey``s)."""
+        out = super().inputs_of(inputs)
+        keys = [a[4:] for a in out["actions"] if a.startswith("key:")]
+        if keys:
+            out["actions"] = [a for a in out["actions"] if not a.startswith("key:")]
+            out["keys"] = sorted(set(out["keys"]) | set(keys))
+        return out
 
     def exchange(self, msg: dict[str, Any], what: str) -> Any:
         if msg.get("type") == "reset":

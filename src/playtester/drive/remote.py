@@ -34,7 +34,6 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -61,6 +60,7 @@ PROTOCOL = 1
 MAX_MESSAGE = 64 << 20  # bytes: a larger length prefix is a broken peer, not a message
 SYNC = "@@playtester sync "
 HELLO_MARK = "@@playtester hello"  # printed to stderr just before the hello: what came before is start-up noise
+STDERR_SLICE = 0.02  # s: while waiting for an answer, the game's stderr pipe is drained this often
 HANG_SHARE = 0.8  # of step_timeout_s: the episode reports the hang (with the game's stderr) before the
 #                   worker's own watchdog, which would kill the episode process without a word
 
@@ -106,13 +106,192 @@ def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytes:
     return bytes(buf)
 
 
-def recv_msg(sock: socket.socket, deadline: float | None = None) -> dict[str, Any]:
-    """The next message (a JSON object); `GameTimeout` past ``deadline`` (``time.monotonic``), `GameGone` when the
-    peer closed, `ProtocolError` for what is not a message."""
-    (n,) = struct.unpack(">I", _recv_exact(sock, 4, deadline))
-    if n > MAX_MESSAGE:
-        raise ProtocolError(f"message of {n} bytes announced (the limit is {MAX_MESSAGE})")
-    raw = _recv_exact(sock, n, deadline)
+# ------------------------------------------------------------------------- Godot's binary Variant format
+ENCODINGS = ("json", "godot-variant")  # what playtester reads (docs/protocol.md, "Encodings")
+_V_DICT_HEADER = b"\x12\x00\x00\x00"  # a Variant-encoded Dictionary starts so; a JSON object starts with "{"
+_FLAG_64 = 1 << 16
+_U32 = struct.Struct("<I")
+_I32 = struct.Struct("<i")
+_I64 = struct.Struct("<q")
+_F32 = struct.Struct("<f")
+_F64 = struct.Struct("<d")
+_FLOATS = {5: 2, 6: 4, 7: 3, 8: 6, 9: 4, 10: 4, 11: 6, 12: 9, 13: 12, 14: 4}  # Vector2 ... Color: float32 each
+
+
+def _pad4(n: int) -> int:
+    return (n + 3) & ~3
+
+
+def _leaf(data: bytes, i: int, head: int) -> tuple[Any, int] | None:
+    """The common leaves (int, real, String, bool, null) at ``i`` (just past their header), or None."""
+    t = head & 0xFFFF
+    if t == 3:
+        if head & _FLAG_64:
+            return _F64.unpack_from(data, i)[0], i + 8
+        return _F32.unpack_from(data, i)[0], i + 4
+    if t == 2:
+        if head & _FLAG_64:
+            return _I64.unpack_from(data, i)[0], i + 8
+        return _I32.unpack_from(data, i)[0], i + 4
+    if t == 4:
+        n = _U32.unpack_from(data, i)[0]
+        return data[i + 4:i + 4 + n].decode("utf-8"), i + 4 + ((n + 3) & ~3)
+    if t == 1:
+        return _U32.unpack_from(data, i)[0] != 0, i + 4
+    if t == 0:
+        return None, i
+    return None
+
+
+def _decode(data: bytes, i: int) -> tuple[Any, int]:
+    u32 = _U32.unpack_from
+    head = u32(data, i)[0]
+    i += 4
+    t = head & 0xFFFF
+    if t == 18 or t == 19:  # Dictionary, Array: leaves decoded here (no call for each), containers recursively
+        n = u32(data, i)[0] & 0x7FFFFFFF
+        i += 4
+        items = []
+        append = items.append
+        for _ in range(n * 2 if t == 18 else n):
+            h = u32(data, i)[0]
+            i += 4
+            ht = h & 0xFFFF
+            if ht == 3 and not h & _FLAG_64:
+                append(_F32.unpack_from(data, i)[0])
+                i += 4
+            elif ht == 4:
+                m = u32(data, i)[0]
+                append(data[i + 4:i + 4 + m].decode("utf-8"))
+                i += 4 + ((m + 3) & ~3)
+            elif ht == 2 and not h & _FLAG_64:
+                append(_I32.unpack_from(data, i)[0])
+                i += 4
+            else:
+                leaf = _leaf(data, i, h)
+                if leaf is None:
+                    v, i = _decode(data, i - 4)
+                    append(v)
+                else:
+                    append(leaf[0])
+                    i = leaf[1]
+        if t == 18:
+            it = iter(items)
+            return dict(zip(it, it, strict=False)), i
+        return items, i
+    leaf = _leaf(data, i, head)
+    if leaf is not None:
+        return leaf
+    if t == 16:  # RID: nothing encoded
+        return None, i
+    if t in _FLOATS:  # vectors, rects, transforms, colours: lists of numbers
+        n = _FLOATS[t]
+        return list(struct.unpack_from(f"<{n}f", data, i)), i + 4 * n
+    if t == 20:  # PoolByteArray: bytes
+        n = _U32.unpack_from(data, i)[0]
+        i += 4
+        return data[i:i + n], i + _pad4(n)
+    if t in (21, 22):  # PoolIntArray, PoolRealArray
+        n = _U32.unpack_from(data, i)[0]
+        i += 4
+        return list(struct.unpack_from(f"<{n}{'i' if t == 21 else 'f'}", data, i)), i + 4 * n
+    if t == 23:  # PoolStringArray: each string with its NUL, padded
+        n = _U32.unpack_from(data, i)[0]
+        i += 4
+        strs = []
+        for _ in range(n):
+            m = _U32.unpack_from(data, i)[0]
+            i += 4
+            strs.append(data[i:i + m].rstrip(b"\0").decode("utf-8"))
+            i += _pad4(m)
+        return strs, i
+    if t in (24, 25, 26):  # PoolVector2Array, PoolVector3Array, PoolColorArray: lists of lists
+        n = _U32.unpack_from(data, i)[0]
+        i += 4
+        w = t - 22
+        flat = struct.unpack_from(f"<{n * w}f", data, i)
+        return [list(flat[k:k + w]) for k in range(0, n * w, w)], i + 4 * n * w
+    if t == 17 and head & _FLAG_64:  # an Object sent as its instance id
+        return _I64.unpack_from(data, i)[0], i + 8
+    if t == 15:  # NodePath (names, subnames): "a/b:c"
+        n = _U32.unpack_from(data, i)[0]
+        if not n & 0x80000000:  # the old format: just a string
+            return _decode(_U32.pack(4) + data[i:], 0)[0], i + 4 + _pad4(n)
+        names, subs, flags = n & 0x7FFFFFFF, _U32.unpack_from(data, i + 4)[0], _U32.unpack_from(data, i + 8)[0]
+        i += 12
+        parts = []
+        for _ in range(names + subs):
+            m = _U32.unpack_from(data, i)[0]
+            parts.append(data[i + 4:i + 4 + m].decode("utf-8"))
+            i += 4 + _pad4(m)
+        text = ("/" if flags & 1 else "") + "/".join(parts[:names])
+        return text + "".join(":" + p for p in parts[names:]), i
+    raise ValueError(f"Variant type {t} (header {head:#x}) at byte {i - 4} is not one playtester reads")
+
+
+def decode_variant(data: bytes) -> Any:
+    """A value in Godot 3's binary Variant format (what ``var2bytes`` writes, ``bytes2var`` reads; little-endian):
+    numbers, strings, bools and null as themselves, arrays and dictionaries as lists and dicts, vectors, colours
+    and the like as lists of numbers, a PoolByteArray as bytes. `ValueError` for what is not one."""
+    try:
+        v, end = _decode(data, 0)
+    except (struct.error, UnicodeDecodeError, RecursionError, TypeError) as e:
+        raise ValueError(f"not a Variant: {e}") from None
+    if end != len(data):
+        raise ValueError(f"a Variant of {end} bytes followed by {len(data) - end} more")
+    return v
+
+
+def encode_variant(v: Any) -> bytes:
+    """``v`` in Godot 3's binary Variant format (what ``bytes2var`` reads): None, bools, ints, floats, strings, bytes
+    (a PoolByteArray), lists/tuples (an Array) and dicts (a Dictionary)."""
+    out = bytearray()
+
+    def enc(x: Any) -> None:
+        if x is None:
+            out.extend(_U32.pack(0))
+        elif isinstance(x, bool):
+            out.extend(_U32.pack(1) + _U32.pack(int(x)))
+        elif isinstance(x, int):
+            if -(1 << 31) <= x < (1 << 31):
+                out.extend(_U32.pack(2) + _I32.pack(x))
+            else:
+                out.extend(_U32.pack(2 | _FLAG_64) + _I64.pack(x))
+        elif isinstance(x, float):
+            if _F32.unpack(_F32.pack(x))[0] == x or x != x:
+                out.extend(_U32.pack(3) + _F32.pack(x))
+            else:
+                out.extend(_U32.pack(3 | _FLAG_64) + _F64.pack(x))
+        elif isinstance(x, str):
+            b = x.encode()
+            out.extend(_U32.pack(4) + _U32.pack(len(b)) + b + b"\0" * (_pad4(len(b)) - len(b)))
+        elif isinstance(x, (bytes, bytearray)):
+            out.extend(_U32.pack(20) + _U32.pack(len(x)) + bytes(x) + b"\0" * (_pad4(len(x)) - len(x)))
+        elif isinstance(x, dict):
+            out.extend(_U32.pack(18) + _U32.pack(len(x)))
+            for k, val in x.items():
+                enc(k)
+                enc(val)
+        elif isinstance(x, (list, tuple)):
+            out.extend(_U32.pack(19) + _U32.pack(len(x)))
+            for val in x:
+                enc(val)
+        else:
+            raise TypeError(f"{type(x).__name__} has no Variant encoding here")
+
+    enc(v)
+    return bytes(out)
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """One message's body: a JSON object (it starts with ``{``) or, from a game that was asked for the
+    ``godot-variant`` encoding, a Variant-encoded Dictionary. `ProtocolError` for anything else."""
+    if raw[:4] == _V_DICT_HEADER:
+        try:
+            msg = decode_variant(raw)
+        except ValueError as e:
+            raise ProtocolError(f"a broken Variant message: {e}: {raw[:64]!r}") from None
+        return msg
     try:
         msg = json.loads(raw)
     except ValueError as e:
@@ -122,14 +301,29 @@ def recv_msg(sock: socket.socket, deadline: float | None = None) -> dict[str, An
     return msg
 
 
+def recv_msg(sock: socket.socket, deadline: float | None = None) -> dict[str, Any]:
+    """The next message (a JSON object); `GameTimeout` past ``deadline`` (``time.monotonic``), `GameGone` when the
+    peer closed, `ProtocolError` for what is not a message."""
+    (n,) = struct.unpack(">I", _recv_exact(sock, 4, deadline))
+    if n > MAX_MESSAGE:
+        raise ProtocolError(f"message of {n} bytes announced (the limit is {MAX_MESSAGE})")
+    return parse_body(_recv_exact(sock, n, deadline))
+
+
 # ------------------------------------------------------------------------------------- the game's log
 _AT = re.compile(r"^\s+At: (?P<file>.+?):(?P<line>\d+)(?::[^\s]*)?\.?\s*$")
 _ERROR = re.compile(r"^(?P<level>SCRIPT ERROR|USER SCRIPT ERROR|USER ERROR|ERROR): (?P<message>.*)$")
 
 
 class StderrReader:
-    """Reads a game's stderr on a thread: keeps its tail, parses error lines into `LogRecord`s and notes the
-    sync markers (``@@playtester sync SEQ``)."""
+    """Reads a game's stderr: keeps its tail, parses error lines into `LogRecord`s and notes the sync markers
+    (``@@playtester sync SEQ``).
+
+    No thread: the episode's own thread reads the pipe (non-blocking) whenever it waits for the game anyway
+    (`RemoteGame.request` waits on the game's socket and its stderr together) and when it needs what was
+    printed. A game that prints its sync line before it sends its answer has that line in the pipe by the time
+    the answer arrives, so no wait and no thread hand-off is left on a step's path (a reader thread woken for
+    every sync line, then waking the episode's thread, cost about 0.17 ms a step)."""
 
     def __init__(self, stream: Any, engine: str) -> None:
         self.engine = engine
@@ -140,34 +334,62 @@ class StderrReader:
         #                        its HELLO_MARK line, or (a game without stderr_sync) from the hello itself
         self.frame = 0  # the frame the game is at, for the records
         self._pending: LogRecord | None = None
-        self._cond = threading.Condition()
+        self._stream = stream  # kept: it owns the file descriptor
+        self.fd: int = stream.fileno()
+        os.set_blocking(self.fd, False)
+        self._buf = b""
         self._done = False
-        self._thread = threading.Thread(target=self._run, args=(stream,), daemon=True)
-        self._thread.start()
 
-    def _run(self, stream: Any) -> None:
-        for raw in iter(stream.readline, b""):
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            with self._cond:
-                if line == HELLO_MARK:
-                    self._flush()
-                    self.records.clear()
-                    self.counting = True
-                    continue
-                if line.startswith(SYNC):
-                    self._flush()
-                    try:
-                        self.synced = max(self.synced, int(line[len(SYNC):]))
-                    except ValueError:
-                        pass
-                    self._cond.notify_all()
-                    continue
-                self.tail.append(line)
-                self._parse(line)
-        with self._cond:
+    def pump(self, timeout: float = 0.0) -> bool:
+        """Read what the game printed (waiting up to ``timeout`` seconds for the first bytes); False at the end of
+        the stream."""
+        import select
+
+        while not self._done:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                if timeout <= 0:
+                    return True
+                ready, _, _ = select.select([self.fd], [], [], timeout)
+                timeout = 0.0
+                if not ready:
+                    return True
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._done = True
+                if self._buf:
+                    self._line(self._buf)
+                    self._buf = b""
+                self._flush()
+                return False
+            timeout = 0.0
+            lines = (self._buf + chunk).split(b"\n")
+            self._buf = lines.pop()
+            for raw in lines:
+                self._line(raw)
+            if len(chunk) < 1 << 16:
+                return True  # all there was (a pipe gives what it holds): no second read to learn it is empty
+        return not self._done
+
+    def _line(self, raw: bytes) -> None:
+        line = raw.decode("utf-8", "replace")
+        if line == HELLO_MARK:
             self._flush()
-            self._done = True
-            self._cond.notify_all()
+            self.records.clear()
+            self.counting = True
+            return
+        if line.startswith(SYNC):
+            self._flush()
+            try:
+                self.synced = max(self.synced, int(line[len(SYNC):]))
+            except ValueError:
+                pass
+            return
+        self.tail.append(line)
+        self._parse(line)
 
     def _parse(self, line: str) -> None:
         m = _ERROR.match(line)
@@ -188,25 +410,34 @@ class StderrReader:
 
     def wait_sync(self, seq: int, timeout: float) -> None:
         """Until the marker of request ``seq`` was read (every line printed before the reply is in)."""
+        self.pump()
+        if self.synced >= seq:
+            return
         deadline = time.monotonic() + timeout
-        with self._cond:
-            while self.synced < seq and not self._done:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                self._cond.wait(left)
+        while self.synced < seq and not self._done:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self.pump(left)
 
-    def take(self) -> list[LogRecord]:
-        with self._cond:
-            out, self.records = self.records, []
-            return out
+    def take(self, pump: bool = True) -> list[LogRecord]:
+        if pump:
+            self.pump()
+        out, self.records = self.records, []
+        return out
 
     def text(self, n: int = 60) -> str:
-        with self._cond:
-            return "\n".join(list(self.tail)[-n:])
+        self.pump()
+        return "\n".join(list(self.tail)[-n:])
 
     def join(self, timeout: float) -> None:
-        self._thread.join(timeout)
+        """Read until the stream ends (the game is gone), for at most ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while not self._done:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self.pump(left)
 
 
 # -------------------------------------------------------------------------------------- the client
@@ -276,6 +507,7 @@ class RemoteGame:
         self.start_timeout = start_timeout
         self._xvfb: subprocess.Popen[bytes] | None = None
         self._status: int | None = None
+        self._rbuf = bytearray()  # what was read of the game's socket and is not a whole message yet
         if autostart:
             self.start()
 
@@ -360,17 +592,59 @@ class RemoteGame:
             raise GameGone(str(e)) from None
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            reply = recv_msg(self.sock, deadline)
+            reply = self._next_message(deadline)
             if reply.get("seq", seq) == seq:
                 break  # an answer to an older request (it timed out on our side) is dropped
-        if self.hello.capabilities.get("stderr_sync"):
-            self.stderr.wait_sync(seq, 2.0)
+        synced = bool(self.hello.capabilities.get("stderr_sync"))
+        if synced:
+            self.stderr.wait_sync(seq, 2.0)  # it reads the pipe
         logs: dict[tuple[str, str, str, int], LogRecord] = {}
-        for r in self.stderr.take():  # one record per distinct error and step (an error may repeat every frame)
+        for r in self.stderr.take(pump=not synced):  # one record per distinct error and step (an error may repeat every frame)
             r.frame = int(reply.get("frame_no", 0) or 0)
             logs.setdefault((r.level, r.message, r.file, r.line), r)
         reply["logs_parsed"] = list(logs.values())
         return reply
+
+    def _next_message(self, deadline: float | None) -> dict[str, Any]:
+        """The game's next message, read from its socket while its stderr is read too (a game blocked on a full
+        stderr pipe would never answer); `GameTimeout` past ``deadline``."""
+        import select
+
+        assert self.sock is not None and self.stderr is not None
+        buf = self._rbuf
+        while True:
+            if len(buf) >= 4:
+                (n,) = struct.unpack_from(">I", buf)
+                if n > MAX_MESSAGE:
+                    raise ProtocolError(f"message of {n} bytes announced (the limit is {MAX_MESSAGE})")
+                if len(buf) >= 4 + n:
+                    body = bytes(buf[4:4 + n])
+                    del buf[:4 + n]
+                    return parse_body(body)
+            # wait on the socket alone, the stderr pipe drained every STDERR_SLICE: waking on the sync line the game
+            # prints just before its answer would cost a second wake-up on every step
+            left = STDERR_SLICE
+            if deadline is not None:
+                left = min(left, deadline - time.monotonic())
+                if left <= 0:
+                    raise GameTimeout()
+            try:
+                ready, _, _ = select.select([self.sock], [], [], left)
+            except (OSError, ValueError) as e:
+                raise GameGone(str(e)) from None
+            if not ready:
+                self.stderr.pump()
+                continue
+            if ready:
+                try:
+                    chunk = self.sock.recv(1 << 20)
+                except BlockingIOError:
+                    continue
+                except OSError as e:
+                    raise GameGone(str(e)) from None
+                if not chunk:
+                    raise GameGone("the connection closed")
+                buf += chunk
 
     def alive(self) -> bool:
         if self.proc is not None:
@@ -486,6 +760,18 @@ def launch_game(command: list[str], cwd: str | None, env: dict[str, str], start_
         sock.close()
         raise
     return proc, sock, msg
+
+
+def choose_encoding(hello: Hello | None, frames: bool = False) -> str:
+    """The encoding of the game's answers to ask for in ``reset``: ``godot-variant`` when frames are captured and the
+    game offers it (its hello's ``capabilities.encodings``): a frame goes as raw bytes instead of base64 in JSON;
+    else ``json``: for entities alone, what Godot's ``var2bytes`` saves over its ``to_json`` (~100 us for a whole
+    coinhop observation) Python spends reading the Variant instead of JSON (its JSON reader is C; this module's
+    Variant reader is Python): a step costs the same CPU either way (bench/godot.py).
+    ``PLAYTESTER_REMOTE_ENCODING=json|godot-variant`` chooses (when the game offers it)."""
+    offered = (hello.capabilities.get("encodings") if hello is not None else None) or ["json"]
+    wanted = os.environ.get("PLAYTESTER_REMOTE_ENCODING") or ("godot-variant" if frames else "json")
+    return wanted if wanted in offered and wanted in ENCODINGS else "json"
 
 
 def check_hello(sock: socket.socket, msg: dict[str, Any], engine: str) -> Hello:
@@ -782,28 +1068,79 @@ class Launch:
     keeper: str | None = None  # a folder where a keeper holds the game between episodes; None: a fresh one each
 
 
+_NAMES: dict[str, str] = {}
+_NON_ALNUM = re.compile(r"[^0-9a-zA-Z]+")
+
+
 def _feature_name(text: str) -> str:
-    return re.sub(r"[^0-9a-zA-Z]+", "_", text).strip("_").lower() or "node"
+    name = _NAMES.get(text)
+    if name is None:  # a game has few ids and property names: each is worked out once
+        name = _NON_ALNUM.sub("_", text).strip("_").lower() or "node"
+        if len(_NAMES) < 100_000:
+            _NAMES[text] = name
+    return name
 
 
-def observation_of(reply: dict[str, Any], capture: Any) -> Observation:
+_PROP_FEATURES: dict[tuple[str, str], str] = {}
+
+
+class EntityTable:
+    """The entities of a game that sends only what changed (``delta`` in ``reset``): each observation's
+    ``entities`` are merged into the last ones, its ``gone`` ids removed. Cleared at each reset."""
+
+    def __init__(self) -> None:
+        self.entities: dict[str, Entity] = {}
+        self.features: dict[str, dict[str, float]] = {}
+
+    def clear(self) -> None:
+        self.entities, self.features = {}, {}
+
+
+def _entity(e: dict[str, Any]) -> tuple[str, Entity, dict[str, float]]:
+    """One protocol entity: its id, `Entity` and features."""
+    eid = _feature_name(str(e.get("id", "")))
+    pos = e.get("pos")
+    pos_t = (float(pos[0]), float(pos[1])) if type(pos) is list and len(pos) >= 2 else None
+    props = e.get("props") or {}
+    features: dict[str, float] = {}
+    if pos_t is not None:
+        features[eid + "_x"], features[eid + "_y"] = pos_t
+        if eid == "player":
+            features["x"], features["y"] = pos_t
+    names = _PROP_FEATURES
+    for k, v in props.items():
+        t = type(v)
+        if t is float or t is int or t is bool:
+            f = names.get((eid, k))
+            if f is None:
+                f = names[(eid, k)] = f"{eid}_{_feature_name(k)}"
+            features[f] = float(v)
+    return eid, Entity(eid, str(e.get("kind", "")), pos_t, dict(props)), features
+
+
+def observation_of(reply: dict[str, Any], capture: Any, table: EntityTable | None = None) -> Observation:
     """A protocol ``observation`` as playtester's `Observation` (features: each entity's position and number
-    properties as ``ID_x``, ``ID_y``, ``ID_PROP``; ``x``/``y`` from an entity named ``player``)."""
+    properties as ``ID_x``, ``ID_y``, ``ID_PROP``; ``x``/``y`` from an entity named ``player``). A ``delta``
+    observation is merged into ``table`` (the entities it does not list are as they were)."""
     entities: dict[str, Entity] = {}
     features: dict[str, float] = {}
-    for e in reply.get("entities") or []:
-        eid = _feature_name(str(e.get("id", "")))
-        pos = e.get("pos")
-        pos_t = (float(pos[0]), float(pos[1])) if isinstance(pos, list) and len(pos) >= 2 else None
-        props = e.get("props") or {}
-        entities[eid] = Entity(eid, str(e.get("kind", "")), pos_t, dict(props))
-        if pos_t is not None:
-            features[f"{eid}_x"], features[f"{eid}_y"] = pos_t
-            if eid == "player":
-                features["x"], features["y"] = pos_t
-        for k, v in props.items():
-            if isinstance(v, (bool, int, float)):
-                features[f"{eid}_{_feature_name(k)}"] = float(v)
+    if reply.get("delta") and table is not None:
+        for gid in reply.get("gone") or ():
+            eid = _feature_name(str(gid))
+            table.entities.pop(eid, None)
+            table.features.pop(eid, None)
+        for e in reply.get("entities") or ():
+            eid, ent, feats = _entity(e)
+            table.entities[eid] = ent
+            table.features[eid] = feats
+        entities = dict(table.entities)
+        for feats in table.features.values():
+            features.update(feats)
+    else:
+        for e in reply.get("entities") or ():
+            eid, ent, feats = _entity(e)
+            entities[eid] = ent
+            features.update(feats)
     events = [GameEvent(str(ev.get("name", "")), dict(ev.get("data") or {}), int(ev.get("frame", 0)))
               for ev in reply.get("events") or []]
     logs = list(reply.get("logs_parsed") or [])
@@ -814,7 +1151,8 @@ def observation_of(reply: dict[str, Any], capture: Any) -> Observation:
     f = reply.get("frame")
     if isinstance(f, dict) and f.get("format", "rgb8") == "rgb8":
         w, h = int(f["width"]), int(f["height"])
-        frame = np.frombuffer(base64.b64decode(f["data"]), dtype=np.uint8)[: w * h * 3].reshape(h, w, 3).copy()
+        data = f["data"] if isinstance(f["data"], bytes) else base64.b64decode(f["data"])  # Variant: raw bytes
+        frame = np.frombuffer(data, dtype=np.uint8)[: w * h * 3].reshape(h, w, 3).copy()
         if isinstance(capture, tuple) and (w, h) != tuple(capture):
             frame = resize_nearest(frame, capture)
     return Observation(frame=frame, features=features, events=events, logs=logs, entities=entities,
@@ -843,6 +1181,7 @@ class RemoteRunner:
         self.pending: tuple[InputFrame, int] = (InputFrame(), 1)
         self.last: Observation | None = None
         self.reward_total = 0.0
+        self.table = EntityTable()  # the entities so far, for a game that sends only what changed
         self.step_timeout = spec.config.step_timeout_s * HANG_SHARE
         self.done_pred = None
         if spec.config.done_when:
@@ -885,7 +1224,7 @@ class RemoteRunner:
     def observe(self, reply: dict[str, Any]) -> Observation:
         if reply.get("type") == "error":
             raise ProtocolError(f"the game answered with an error: {reply.get('message')}")
-        obs = observation_of(reply, self.capture)
+        obs = observation_of(reply, self.capture, self.table)
         cfg = self.spec.config
         if cfg.reward_feature and self.last is not None:
             obs.reward = obs.features.get(cfg.reward_feature, 0.0) - self.last.features.get(cfg.reward_feature, 0.0)
@@ -981,8 +1320,14 @@ class RemoteRunner:
                             (f"; its stderr ends with:\n{tail}" if tail else "")))
             return
         try:
-            obs = self.exchange({"type": "reset", "seed": int(self.seed), "args": self.spec.config.game_args,
-                                 "capture": _capture_arg(self.capture)}, "reset")
+            reset = {"type": "reset", "seed": int(self.seed), "args": self.spec.config.game_args,
+                     "capture": _capture_arg(self.capture)}
+            encoding = choose_encoding(self.game.hello, self.capture is not None)
+            if encoding != "json":
+                reset["encoding"] = encoding
+            if self.game.hello.capabilities.get("delta") and os.environ.get("PLAYTESTER_REMOTE_DELTA", "1") != "0":
+                reset["delta"] = True
+            obs = self.exchange(reset, "reset")
             self.send(obs)
             while not self.ended:
                 serve(self)

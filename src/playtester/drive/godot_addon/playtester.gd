@@ -10,6 +10,9 @@ extends Node
 # "@@playtester sync SEQ" line printed before each reply tells it where a step's lines end.
 # A reset seeds Godot's global RNG, releases every held input and changes to the main scene again (other
 # autoloads keep their state: PLAYTESTER_REMOTE_FRESH=1 makes playtester start a fresh Godot per episode).
+# Speed (docs/protocol.md, "Speed"): a reset may ask for answers in Godot's Variant format (var2bytes) and for
+# delta observations (only the entities that changed, and the ids "gone"); a step may carry "then", more steps
+# to play before the one answer.
 
 const PROTOCOL = 1
 const USAGE_SCRIPT_VARIABLE = 8192
@@ -31,6 +34,11 @@ var prop_names := {}  # script instance id -> the names of its script variables
 var node_info := {}  # node instance id -> [entity id, kind, script variable names]
 var watch := []  # reset's "watch": [[script path, "call:METHOD" | "get:PROP:SUB"], ...], read after every step
 var watch_scripts := {}  # script path -> the nodes running it (for watch)
+var delta := false  # reset's "delta": observations carry only the entities that changed (and "gone")
+var last_sig := {}  # node instance id -> what was sent of it last ([x, y, prop values...]), for delta
+var last_ids := {}  # entity ids in the last observation, for delta's "gone"
+var queued := []  # step's "then": the steps still to play before the answer
+var encoding := "json"  # of our answers, as reset asked: "json" or "godot-variant" (var2bytes: ~5x cheaper here)
 
 
 func _init():
@@ -65,7 +73,7 @@ func _ready():
 	_send({"type": "hello", "protocol": PROTOCOL, "engine": "godot", "engine_version": info["string"],
 		"game": ProjectSettings.get_setting("application/config/name"),
 		"capabilities": {"pixels": pixels, "entities": true, "snapshots": false, "inputs": ["actions", "keys"],
-			"stderr_sync": true, "fps": fps},
+			"stderr_sync": true, "fps": fps, "encodings": ["json", "godot-variant"], "delta": true, "batch": true},
 		"actions": _input_actions()})
 
 
@@ -74,6 +82,11 @@ func _process(_delta):
 		frame_no += 1
 		frames_left -= 1
 		if frames_left > 0:
+			return
+		if not queued.empty():  # a batch: the next step's inputs, no answer in between
+			var next = queued.pop_front()
+			_apply_inputs(next.get("inputs", {}) if typeof(next) == TYPE_DICTIONARY else {})
+			frames_left = max(1, int(next.get("frames", 1)) if typeof(next) == TYPE_DICTIONARY else 1)
 			return
 	elif state == "resetting":
 		var scene = get_tree().current_scene
@@ -96,7 +109,11 @@ func _after_draw():
 
 # ---- the protocol
 func _send(msg: Dictionary) -> void:
-	var data: PoolByteArray = to_json(msg).to_utf8()
+	var data: PoolByteArray
+	if encoding == "godot-variant":
+		data = var2bytes(msg)  # Godot's binary Variant format: playtester decodes it (docs/protocol.md, Encodings)
+	else:
+		data = to_json(msg).to_utf8()
 	var buf := StreamPeerBuffer.new()  # the length and the JSON in one write (two small writes wait on ACKs)
 	buf.big_endian = true
 	buf.put_u32(data.size())
@@ -140,11 +157,17 @@ func _serve() -> void:
 		if kind == "step":
 			_apply_inputs(msg.get("inputs", {}))
 			frames_left = max(1, int(msg.get("frames", 1)))
+			var then = msg.get("then", [])  # more steps to play before answering (docs/protocol.md, Batches)
+			queued = then if typeof(then) == TYPE_ARRAY else []
 			capture = msg.get("capture", null)
 			state = "running"
 			return
 		elif kind == "reset":
 			seed(int(msg.get("seed", 0)))
+			encoding = "godot-variant" if msg.get("encoding", "json") == "godot-variant" else "json"
+			delta = bool(msg.get("delta", false))
+			last_sig = {}
+			last_ids = {}
 			args = msg.get("args", {})
 			node_info = {}
 			watch = msg.get("watch", [])
@@ -176,6 +199,14 @@ func _reply() -> void:
 	var obs := {"type": "observation", "seq": seq, "frame_no": frame_no,
 		"time_ms": int(round(frame_no * 1000.0 / fps)), "entities": _entities(), "events": events,
 		"done": false}
+	if delta:
+		var gone := []
+		for id in last_ids:
+			if not seen_ids.has(id):
+				gone.append(id)
+		obs["delta"] = true
+		obs["gone"] = gone
+		last_ids = seen_ids
 	events = []
 	if not watch.empty():
 		obs["watch"] = _watched()
@@ -259,8 +290,12 @@ func _input_actions() -> Array:
 
 
 # ---- what the game looks like
+var seen_ids := {}  # the entity ids of the observation being built
+
+
 func _entities() -> Array:
 	var out := []
+	seen_ids = {}
 	var scene = get_tree().current_scene
 	if scene == null:
 		return out
@@ -275,23 +310,34 @@ func _entities() -> Array:
 		if info == null:  # id, kind and variable names are worked out once per node (instance ids are not reused)
 			info = [String(n.name) if n == scene else String(scene.get_path_to(n)), _kind(n), _prop_names(n)]
 			node_info[n.get_instance_id()] = info
-		var props := {}
-		for name in info[2]:
+		var names: Array = info[2]
+		var sig := []  # the variables' values, then the position
+		for name in names:
 			var v = n.get(name)
 			var t := typeof(v)
-			if t == TYPE_INT or t == TYPE_REAL or t == TYPE_BOOL or t == TYPE_STRING:
-				props[name] = v
-			else:
+			if not (t == TYPE_INT or t == TYPE_REAL or t == TYPE_BOOL or t == TYPE_STRING):
 				v = _plain(v)
-				if v != null:
-					props[name] = v
-		var e := {"id": info[0], "kind": info[1], "props": props}
+			sig.append(v)
+		var pos = null
 		if n is Node2D:
-			var p: Vector2 = n.global_position
-			e["pos"] = [p.x, p.y]
+			pos = n.global_position
 		elif n is Spatial:
 			var o: Vector3 = n.global_transform.origin
-			e["pos"] = [o.x, o.z]
+			pos = Vector2(o.x, o.z)
+		sig.append(pos)
+		if delta:
+			seen_ids[info[0]] = true
+			var iid: int = n.get_instance_id()
+			if last_ids.has(info[0]) and last_sig.get(iid) == sig:
+				continue  # unchanged since the last observation: not sent
+			last_sig[iid] = sig
+		var props := {}
+		for i in range(names.size()):
+			if sig[i] != null:
+				props[names[i]] = sig[i]
+		var e := {"id": info[0], "kind": info[1], "props": props}
+		if pos != null:
+			e["pos"] = [pos.x, pos.y]
 		out.append(e)
 	return out
 
@@ -352,7 +398,7 @@ func _frame():
 	if typeof(capture) == TYPE_ARRAY and capture.size() == 2:
 		img.resize(int(capture[0]), int(capture[1]), Image.INTERPOLATE_NEAREST)
 	return {"width": img.get_width(), "height": img.get_height(), "format": "rgb8",
-		"data": Marshalls.raw_to_base64(img.get_data())}
+		"data": img.get_data() if encoding == "godot-variant" else Marshalls.raw_to_base64(img.get_data())}
 
 
 # ---- watched terms (the analyzed action space's game variables)

@@ -1,0 +1,151 @@
+"""The protocol's optional speed features (docs/protocol.md): answers in Godot's binary Variant format, answers
+with only the entities that changed (``delta``), several steps per request (``then``), and the game's stderr read
+without a thread (a game that floods it still answers)."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+
+from playtester.drive.remote import (
+    EntityTable,
+    ProtocolError,
+    RemoteGame,
+    action_sets,
+    decode_variant,
+    encode_variant,
+    observation_of,
+    parse_body,
+)
+
+REQUIRE = os.environ.get("PLAYTESTER_REQUIRE_GODOT") == "1"
+HERE = Path(__file__).resolve().parent
+
+
+# ------------------------------------------------------------------------------------------ Variant
+def test_variant_round_trip_of_what_observations_hold():
+    value = {"type": "observation", "seq": 2**40, "n": -3, "x": 0.5, "d": 0.1, "ok": True, "none": None,
+             "s": "héllo", "entities": [{"id": "P", "pos": [1.5, -2.0], "props": {}}], "raw": b"\x01\x02\x03"}
+    data = encode_variant(value)
+    assert data[:4] == b"\x12\x00\x00\x00" and len(data) % 4 == 0
+    assert decode_variant(data) == value
+    assert parse_body(data) == value
+
+
+def test_variant_reads_godot_types_written_by_hand():
+    vec2 = struct.pack("<I2f", 5, 1.5, -2.0)
+    color = struct.pack("<I4f", 14, 1.0, 0.5, 0.25, 1.0)
+    strings = struct.pack("<II", 23, 2) + struct.pack("<I", 3) + b"ab\0\0" + struct.pack("<I", 2) + b"c\0\0\0"
+    ints = struct.pack("<II3i", 21, 3, 1, -2, 3)
+    path = struct.pack("<I", 15) + struct.pack("<III", 0x80000000 | 2, 1, 0) + b"".join(
+        struct.pack("<I", len(p)) + p.encode() + b"\0" * (-len(p) % 4) for p in ("Main", "Player", "position"))
+    arr = struct.pack("<II", 19, 5) + vec2 + color + strings + ints + path
+    assert decode_variant(arr) == [[1.5, -2.0], [1.0, 0.5, 0.25, 1.0], ["ab", "c"], [1, -2, 3], "Main/Player:position"]
+
+
+@pytest.mark.parametrize("body", [b"\x12\x00\x00\x00\x05\x00\x00\x00", b"[1, 2]", b"\x13\x00\x00\x00", b"nonsense"])
+def test_broken_bodies_are_protocol_errors(body):
+    with pytest.raises(ProtocolError):
+        parse_body(body)
+
+
+# ------------------------------------------------------------------------------------------ stderr
+def test_a_game_that_floods_its_stderr_during_a_step_still_answers_and_its_errors_are_kept():
+    g = RemoteGame([sys.executable, str(HERE / "flood_game.py")], "flood", env={"FLOOD_BYTES": "300000"},
+                   start_timeout=20)
+    try:
+        for k in range(3):
+            reply = g.request({"type": "step", "inputs": {"actions": []}, "frames": 2}, timeout=20)
+            assert reply["frame_no"] == 2 * (k + 1)
+            # this step's error line, and only this step's: it came after 300 KB of noise (a pipe holds 64 KB)
+            assert [(r.file, r.line) for r in reply["logs_parsed"]] == [("res://flood.gd", 2 * (k + 1))]
+    finally:
+        g.close()
+
+
+# ------------------------------------------------------------------------------------------ the add-on
+@pytest.fixture
+def coinhop(tmp_path):
+    if shutil.which("godot3-server") is None:
+        if REQUIRE:
+            pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
+        pytest.skip("godot3-server is not installed (apt-get install godot3-server, or make godot)")
+    from playtester.drive import godot
+    from playtester.drive.observation import EpisodeOptions
+    from playtester.drive.spec import resolve
+
+    launch = godot._launch(resolve("godot:coinhop"), EpisodeOptions(hang_dump=str(tmp_path / "hang.txt")), False)
+    g = RemoteGame(launch.command, "godot", launch.cwd, launch.env, start_timeout=30)
+    yield g
+    g.close()
+
+
+def _play(g, reset, steps, table=None):
+    """The observations of a reset and the steps (inputs, frames), each as playtester reads it."""
+    out = [observation_of(g.request(reset, 10), None, table)]
+    for inputs, frames in steps:
+        out.append(observation_of(g.request({"type": "step", "inputs": {"actions": list(inputs)}, "frames": frames},
+                                            10), None, table))
+    return out
+
+
+def _random_steps(g, n, seed):
+    sets = action_sets(g.hello.actions)
+    rng = random.Random(seed)
+    return [(sets[rng.randrange(len(sets))], 10) for _ in range(n)]
+
+
+def test_the_addon_offers_the_speed_features(coinhop):
+    caps = coinhop.hello.capabilities
+    assert caps["encodings"] == ["json", "godot-variant"] and caps["delta"] is True and caps["batch"] is True
+
+
+def test_variant_answers_read_as_the_json_ones(coinhop):
+    steps = _random_steps(coinhop, 60, 1)
+    a = _play(coinhop, {"type": "reset", "seed": 5}, steps)
+    b = _play(coinhop, {"type": "reset", "seed": 5, "encoding": "godot-variant"}, steps)
+    assert len(a) == len(b) == 61
+    for x, y in zip(a, b, strict=True):
+        assert sorted(x.entities) == sorted(y.entities) and x.frame_no == y.frame_no
+        assert x.features.keys() == y.features.keys()
+        # Godot's JSON writes about 6 significant digits; the Variant is the exact float
+        assert all(y.features[k] == pytest.approx(v, rel=1e-5, abs=1e-3) for k, v in x.features.items())
+        assert [e.name for e in x.events] == [e.name for e in y.events]
+
+
+def test_delta_answers_merge_into_the_same_observations_and_gone_entities_leave(coinhop):
+    steps = _random_steps(coinhop, 80, 2)
+    whole = _play(coinhop, {"type": "reset", "seed": 7}, steps)
+    table = EntityTable()
+    delta = _play(coinhop, {"type": "reset", "seed": 7, "delta": True}, steps, table)
+    for x, y in zip(whole, delta, strict=True):
+        assert x.features == y.features and x.entities == y.entities
+    # the answers themselves are smaller: the coins do not move, so they are not sent again
+    reply = coinhop.request({"type": "step", "inputs": {"actions": []}, "frames": 1}, 10)
+    assert reply["delta"] is True and "Coin2" not in {e["id"] for e in reply["entities"]}
+    score = observation_of(reply, None, table).features["main_score"]
+    assert "coin2" in table.entities
+    # a collected coin is freed: it is "gone", and leaves the merged entities and features
+    assert coinhop.request({"type": "call", "name": "teleport", "args": [200, 200]}, 10)["status"] == "ok"
+    reply = coinhop.request({"type": "step", "inputs": {"actions": []}, "frames": 5}, 10)
+    assert reply["gone"] == ["Coin2"]
+    obs = observation_of(reply, None, table)
+    assert "coin2" not in obs.entities and "coin2_x" not in obs.features and obs.features["main_score"] == score + 1
+
+
+def test_a_batch_of_steps_answers_once_as_the_steps_one_by_one(coinhop):
+    steps = [(("move_right",), 10), (("jump", "move_right"), 5), ((), 7), (("move_left",), 12)]
+    one_by_one = _play(coinhop, {"type": "reset", "seed": 3}, steps)[-1]
+    observation_of(coinhop.request({"type": "reset", "seed": 3}, 10), None)
+    first, *rest = steps
+    reply = coinhop.request({"type": "step", "inputs": {"actions": list(first[0])}, "frames": first[1],
+                             "then": [{"inputs": {"actions": list(i)}, "frames": f} for i, f in rest]}, 10)
+    batched = observation_of(reply, None)
+    assert batched.frame_no == one_by_one.frame_no == 34
+    assert batched.features == one_by_one.features
