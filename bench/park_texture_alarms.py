@@ -17,12 +17,21 @@ never sees it):
 Per seed: finds, false alarms, the share of findings that are false alarms, the distinct signatures; over
 seeds the mean ± sd. Written to bench/results/park_texture_alarms.json (``--name``).
 
-**Settings variants** (``variants``): on the same campaigns, the same frames and the same judgements (judged
-once a frame), texture oracles with other ``texture_min_p`` / ``texture_confirm`` settings, and with a
-minimum box height (judgements of boxes under ``min_height`` window pixels dropped: the game's own rule for a
-face seen asks 32), are scored the same way. ``default`` is the configured oracle itself.
+**Settings, tuned apart from what is reported.** On the same campaigns, the same frames and the same
+judgements (judged once a frame), texture oracles with every setting of a grid (``texture_min_p`` x
+``texture_confirm`` x ``texture_min_height`` (window pixels: a smaller box is not judged) x ``texture_min_score``
+(the detector's)) are scored the same way; ``default`` is the configured oracle itself. Two roles:
 
-    .venv/bin/python bench/park_texture_alarms.py [--seeds 0 1 2 3 4] [--steps 2000] [--episode-steps 500]
+- ``--role tune`` runs the **tuning seeds** (``TUNING_SEEDS``, never reported) and picks a grid setting by a
+  rule fixed before the run (``RULE``); its results go to bench/results/park_texture_tuning.json. The choice is
+  then frozen by hand as the oracle's defaults (``oracles/texture.py`` ``DEFAULTS`` and ``FROZEN``: settings,
+  time, tuning seeds, results file).
+- ``--role report`` runs the **reported seeds** (``REPORTED_SEEDS``) once with the frozen defaults, refuses any
+  tuning seed and runs only when the settings are frozen; it records the freeze and, side by side, the same
+  seeds' results before the change (``--before``, the first bench run: the first bundle, ``texture_min_p`` 0.9,
+  ``texture_confirm`` 2). Written to bench/results/park_texture_alarms.json.
+
+    .venv/bin/python bench/park_texture_alarms.py --role tune|report [--jobs 2] [--steps 2000] [--episode-steps 500]
 """
 
 from __future__ import annotations
@@ -44,10 +53,22 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
-VARIANTS = {  # name: (texture_min_p, texture_confirm, min box height in window pixels)
-    "default": (0.9, 2, 0.0), "confirm3": (0.9, 3, 0.0), "p0.99": (0.99, 2, 0.0), "p0.99_confirm3": (0.99, 3, 0.0),
-    "height32": (0.9, 2, 32.0), "height32_confirm3": (0.9, 3, 32.0), "height32_p0.99_confirm3": (0.99, 3, 32.0),
-}
+# The settings grid scored on the same frames: (texture_min_p, texture_confirm, texture_min_height in window
+# pixels, texture_min_score). ``default`` is the configured oracle itself (the frozen defaults of
+# oracles/texture.py when the park's config names none).
+GRID_P = (0.9, 0.97, 0.99, 0.999)
+GRID_CONFIRM = (2, 3, 4)
+GRID_HEIGHT = (32.0, 40.0, 48.0, 64.0)
+GRID_SCORE = (0.3, 0.5, 0.7)
+BEFORE = (0.9, 2, 32.0, 0.3)  # the settings before the tuning (issue 19's first texture oracle)
+VARIANTS: dict[str, tuple[float, int, float, float]] = {"default": (0.0, 0, 0.0, 0.0)}  # filled from the config
+VARIANTS.update({f"p{p}_c{c}_h{h:g}_s{sc}": (p, c, h, sc) for p in GRID_P for c in GRID_CONFIRM for h in GRID_HEIGHT
+                 for sc in GRID_SCORE})
+TUNING_SEEDS = (100, 101, 102, 103)
+REPORTED_SEEDS = (0, 1, 2, 3, 4)
+RULE = ("the grid variant with the most finds - false alarms, summed over the tuning seeds, among those that keep "
+        "at least 75% (rounded down) of the most finds any variant made; ties: fewer false alarms, then the least "
+        "strict (lower min_p, confirm, min_height, min_score)")
 SCORES = ("find", "alarm_wrong_verdict", "alarm_wrong_kind", "alarm_no_object")
 
 
@@ -114,15 +135,13 @@ def campaign(seed: int, steps: int, episode_steps: int, bundle: str, frames: Pat
     variant_found: dict[str, list[dict[str, Any]]] = {name: [] for name in VARIANTS}
 
     class Variant(Observer):
-        def __init__(self, name: str, min_p: float, confirm: int, min_height: float) -> None:
-            self.name, self.min_p, self.confirm, self.min_height = name, min_p, confirm, min_height
+        def __init__(self, name: str, min_p: float, confirm: int, min_height: float, min_score: float) -> None:
+            self.name, self.min_p, self.confirm, self.min_height, self.min_score = name, min_p, confirm, min_height, min_score
             self.oracle: Any = None
 
-        def _judge(self, frame: Any) -> list[Any]:
-            return [j for j in judged(frame) if j.box[3] - j.box[1] >= self.min_height]
-
         def on_episode_start(self, slot: Any, fresh: bool) -> None:
-            self.oracle = TextureOracle(min_p=self.min_p, confirm=self.confirm, judge=self._judge)
+            self.oracle = TextureOracle(min_p=self.min_p, confirm=self.confirm, judge=judged,
+                                        min_height=self.min_height, min_score=self.min_score)
 
         def on_step(self, step: Any) -> None:
             if step.game_obs is None or self.oracle is None:
@@ -173,56 +192,129 @@ def _count(found: list[dict[str, Any]]) -> dict[str, Any]:
             "alarm_no_object": sum(1 for f in found if f["score"] == "alarm_no_object")}
 
 
+def _campaign_job(job: tuple[int, int, int, str, Path | None]) -> dict[str, Any]:
+    import torch
+
+    torch.set_num_threads(1)
+    import playtester.vision  # noqa: F401 - registers the texture judge's loader with the oracle
+
+    return campaign(*job)
+
+
+def choose(variants: dict[str, dict[str, Any]]) -> str:
+    """The tuning rule (`RULE`), applied to the grid's totals over the tuning seeds."""
+    grid = {k: v for k, v in variants.items() if k != "default"}
+    most = max(v["finds_total"] for v in grid.values())
+    floor = int(0.75 * most)
+    ok = [k for k, v in grid.items() if v["finds_total"] >= floor]
+    return min(ok, key=lambda k: (-(grid[k]["finds_total"] - grid[k]["false_alarms_total"]),
+                                  grid[k]["false_alarms_total"], VARIANTS[k]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
+    ap.add_argument("--role", choices=("tune", "report"), required=True,
+                    help="tune: score the settings grid on the tuning seeds and choose by the rule (RULE); report: "
+                         "run the frozen defaults (oracles/texture.py FROZEN) on the reported seeds")
+    ap.add_argument("--seeds", type=int, nargs="+", default=None,
+                    help=f"default: {list(TUNING_SEEDS)} to tune, {list(REPORTED_SEEDS)} to report")
     ap.add_argument("--steps", type=int, default=2000, help="steps per campaign")
     ap.add_argument("--episode-steps", type=int, default=500)
+    ap.add_argument("--jobs", type=int, default=1, help="campaigns run in parallel (one PyTorch thread each)")
     ap.add_argument("--bundle", default=str(ROOT / ".cache" / "vision" / "park-texture.pt"),
                     help="texture model bundle ('playtester vision verdict park')")
     ap.add_argument("--frames", type=Path, default=None, help="save each finding's frame (its box drawn) here")
-    ap.add_argument("--name", default="park_texture_alarms", help="results file name under bench/results")
+    ap.add_argument("--before", type=Path, default=ROOT / "bench" / "results" / "park_texture_alarms_before.json",
+                    help="report: the results of the same seeds before the change, shown side by side")
+    ap.add_argument("--name", default=None, help="results file name under bench/results (default: "
+                    "park_texture_tuning to tune, park_texture_alarms to report)")
     args = ap.parse_args()
     made = provenance()
+    from playtester.oracles.texture import DEFAULTS, FROZEN
+
+    seeds = args.seeds or list(TUNING_SEEDS if args.role == "tune" else REPORTED_SEEDS)
+    if args.role == "report":
+        overlap = sorted(set(seeds) & set(FROZEN["tuning_seeds"]) | set(seeds) & set(TUNING_SEEDS))
+        if overlap:
+            sys.exit(f"seeds {overlap} were used to tune the settings: not reported")
+        if not FROZEN["frozen_at"]:
+            sys.exit("the settings are not frozen yet (oracles/texture.py FROZEN): run --role tune first")
+    else:
+        overlap = sorted(set(seeds) & set(REPORTED_SEEDS))
+        if overlap:
+            sys.exit(f"seeds {overlap} are the reported ones: never tune on them")
+    VARIANTS["default"] = (DEFAULTS["texture_min_p"], DEFAULTS["texture_confirm"], DEFAULTS["texture_min_height"],
+                           DEFAULTS["texture_min_score"])
 
     import torch
 
     torch.set_num_threads(1)
     import playtester.vision  # noqa: F401 - registers the texture judge's loader with the oracle
 
-    runs = []
-    for seed in args.seeds:
-        r = campaign(seed, args.steps, args.episode_steps, args.bundle, args.frames)
-        runs.append(r)
-        print(f"seed {seed}: {r['episodes']} episodes, {r['findings']} texture findings: {r['finds']} finds, "
+    jobs = [(seed, args.steps, args.episode_steps, args.bundle, args.frames) for seed in seeds]
+    if args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(args.jobs) as pool:
+            runs = list(pool.map(_campaign_job, jobs))
+    else:
+        runs = [campaign(*job) for job in jobs]
+    for r in runs:
+        print(f"seed {r['seed']}: {r['episodes']} episodes, {r['findings']} texture findings: {r['finds']} finds, "
               f"{r['false_alarms']} false alarms ({r['alarm_wrong_verdict']} wrong verdict, {r['alarm_far']} of them "
               f"far; {r['alarm_wrong_kind']} wrong kind; {r['alarm_no_object']} on no object)  {r['seconds']:.0f} s",
               flush=True)
     with_findings = [r["false_alarm_share"] for r in runs if r["false_alarm_share"] is not None]
-    record = {
-        "game": "park", "agent": "random", "seeds": args.seeds, "steps_per_campaign": args.steps,
-        "episode_steps": args.episode_steps, "bundle": os.path.relpath(args.bundle, ROOT),
+    variants = {k: {"texture_min_p": v[0], "texture_confirm": v[1], "texture_min_height": v[2], "texture_min_score": v[3],
+                    **{m: _stat([float(r["variants"][k][m]) for r in runs])
+                       for m in ("findings", "finds", "false_alarms", "alarm_no_object")},
+                    "finds_total": sum(r["variants"][k]["finds"] for r in runs),
+                    "false_alarms_total": sum(r["variants"][k]["false_alarms"] for r in runs),
+                    "false_alarm_share_pooled": round(sum(r["variants"][k]["false_alarms"] for r in runs) /
+                                                      max(1, sum(r["variants"][k]["findings"] for r in runs)), 4)}
+                for k, v in VARIANTS.items()}
+    record: dict[str, Any] = {
+        "game": "park", "agent": "random", "role": args.role, "seeds": seeds,
+        "seeds_roles": {"tuning": list(TUNING_SEEDS), "reported": list(REPORTED_SEEDS)},
+        "steps_per_campaign": args.steps, "episode_steps": args.episode_steps,
+        "bundle": os.path.relpath(args.bundle, ROOT), "settings": dict(DEFAULTS),
         "per_seed": {k: _stat([float(r[k]) for r in runs]) for k in
                      ("findings", "finds", "false_alarms", *SCORES[1:], "alarm_far")},
+        "totals": {k: sum(r[k] for r in runs) for k in ("findings", "finds", "false_alarms")},
         "false_alarm_share": {"pooled": round(sum(r["false_alarms"] for r in runs) /
                                               max(1, sum(r["findings"] for r in runs)), 4),
                               "per_seed": _stat(with_findings) if with_findings else None,
                               "seeds_with_findings": len(with_findings)},
-        "variants": {k: {"texture_min_p": v[0], "texture_confirm": v[1], "min_box_height": v[2],
-                         **{m: _stat([float(r["variants"][k][m]) for r in runs])
-                            for m in ("findings", "finds", "false_alarms", "alarm_no_object")},
-                         "false_alarm_share_pooled": round(sum(r["variants"][k]["false_alarms"] for r in runs) /
-                                                           max(1, sum(r["variants"][k]["findings"] for r in runs)), 4)}
-                     for k, v in VARIANTS.items()},
-        "runs": runs,
+        "variants": variants,
     }
+    if args.role == "tune":
+        best = choose(variants)
+        p, c, h, sc = VARIANTS[best]
+        record["rule"] = RULE
+        record["chosen"] = {"variant": best, "texture_min_p": p, "texture_confirm": c, "texture_min_height": h,
+                            "texture_min_score": sc, **{k: variants[best][k] for k in
+                                                        ("finds_total", "false_alarms_total", "finds", "false_alarms")}}
+        print(f"chosen by the rule on seeds {seeds}: {record['chosen']}")
+    else:
+        record["freeze"] = FROZEN
+        if args.before.is_file():
+            import json
+
+            before = json.loads(args.before.read_text())
+            record["before"] = {"file": os.path.relpath(args.before, ROOT), "bundle": before.get("bundle"),
+                                "commit": before.get("commit"), "date": before.get("date"),
+                                "seeds": before.get("seeds"), "settings": dict(zip(
+                                    ("texture_min_p", "texture_confirm", "texture_min_height", "texture_min_score"),
+                                    BEFORE, strict=True)),
+                                "per_seed": before["per_seed"], "false_alarm_share": before["false_alarm_share"],
+                                "per_run": [{k: r[k] for k in ("seed", "findings", "finds", "false_alarms")}
+                                            for r in before["runs"]]}
+    record["runs"] = runs
     ps = record["per_seed"]
     print(f"{len(runs)} seeds x {args.steps} steps: finds {ps['finds']['mean']:.2f} ± {ps['finds']['sd']:.2f}, "
           f"false alarms {ps['false_alarms']['mean']:.2f} ± {ps['false_alarms']['sd']:.2f} per campaign")
-    for k, v in record["variants"].items():
-        print(f"  {k:>24}: finds {v['finds']['mean']:.2f} ± {v['finds']['sd']:.2f}, false alarms "
-              f"{v['false_alarms']['mean']:.2f} ± {v['false_alarms']['sd']:.2f} ({100 * v['false_alarm_share_pooled']:.0f}%)")
-    print(f"written to {write_results(args.name, record, made)}")
+    name = args.name or ("park_texture_tuning" if args.role == "tune" else "park_texture_alarms")
+    print(f"written to {write_results(name, record, made)}")
 
 
 if __name__ == "__main__":

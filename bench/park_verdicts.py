@@ -42,6 +42,10 @@ def main() -> None:
     ap.add_argument("--views", type=int, default=300)
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--train", action="store_true")
+    ap.add_argument("--rebundle", type=Path, default=None,
+                    help="first swap the bundle's detector for this one (bench/vision.py writes it), keeping its "
+                         "verdict classifier; the bundle is rewritten")
+    ap.add_argument("--name", default="park_verdicts", help="results file name under bench/results")
     args = ap.parse_args()
     made = provenance()
 
@@ -57,7 +61,13 @@ def main() -> None:
     if args.train:
         result = vd.train(data, vd.VerdictConfig(epochs=args.epochs, threads=1), log=print)
         vd.save_bundle(args.bundle, result, args.detector, game="park")
-    meta = torch.load(args.bundle, map_location="cpu", weights_only=True)["verdict"]
+    if args.rebundle is not None:
+        whole = torch.load(args.bundle, map_location="cpu", weights_only=True)
+        whole["detector"] = torch.load(args.rebundle, map_location="cpu", weights_only=True)
+        whole["detector_file"] = os.path.relpath(args.rebundle, ROOT)
+        torch.save(whole, args.bundle)
+    whole = torch.load(args.bundle, map_location="cpu", weights_only=True)
+    meta = whole["verdict"]
     judge = vd.load_bundle(args.bundle)
     test = data.indices("test")
     pred = vd.classify(judge.verdict, data.patches[test]).argmax(1)
@@ -69,9 +79,23 @@ def main() -> None:
     held_out = {int(i) for i in np.flatnonzero(data.object_split == SPLITS.index("test"))}
     start = time.perf_counter()
     e2e = vd.evaluate_judge(judge, "park", held_out, args.views, seed=1)
+    from playtester.oracles.texture import DEFAULTS
+
+    matches = e2e.pop("matches")
+    # the faces as the texture oracle judges them: boxes too small, unsure detections and unsure verdicts are
+    # "not judged" (no verdict, no alarm) rather than guessed at; at the oracle's frozen defaults, at the
+    # settings before them, and by minimum box height alone
+    e2e_with = dict(e2e, matches=matches)
+    oracle_view = {
+        "frozen_defaults": vd.abstaining(e2e_with, DEFAULTS["texture_min_height"], DEFAULTS["texture_min_score"],
+                                         DEFAULTS["texture_min_p"]),
+        "before": vd.abstaining(e2e_with, 32.0, 0.3, 0.9),
+        "by_min_height": [vd.abstaining(e2e_with, h) for h in (32.0, 40.0, 48.0, 64.0)],
+    }
     record = {
         "game": "park", "crops": data.counts(), "patch": vd.PATCH, "crop": vd.CROP,
-        "bundle": os.path.relpath(args.bundle, ROOT),
+        "bundle": os.path.relpath(args.bundle, ROOT), "detector_file": whole.get("detector_file"),
+        "detector_test_ap": whole["detector"].get("test_ap"),
         "training": {"epochs_kept": meta["epoch"] + 1, "val_accuracy": round(meta["val_accuracy"], 4),
                      "train_seconds": round(meta["train_seconds"], 1), "threads": 1},
         "test_objects": sorted(held_out),
@@ -79,11 +103,15 @@ def main() -> None:
                         "per_verdict": per_verdict, "per_kind": per_kind},
         "end_to_end": {**{k: (round(v, 4) if isinstance(v, float) else v) for k, v in e2e.items()},
                        "views": args.views, "seconds": round(time.perf_counter() - start, 1)},
+        "as_the_oracle_judges": oracle_view, "settings": dict(DEFAULTS),
     }
     print(f"probe boxes: {100 * record['probe_boxes']['accuracy']:.1f}% of {len(test)} test crops right "
           f"({per_verdict}); end to end: {e2e['detected']}/{e2e['faces_seen']} faces found, verdicts right "
           f"{100 * e2e['accuracy_detected']:.1f}% of those, {100 * e2e['accuracy']:.1f}% of all")
-    print(f"written to {write_results('park_verdicts', record, made)}")
+    fz = oracle_view["frozen_defaults"]
+    print(f"as the oracle judges (frozen defaults {dict(DEFAULTS)}): {fz['judged']}/{fz['faces_seen']} faces judged, "
+          f"{100 * fz['accuracy_judged']:.1f}% of them right; {fz['normal_judged_bugged']} normal faces judged bugged")
+    print(f"written to {write_results(args.name, record, made)}")
 
 
 if __name__ == "__main__":

@@ -124,3 +124,19 @@ def test_a_box_in_front_of_an_object_surrounds_its_pixels():
             assert np.abs(inside - left).sum() > 40 and np.abs(inside - right).sum() > 40, (o.kind, inside, left)
             done.add(o.kind)
     assert done == {"rock_pillar", "barrel", "chair"}
+
+
+def test_scenery_shots_show_no_object_to_detect_and_the_miner_picks_hard_ones(shots):
+    """Hard negatives: every scenery shot is one where the probe puts no labelled box; a miner that fires on
+    every frame keeps every candidate, one that never fires keeps about ``keep_unmined`` of them; merged
+    shots keep their boxes and splits."""
+    extra, stats = ds.collect_scenery("park", shots=12, seed=9, miner=lambda frame: 1.0)
+    assert len(extra) == 12 and len(extra.boxes) == 0 and stats["mined"] == 12 and stats["candidates"] == 12
+    assert extra.frames.shape[1:] == (ds.INPUT_SIZE[1], ds.INPUT_SIZE[0], 3)
+    assert sorted(set(extra.split.tolist())) == [0, 1, 2]
+    few, stats = ds.collect_scenery("park", shots=4, seed=9, miner=lambda frame: 0.0, keep_unmined=0.5)
+    assert len(few) == 4 and stats["mined"] == 0 and stats["candidates"] > 4
+    merged = ds.merge(shots, extra)
+    assert len(merged) == len(shots) + 12 and len(merged.boxes) == len(shots.boxes)
+    assert (merged.split[len(shots):] == extra.split).all()
+    assert merged.counts()["train"]["empty"] == shots.counts()["train"]["empty"] + int((extra.split == 0).sum())

@@ -23,6 +23,9 @@ from playtester.vision.evaluate import iou  # noqa: E402
 
 LAYOUT = pk.generate_layout(0)
 KINDS = ("barrel",)
+# the settings these tests run the oracle with (a tiny model trained here, bundled with detector score 0.2):
+# the mechanics, not the frozen defaults (tests/vision/test_texture_trust.py runs those on the shipped bundle)
+MECHANICS = {"texture_min_p": 0.9, "texture_confirm": 2, "texture_min_height": 32.0, "texture_min_score": 0.2}
 HOOKS = "playtester.vision.dataset:call_hook"
 
 
@@ -107,7 +110,7 @@ def test_the_judge_finds_the_bugged_face_and_passes_the_normal_one(bundle, worke
     assert accuracy(ver.model, crops, crops.indices("train")) > 0.9  # (held-out figures: bench/park_verdicts.py)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a bundle that loads says nothing
-        suite = make_oracles({"enabled": ["texture"], "texture_model": str(path)})  # confirm 2, p >= 0.9
+        suite = make_oracles({"enabled": ["texture"], "texture_model": str(path), **MECHANICS})  # confirm 2, p >= 0.9
     (oracle,) = suite.oracles
     assert oracle.judge is not None
     assert frames_needed(settings_model().model_validate({"texture_model": str(path)})) == "full"
@@ -147,7 +150,7 @@ def test_small_frames_leave_the_oracle_idle_and_say_so(bundle, worker):
         from playtester.drive import InputFrame
 
         obs = small.step(InputFrame(), frames=1)
-    suite = make_oracles({"enabled": ["texture"], "texture_model": str(path), "texture_confirm": 1})
+    suite = make_oracles({"enabled": ["texture"], "texture_model": str(path), **MECHANICS, "texture_confirm": 1})
     suite.reset()
     with pytest.warns(RuntimeWarning, match="frames of 48x48 are too small"):
         assert suite.check(obs, 1) == []
@@ -169,7 +172,7 @@ def test_texture_bugs_go_to_the_store_report_and_strips(bundle, tmp_path):
     o, face = _scene("lowres")
     x, y, angle = _view(o, face)
     spec = resolve("park", game_args={"layout_seed": 0, "start": f"{x},{y},{angle}"},
-                   oracles={"enabled": ["texture"], "texture_model": str(path)})
+                   oracles={"enabled": ["texture"], "texture_model": str(path), **MECHANICS})
     trace = Trace("park", spec.config.model_dump(), 0, space_to_dict(default_space(spec)), [4, 5, 5, 4, 4, 5])
     run = run_trace(trace, capture="full", keep_frames=3)
     [f] = [f for f in run.findings if f.kind == "texture"]

@@ -60,6 +60,10 @@ def train_cmd(
     epochs: int = typer.Option(10, help="training epochs"),
     seed: int = typer.Option(0, help="seed of the collection and of the training"),
     threads: int = typer.Option(2, help="CPU threads for PyTorch"),
+    scenery: int = typer.Option(0, help="add this many scenery-only shots (hard negatives: nothing to detect on "
+                                "them; the game needs the 'teleport' and 'walkable' hooks)"),
+    miner: Path | None = typer.Option(None, help="a detector ('vision train' wrote it) that makes the scenery "
+                                      "shots hard: those it fires on are always kept"),
 ) -> None:
     """Collect labelled shots (unless cached), train a detector, print its AP per kind on the test split."""
     try:
@@ -72,6 +76,9 @@ def train_cmd(
             shots_data = dataset.load_or_collect(
                 game, wanted, shots, seed, path=data or dataset.cache_path(name, shots, wanted, seed),
                 progress=lambda i, n: status.update(f"collecting shots: {i}/{n}"))
+        if scenery:
+            shots_data = _with_scenery(game, wanted, shots_data, scenery, miner,
+                                       (data or dataset.cache_path(name, shots, wanted, seed)))
         counts = shots_data.counts()
         console.print(f"{len(shots_data)} shots; boxes per split: "
                       + "; ".join(f"{s} {sum(counts[s][k] for k in wanted)}" for s in counts))
@@ -160,6 +167,33 @@ def verdict_cmd(
         console.print(f"model bundle written to {path}")
     except PlaytesterError as e:
         _fail(e)
+
+
+def _with_scenery(game: str, kinds: tuple[str, ...], shots_data: Any, n: int, miner: Path | None,
+                  base: Path) -> Any:
+    """The shots plus ``n`` scenery-only shots (cached beside the shots' file)."""
+    from playtester.vision import dataset
+
+    path = base.with_name(f"{base.stem}-scenery{n}.npz")
+    if path.is_file():
+        return dataset.Shots.load(path)
+    fires = None
+    if miner is not None:
+        from playtester.vision.detector import detect, load
+
+        net, _ = load(miner)
+
+        def fires(frame: Any) -> float:
+            scores = detect(net, frame[None], min_score=0.05)[0][1]
+            return float(scores.max()) if len(scores) else 0.0
+    with console.status("collecting scenery shots") as status:
+        extra, stats = dataset.collect_scenery(game, kinds, n, seed=1, miner=fires,
+                                               progress=lambda i, m: status.update(f"scenery shots: {i}/{m}"))
+    console.print(f"{len(extra)} scenery shots from {stats['candidates']} candidates ({stats['mined']} the miner "
+                  "fired on)")
+    merged = dataset.merge(shots_data, extra)
+    merged.save(path)
+    return merged
 
 
 def _detector_meta(path: Path) -> tuple[Any, dict[str, Any]]:

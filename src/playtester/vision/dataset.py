@@ -12,6 +12,11 @@ wanted ``kinds`` on it (scaled the same way). Shots come from driving the game i
 * otherwise the game is driven by a random walk of its action space and every ``walk_every`` steps a
   frame is kept.
 
+**Hard negatives** (`collect_scenery`): shots of scenery only (nothing of the wanted kinds on them, or only
+objects too far or too small to label), from random spots facing random ways, looking at the ground or the sky,
+optionally chosen by a *miner* (the current detector: the frames it fires on are always kept), merged with the
+other shots by `merge`. They teach the detector what not to fire on (a building's edge, brown ground).
+
 Boxes smaller than ``min_height`` x ``min_width`` pixels at the detector size are dropped (too small to
 judge). The shots are split train/val/test stratified by the *main* kind of each shot (the kind of its
 tallest box, or none), saved as one compressed ``.npz``: ``frames`` (N, H, W, 3) uint8, ``boxes`` (M, 4)
@@ -270,6 +275,81 @@ def _teleport_shot(w: Any, obs: Any, kinds: tuple[str, ...], seen: Counter[str],
         for _ in range(rng.randrange(jitter_actions + 1)):
             obs = w.act(rng.randrange(len(w.space)), frames=rng.randint(1, 4))
     return obs
+
+
+def merge(a: Shots, b: Shots) -> Shots:
+    """The shots of ``a`` then those of ``b`` (same kinds), each keeping its own split."""
+    if a.kinds != b.kinds:
+        raise ValueError(f"shots of different kinds: {a.kinds} and {b.kinds}")
+    return Shots(np.concatenate([a.frames, b.frames]), np.concatenate([a.boxes, b.boxes]),
+                 np.concatenate([a.labels, b.labels]), np.concatenate([a.shot, b.shot + len(a)]),
+                 np.concatenate([a.split, b.split]), a.kinds)
+
+
+def collect_scenery(game: str = "park", kinds: Sequence[str] = PARK_KINDS, shots: int = 700, seed: int = 1,
+                    size: tuple[int, int] = INPUT_SIZE, min_height: float = 6.0, miner: Any = None,
+                    mined_score: float = 0.3, keep_unmined: float = 0.3, max_candidates: int | None = None,
+                    jitter_actions: int = 4, progress: Any = None) -> tuple[Shots, dict[str, int]]:
+    """**Hard negatives**: ``shots`` shots of scenery only, labelled from the probe like every shot.
+
+    The player is teleported to a random walkable spot facing a random way, then takes a few random actions
+    (turns, looks up or down at the ground or the sky, steps); a frame is a candidate when the probe puts no
+    box of ``kinds`` on it that `label` would keep (nothing on screen, or only objects too far, too small or
+    hidden: what the detector must not fire on). ``miner`` (optional: the downscaled frame -> the detector's
+    best score on it, e.g. the current detector) makes the set *hard*: a candidate it fires on (score at least
+    ``mined_score``) is always kept, another only with probability ``keep_unmined``. Split 70/10/20 like the
+    other shots. Returns the shots and counts (``candidates``, ``mined``: kept shots the miner fired on,
+    ``tiny_objects``: kept shots with an object on screen too small or hidden to be labelled)."""
+    from playtester.drive import InputFrame, Worker, resolve
+    from playtester.env import default_space
+
+    kinds = tuple(kinds)
+    rng = random.Random(seed)
+    spec = resolve(game)
+    space = default_space(spec)
+    frames: list[np.ndarray] = []
+    stats = {"candidates": 0, "mined": 0, "tiny_objects": 0}
+    limit = max_candidates if max_candidates is not None else 8 * shots
+    with Worker(spec, space=space, capture="full") as w:
+        w.reset(seed=seed)
+        status, walkable = w.call("playtester.vision.dataset:call_hook", "walkable")
+        if status != "ok" or "teleport" not in set(w.call("playtester.vision.dataset:hook_names")):
+            from playtester.errors import UsageError
+
+            raise UsageError(f"{game}: scenery shots need the game's 'teleport' and 'walkable' hooks")
+        rows, cols = len(walkable), len(walkable[0])
+        while len(frames) < shots and stats["candidates"] < limit:
+            for _ in range(200):
+                x, y = rng.uniform(0, cols), rng.uniform(0, rows)
+                if walkable[int(y)][int(x)]:
+                    status, ok = w.call("playtester.vision.dataset:call_hook", "teleport", x, y,
+                                        rng.uniform(0, 360))
+                    if status == "ok" and ok is not False:
+                        break
+            obs = w.step(InputFrame(), frames=1)
+            for _ in range(rng.randrange(jitter_actions + 1)):
+                obs = w.act(rng.randrange(len(space)), frames=rng.randint(1, 6))
+            if obs.frame is None:
+                continue
+            window = (obs.frame.shape[1], obs.frame.shape[0])
+            boxes, _ = label(obs.entities, kinds, window, size, min_height)
+            if boxes:
+                continue
+            stats["candidates"] += 1
+            small = downscale(obs.frame, size)
+            fired = miner is not None and float(miner(small)) >= mined_score
+            if miner is not None and not fired and rng.random() >= keep_unmined:
+                continue
+            frames.append(small)
+            stats["mined"] += int(fired)
+            stats["tiny_objects"] += int(any(e.kind in kinds and e.attrs.get("screen_box")
+                                             for e in obs.entities.values()))
+            if progress is not None:
+                progress(len(frames), shots)
+    n = len(frames)
+    return Shots(np.stack(frames) if frames else np.zeros((0, size[1], size[0], 3), np.uint8),
+                 np.zeros((0, 4), np.float32), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                 stratified_split([""] * n, seed=seed), kinds), stats
 
 
 def cache_path(game: str, shots: int, kinds: Sequence[str], seed: int = 0) -> Path:
