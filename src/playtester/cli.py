@@ -31,6 +31,10 @@ err_console = Console(stderr=True, soft_wrap=True)
 MEMORY_LIMIT_OPTION = typer.Option(None, "--memory-limit", help="data each episode process may use, e.g. 2G or "
                                    "1500M; 'off' for none (default: the config's, else half the machine's memory "
                                    "split over the workers)")
+BACKEND_OPTION = typer.Option("local", "--backend", envvar="PLAYTESTER_BACKEND",
+                              help="where the workers run: local (processes of this machine), ray (actors of a "
+                              "local Ray instance) or ray:HOST:PORT (actors of that Ray cluster; the agent, oracles "
+                              "and store stay here); needs the ray extra")
 SILENT_AUDIO_OPTION = typer.Option(None, "--silent-audio/--no-silent-audio",
                                    help="play sound and music files this machine cannot decode (MIDI without a "
                                    "synth) as silence, with a warning, instead of crashing (default: the config's "
@@ -147,12 +151,15 @@ def run(
     json_out: Path | None = typer.Option(None, "--json", help="also write the summary as JSON here"),
     memory_limit: str | None = MEMORY_LIMIT_OPTION,
     silent_audio: bool | None = SILENT_AUDIO_OPTION,
+    backend: str = BACKEND_OPTION,
 ) -> None:
     """Drive a game with an agent and print what happened: steps/s, episodes, crashes, hangs."""
     from playtester.campaign import run_agent
+    from playtester.drive.ray_worker import check_backend
     from playtester.drive.spec import resolve
 
     try:
+        check_backend(backend)
         overrides: dict[str, Any] = {}
         if frames_per_action:
             overrides["frames_per_action"] = frames_per_action
@@ -179,7 +186,7 @@ def run(
                                           + (f"  out of memory {len(s.memory)}" if s.memory else ""))
 
             summary = run_agent(spec, agent=agent, steps=steps, workers=workers, seed=seed,
-                                actions=None if actions == "default" else actions, on_step=on_step)
+                                actions=None if actions == "default" else actions, on_step=on_step, backend=backend)
             progress.update(task, completed=summary.steps)
     except PlaytesterError as e:
         _fail(e)
@@ -213,16 +220,19 @@ def explore(
                                      "file, a folder of them, or a bug folder DIR/bugs/N; repeatable"),
     memory_limit: str | None = MEMORY_LIMIT_OPTION,
     silent_audio: bool | None = SILENT_AUDIO_OPTION,
+    backend: str = BACKEND_OPTION,
 ) -> None:
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live
 
     from playtester.campaign import Budget, bug_frames, finalize_bugs
     from playtester.campaign import explore as run_explore
+    from playtester.drive.ray_worker import check_backend
     from playtester.drive.spec import resolve
     from playtester.report import write_bug_folders, write_junit, write_report
 
     try:
+        check_backend(backend)
         parsed = Budget.parse(budget)
         spec = None
         if not resume:
@@ -254,7 +264,8 @@ def explore(
         with Live(progress, console=console, refresh_per_second=4):
             result = run_explore(spec, out=out, agent=agent, budget=parsed, workers=workers, seed=seed,
                                  actions=None if actions == "default" else actions, resume=resume,
-                                 code_coverage=code_coverage, on_progress=on_progress, demos=demos)
+                                 code_coverage=code_coverage, on_progress=on_progress, demos=demos,
+                                 backend=backend)
         store, cid = result.store, result.campaign_id
         if result.replayed_known:
             console.print(f"replayed {result.replayed_known} known failure(s) first: "
@@ -293,7 +304,12 @@ def explore(
     else:
         table.add_row("code coverage", "off" if not code_coverage else "not measured (no Python source of the game)")
     table.add_row("bugs", f"{len(bugs)} ({len(result.new_bugs)} new)")
+    lost = sum(1 for ep in store.episodes(cid) if ep["outcome"] == "worker_lost")
+    if lost:
+        table.add_row("workers lost", f"{lost} episode(s) ended when their Ray worker died (not game bugs)")
     console.print(table)
+    for w in result.warnings:
+        console.print(f"  [yellow]warning:[/] {w}", highlight=False)
     for b in bugs:
         length = len(b.trace.actions) if b.trace else 0
         shrunk = f" -> {len(b.min_trace.actions)}" if b.min_trace else ""
@@ -375,7 +391,8 @@ def _print_summary(s: Any) -> None:
     table.add_row("steps", f"{s.steps:,} in {s.seconds:.1f} s = {s.steps_per_s:,.0f} steps/s with {s.workers} "
                   f"worker{'s' if s.workers > 1 else ''}")
     outcomes = ", ".join(f"{k} {s.count(k)}" for k in ("finished", "done", "truncated", "crash", "hang",
-                                                        "memory", "no-valid-action", "agent") if s.count(k))
+                                                        "memory", "worker_lost", "no-valid-action", "agent")
+                         if s.count(k))
     table.add_row("episodes ended", f"{len(s.episodes)}" + (f" ({outcomes})" if outcomes else ""))
     table.add_row("game crashes", str(len(s.crashes)))
     table.add_row("hangs", str(len(s.hangs)))

@@ -86,6 +86,19 @@ def resolve_space(spec: GameSpec, actions: str | ActionSpace | None) -> ActionSp
     return make_space(actions, spec.config.blacklist)
 
 
+def make_worker(backend: str | None, spec: GameSpec, space: Any = None, **kwargs: Any) -> Any:
+    """A worker for ``backend`` (``local``, None, ``ray`` or ``ray:ADDRESS``): a `Worker`, or a `RayWorker`
+    (Ray is imported only then: it is the ``ray`` extra)."""
+    from playtester.drive.ray_worker import parse_backend
+
+    kind, address = parse_backend(backend)
+    if kind == "local":
+        return Worker(spec, space, **kwargs)
+    from playtester.drive.ray_worker import RayWorker
+
+    return RayWorker(spec, space, address=address, **kwargs)
+
+
 class GameEnv(gym.Env):
     """A game as a Gymnasium environment, driven in its own worker process.
 
@@ -99,6 +112,9 @@ class GameEnv(gym.Env):
         render_mode: ``"rgb_array"`` to make `render` return the latest frame.
         capture: override what frames the worker captures: None (no frames), ``"full"``, or a size.
         code_coverage: measure statement coverage of the game's source in the worker.
+        backend: where the worker runs: ``"local"`` (a `Worker`: processes of this machine), ``"ray"`` (a
+            `RayWorker` in an actor of a local Ray instance) or ``"ray:HOST:PORT"`` (an actor of that Ray
+            cluster); see `make_worker`.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
@@ -106,7 +122,8 @@ class GameEnv(gym.Env):
     def __init__(self, game: str | GameSpec, actions: str | ActionSpace | None = None,
                  obs_type: ObsType = "pixels", obs_size: tuple[int, int] = (84, 84),
                  frames_per_action: int | None = None, max_episode_steps: int | None = None,
-                 render_mode: str | None = None, capture: Any = "obs", code_coverage: bool = False) -> None:
+                 render_mode: str | None = None, capture: Any = "obs", code_coverage: bool = False,
+                 backend: str | None = None) -> None:
         self.spec_ = game if isinstance(game, GameSpec) else resolve(game)
         if obs_type not in ("pixels", "features"):
             raise UsageError(f"obs_type must be 'pixels' or 'features', not {obs_type!r}")
@@ -120,7 +137,7 @@ class GameEnv(gym.Env):
         self.render_mode = render_mode
         if capture == "obs":
             capture = self.obs_size if (obs_type == "pixels" or render_mode) else None
-        self.worker = Worker(self.spec_, self.space, capture=capture, code_coverage=code_coverage)
+        self.worker = make_worker(backend, self.spec_, self.space, capture=capture, code_coverage=code_coverage)
         self.action_space = gym.spaces.Discrete(len(self.space))
         self.feature_names: list[str] = list(self.spec_.config.features or [])
         if obs_type == "features" and not self.feature_names:

@@ -27,6 +27,10 @@ class WorkerError(PlaytesterError):
     """The worker process machinery itself failed (not the game): exit code 3."""
 
 
+class WorkerLostError(WorkerError):
+    """A remote worker (a Ray actor) was lost more times than it may be restarted: its campaign slot is dropped."""
+
+
 class NoValidActionError(PlaytesterError):
     """An action mask had no valid action: a bug in the action space or the game, to be reported."""
 

@@ -34,6 +34,7 @@ from playtester.coverage.settings import coverage_settings
 from playtester.coverage.state import Abstraction, make_abstraction
 from playtester.drive.backend import capabilities
 from playtester.drive.observation import Observation
+from playtester.drive.ray_worker import check_backend
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import code_include_patterns
 from playtester.env import GameEnv, resolve_space, space_from_dict
@@ -75,6 +76,7 @@ class ExploreResult:
     replayed_known: int = 0
     reproduced_known: int = 0
     agent_stats: dict[str, Any] = field(default_factory=dict)  # the explorer's own numbers (stats())
+    warnings: list[str] = field(default_factory=list)  # workers dropped (lost past their restarts)
 
     @property
     def bugs(self) -> list[Any]:
@@ -97,7 +99,8 @@ class _Campaign:
 def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", budget: Budget = Budget(steps=1000),
             workers: int = 1, seed: int = 0, actions: Any = None, resume: bool = False, code_coverage: bool = True,
             replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None,
-            max_store_mb: float | None = None, demos: Sequence[str | Path] = ()) -> ExploreResult:
+            max_store_mb: float | None = None, demos: Sequence[str | Path] = (),
+            backend: str | None = None) -> ExploreResult:
     """Run a testing campaign: ``agent`` plays the game on ``workers`` workers until ``budget`` is spent;
     every step passes through the oracles; bugs, traces and coverage go to the store in ``out``.
 
@@ -107,16 +110,22 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     ``demos``: trace files (or folders of them) of play to learn from, for agents that take demonstrations
     (``wuji``); they are played once through the campaign's driver before the first step, unwatched by the
     oracles and left out of coverage and the step count (see `load_demos`).
+
+    ``backend``: where the workers run (``local``, ``ray``, ``ray:ADDRESS``; `playtester.env.make_worker`); the
+    store, the agent, the oracles and coverage stay in this process.
     """
+    check_backend(backend)
     c = _open(spec, out, agent, workers, actions, resume, demos, max_store_mb)
     agents = make_agents(c.agent, len(c.space), c.workers, seed)
     demo_traces = _demos_for(agents[0], demos, c.spec, c.space)
     capture = getattr(agents[0], "capture", None) or CAPTURE
     # the workers capture what the oracles need (full-size frames for the texture oracle); the agent sees its size
     c.capture = frames_needed(oracle_settings(c.spec)) or capture
-    envs = [GameEnv(c.spec, actions=c.space, capture=c.capture, obs_size=capture, code_coverage=code_coverage)
-            for _ in range(c.workers)]
+    envs: list[GameEnv] = []
     try:
+        for _ in range(c.workers):
+            envs.append(GameEnv(c.spec, actions=c.space, capture=c.capture, obs_size=capture,
+                                code_coverage=code_coverage, backend=backend))
         return _run(c, envs, agents, budget, seed, code_coverage, replay_known, on_progress, demo_traces)
     finally:
         for env in envs:
@@ -203,7 +212,7 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
     states = next(o for o in loop.observers if isinstance(o, StateCoverage))
     stats = agents[0].stats() if hasattr(agents[0], "stats") else {}
     return ExploreResult(cid, store, loop.steps, loop.episodes, loop.now_s(), len(states.seen), code.covered(),
-                         code.total(), new_bugs, replayed, reproduced, stats)
+                         code.total(), new_bugs, replayed, reproduced, stats, loop.warnings)
 
 
 def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstraction, code: CodeCoverage,

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playtester.errors import NoValidActionError, UsageError
+from playtester.errors import NoValidActionError, UsageError, WorkerError, WorkerLostError
 
 EMPTY_ROUNDS = 100  # rounds in a row in which no slot could act: the action mask never allows anything
 
@@ -69,6 +69,7 @@ class Slot:
     replayed: Callable[[bool], None] | None = None  # called when that replay ends: did it get there?
     replay_t0: float = 0.0
     replay_skip: int = 0  # actions of that trace a restored snapshot already stood at
+    dropped: bool = False  # its worker was lost past its restarts: the campaign goes on without this slot
 
     @property
     def last_obs(self) -> Any:
@@ -106,7 +107,7 @@ class Observer:
     - ``on_step(step)``: a played step (`Step`), step 0 included.
     - ``on_replay_step(slot, index)``: a step of a replayed trace (watched, not counted, nothing re-reported).
     - ``on_episode_end(slot, outcome, reason)``: an episode ended (finished, done, truncated, crash, hang,
-      memory, no-valid-action, agent, budget).
+      memory, worker_lost, no-valid-action, agent, budget).
     - ``on_round(loop)``: after every round of steps.
     - ``on_end(loop)``: once, after the budget was spent and the episodes in flight were ended.
     """
@@ -125,7 +126,7 @@ def outcome_of(exit: Any, truncated: bool, done_reason: str | None) -> str:
     """How an episode ended, from its exit (a `GameExit` or None), truncation and done reason."""
     if exit is None:
         return "truncated" if truncated else ("done" if done_reason else "finished")
-    if exit.kind in ("hang", "memory"):
+    if exit.kind in ("hang", "memory", "worker_lost"):
         return exit.kind
     return "crash" if exit.is_failure else "finished"
 
@@ -135,7 +136,9 @@ class CampaignLoop:
 
     Episode seeds are ``seed``, ``seed + 1``, ... in the order episodes start, so a campaign replays.
     ``make_suite`` makes a fresh oracle suite for each episode (None: no oracles). ``steps``, ``episodes``
-    and ``elapsed_s`` continue a resumed campaign's counts.
+    and ``elapsed_s`` continue a resumed campaign's counts. A slot whose environment raises
+    `WorkerLostError` when it starts an episode (a Ray worker lost past its restarts) is dropped with a
+    warning (``warnings``) and the others go on; with none left, `WorkerError`.
     """
 
     def __init__(self, envs: Sequence[Any], agents: Sequence[Any], budget: Budget, *, seed: int = 0,
@@ -149,6 +152,7 @@ class CampaignLoop:
         self.t0 = time.perf_counter()
         self.agents = list({id(a): a for a in agents}.values())  # a shared explorer once
         self._empty_rounds = 0
+        self.warnings: list[str] = []
 
     # ---- time and events
     def now_s(self) -> float:
@@ -177,12 +181,22 @@ class CampaignLoop:
             self.round()
             self.emit("on_round", self)
         for slot in self.slots:  # the episodes in flight count too (not a return still replaying its way there)
-            if slot.actions and slot.replayed is None:
+            if slot.actions and slot.replayed is None and not slot.dropped:
                 self.finish(slot, "budget", "the campaign's budget was spent")
         self.emit("on_end", self)
 
     def start(self, slot: Slot, reset: bool = True) -> None:
-        """Begin the slot's next episode: the explorer's own (a return), else a reset with the next seed."""
+        """Begin the slot's next episode: the explorer's own (a return), else a reset with the next seed.
+        A slot whose worker is lost for good is dropped."""
+        try:
+            self._start(slot, reset)
+        except WorkerLostError as e:
+            slot.dropped, slot.replaying, slot.replayed, slot.actions = True, None, None, []
+            self.warnings.append(f"worker {slot.index} dropped: {e}")
+            if all(s.dropped for s in self.slots):
+                raise WorkerError(f"every worker was lost; the last: {e}") from e
+
+    def _start(self, slot: Slot, reset: bool) -> None:
         if getattr(slot.agent, "episode_start", None) and slot.agent.episode_start(slot.index):
             self.emit("on_episode_start", slot, False)
             return
@@ -201,8 +215,8 @@ class CampaignLoop:
 
     def round(self) -> None:
         """Every active slot sends its action, then every result is taken in slot order."""
-        active = self.slots if self.budget.steps is None else \
-            self.slots[:max(1, min(len(self.slots), self.budget.steps - self.steps))]
+        live = [s for s in self.slots if not s.dropped]
+        active = live if self.budget.steps is None else live[:max(1, min(len(live), self.budget.steps - self.steps))]
         sent: list[tuple[Slot, bool, Any, dict[str, Any]]] = []
         for slot in active:
             replay = bool(slot.replaying)

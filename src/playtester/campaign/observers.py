@@ -34,14 +34,18 @@ from playtester.vision.evaluate import box_iou
 
 class OracleWatch(Observer):
     """Every played step through the slot's oracle suite; findings go to ``sink(slot, finding)``. Replayed
-    steps are watched too (the oracles keep their windows) but what they find was reported before."""
+    steps are watched too (the oracles keep their windows) but what they find was reported before. The
+    step that ends an episode whose worker was lost (``worker_lost``) is not checked."""
 
     def __init__(self, sink: Callable[[Slot, Any], None]) -> None:
         self.sink = sink
 
     def on_step(self, step: Step) -> None:
-        if step.slot.suite is not None and step.game_obs is not None:
-            for f in step.slot.suite.check(step.game_obs, step.index):
+        obs = step.game_obs
+        if getattr(getattr(obs, "exit", None), "kind", None) == "worker_lost":
+            return  # the worker's actor died: the step never ran in the game (not a frozen screen, not a crash)
+        if step.slot.suite is not None and obs is not None:
+            for f in step.slot.suite.check(obs, step.index):
                 self.sink(step.slot, f)
 
     def on_replay_step(self, slot: Slot, index: int) -> None:

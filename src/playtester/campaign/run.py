@@ -18,6 +18,7 @@ from playtester.campaign.loop import Budget, CampaignLoop, Observer, Slot, Step
 from playtester.campaign.observers import ExplorerHooks
 from playtester.coverage.settings import coverage_settings
 from playtester.drive.observation import GameExit
+from playtester.drive.ray_worker import check_backend
 from playtester.drive.spec import GameSpec
 from playtester.env import GameEnv
 from playtester.errors import ConfigError
@@ -31,7 +32,7 @@ class EpisodeEnd:
     worker: int
     seed: int
     steps: int
-    outcome: str  # finished | done | truncated | crash | hang | memory | no-valid-action | agent
+    outcome: str  # finished | done | truncated | crash | hang | memory | worker_lost | no-valid-action | agent
     exit: GameExit | None = None
     reason: str = ""
 
@@ -158,15 +159,19 @@ def campaign_info(spec: GameSpec, env: GameEnv, workers: int, abstraction: str, 
 
 
 def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers: int = 1, seed: int = 0,
-              actions: Any = None, on_step: Callable[[RunSummary], None] | None = None) -> RunSummary:
+              actions: Any = None, on_step: Callable[[RunSummary], None] | None = None,
+              backend: str | None = None) -> RunSummary:
     """Run ``agent`` on the game for ``steps`` steps in total over ``workers`` worker processes.
 
     Episode seeds are ``seed``, ``seed + 1``, ... in the order episodes start, so a run is reproducible.
+    ``backend``: where the workers run (``local``, ``ray``, ``ray:ADDRESS``; `playtester.env.make_worker`).
     """
     oracle_settings(spec), coverage_settings(spec), agent_settings(spec)  # a bad table says so, as explore does
+    check_backend(backend)
     spec = with_memory_limit(spec, workers)
-    envs = [GameEnv(spec, actions=actions, obs_type="pixels", capture=None)]
-    envs += [GameEnv(spec, actions=envs[0].space, obs_type="pixels", capture=None) for _ in range(workers - 1)]
+    envs = [GameEnv(spec, actions=actions, obs_type="pixels", capture=None, backend=backend)]
+    envs += [GameEnv(spec, actions=envs[0].space, obs_type="pixels", capture=None, backend=backend)
+             for _ in range(workers - 1)]
     space = envs[0].space
     summary = RunSummary(spec.text, agent, space.kind, len(space), workers, warnings=list(space.warnings))
     counts = RunCounts(summary, on_step)
@@ -183,6 +188,7 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
         summary.agent_stats = loop.agents[0].stats() if len(loop.agents) == 1 else {}
     finally:
         summary.seconds = loop.now_s()
+        summary.warnings.extend(loop.warnings)
         if counts.silenced:
             summary.warnings.append(silenced_warning(counts.silenced))
         loop.close()

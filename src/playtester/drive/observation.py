@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-ExitKind = Literal["finished", "exit", "exception", "signal", "hang", "memory", "killed", "worker"]
+ExitKind = Literal["finished", "exit", "exception", "signal", "hang", "memory", "killed", "worker", "worker_lost"]
 
 
 def resize_nearest(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -125,7 +125,8 @@ class GameExit:
             ``signal`` (the process died of a signal), ``killed`` (``os._exit`` or died without a
             word), ``hang`` (no frame boundary within the step timeout), ``memory`` (the game used up
             the episode's memory limit: a ``MemoryError``, or native code that died at the limit),
-            ``worker`` (playtester's own worker failed).
+            ``worker`` (playtester's own worker failed), ``worker_lost`` (the Ray actor or the node running
+            the worker died: not the game's doing, not a failure; `playtester.drive.ray_worker`).
         code: exit status, when there is one.
         signal: signal number, when the process died of one.
         exc_type: exception class name, for ``exception``.
@@ -144,8 +145,8 @@ class GameExit:
 
     @property
     def is_failure(self) -> bool:
-        """True for crashes and hangs; False for a game that simply ended."""
-        if self.kind == "finished":
+        """True for crashes and hangs; False for a game that simply ended, or whose worker was lost."""
+        if self.kind in ("finished", "worker_lost"):
             return False
         if self.kind == "exit":
             return self.code not in (0, None)

@@ -49,6 +49,7 @@ OUTCOME_COLORS = {
     "finished": "#2e7d32", "done": "#43a047", "truncated": "#78909c", "crash": "#c62828", "hang": "#7b1fa2",
     "memory": "#4a148c",
     "no-valid-action": "#ef6c00",
+    "worker_lost": "#8d6e63",  # the worker's Ray actor or node died: not the game's doing
 }
 
 _OTHER_COLOR = "#546e7a"

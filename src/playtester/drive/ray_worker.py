@@ -1,0 +1,423 @@
+"""Game workers as Ray actors: a campaign's games on a Ray cluster (``--backend ray[:ADDRESS]``).
+
+Layout of processes::
+
+    parent (agent, GameEnv, RayWorker)  ──Ray──  actor (WorkerHost: a real `Worker`)  on any node
+                                                   └─ socketpair ─ worker host ─ fork per reset ─ episode
+
+A `RayWorker` has the `Worker`'s interface (what `GameEnv` and the campaign use) and forwards each call to
+a Ray actor that holds an ordinary `Worker`: the fork-per-episode processes, the watchdog, snapshots and
+code coverage all stay inside the actor, on the actor's node. ``act_async``/``step_async`` send the remote
+call, ``step_wait`` waits for its answer, so a campaign's rounds step every actor in parallel as they step
+local workers.
+
+Faults: an actor (or its node) that dies mid-episode ends that episode with ``GameExit(kind="worker_lost")``
+(not a game failure: no crash finding, no bug). The next `reset` starts a new actor; a slot whose actor was
+lost more than ``max_restarts`` times raises `WorkerLostError` from `reset`, and the campaign drops it.
+Snapshots live in the actor that made them: after a restart `restore` answers None and the explorer
+replays the trace instead.
+
+Ray is an optional extra (``playtester[ray]``); this module imports it only inside its functions, so the
+local backend never loads it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from playtester.drive.backend import capabilities
+from playtester.drive.inputs import InputFrame
+from playtester.drive.observation import GameExit, Observation
+from playtester.drive.spec import GameSpec
+from playtester.errors import UsageError, WorkerError, WorkerLostError
+
+MAX_RESTARTS = 3  # new actors a slot may start after its first; past them its reset raises WorkerLostError
+WAIT_SLACK_S = 60.0  # beyond the step timeout (the actor's own watchdog), how long a step's answer may take
+LOCAL_CPUS = 1  # the local Ray instance started without an address (actors take no CPU while they run)
+LOCAL_OBJECT_STORE = 128 * 2**20  # bytes: observations are small
+_ID_BITS = 32  # a snapshot id is (actor generation << 32) | the snapshot's pid in that actor
+
+
+def parse_backend(text: str | None) -> tuple[str, str | None]:
+    """``local``, ``ray`` or ``ray:ADDRESS`` -> (kind, address). A UsageError for anything else."""
+    value = (text or "local").strip()
+    kind, _, address = value.partition(":")
+    if kind == "local" and not address:
+        return "local", None
+    if kind == "ray":
+        return "ray", address.strip() or None
+    raise UsageError(f"--backend {value!r}: use local (the default), ray (a local Ray instance) or ray:HOST:PORT "
+                     "(join a Ray cluster)")
+
+
+def require_ray() -> Any:
+    """``import ray``, or a UsageError naming the ``ray`` extra."""
+    from playtester.extras import require
+
+    return require("ray", "ray", "--backend ray")
+
+
+def check_backend(text: str | None) -> tuple[str, str | None]:
+    """`parse_backend`, and for Ray that the extra is installed (before a campaign stores anything)."""
+    kind, address = parse_backend(text)
+    if kind == "ray":
+        require_ray()
+    return kind, address
+
+
+def connect(address: str | None) -> Any:
+    """Ray, initialized: ``ray.init(address=...)`` joins a cluster, no address starts a local instance
+    (no dashboard, one CPU, a small object store, quiet logs). Once per process: a later call with
+    another address is refused."""
+    ray = require_ray()
+    if ray.is_initialized():
+        return ray
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    quiet = {"logging_level": logging.WARNING, "log_to_driver": False}
+    try:
+        if address:
+            ray.init(address=address, **quiet)
+        else:
+            ray.init(num_cpus=LOCAL_CPUS, include_dashboard=False, object_store_memory=LOCAL_OBJECT_STORE, **quiet)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise WorkerError(f"cannot {'join the Ray cluster at ' + address if address else 'start a local Ray'}: "
+                          f"{e}") from e
+    return ray
+
+
+class WorkerHost:
+    """What runs in the Ray actor: one `Worker` and a method per call the `RayWorker` forwards. Answers
+    are small picklable values (observations, ids, numbers)."""
+
+    def __init__(self, spec: GameSpec, space: Any, capture: Any, code_coverage: bool,
+                 memory_limit_mb: int | None) -> None:
+        from playtester.drive.worker import Worker
+
+        self.worker = Worker(spec, space, capture=capture, code_coverage=code_coverage,
+                             memory_limit_mb=memory_limit_mb)
+
+    def where(self) -> tuple[str, int]:
+        """(node id, actor pid): where this worker runs."""
+        import ray
+
+        return ray.get_runtime_context().get_node_id(), os.getpid()
+
+    def reset(self, seed: int) -> tuple[Observation, dict[str, Any]]:
+        obs = self.worker.reset(seed=seed)
+        return obs, self._state()
+
+    def act(self, action: int, frames: int | None) -> tuple[Observation, int]:
+        obs = self.worker.act(action, frames)
+        return obs, self.worker.steps
+
+    def step(self, inputs: InputFrame, frames: int | None, hold: int | None) -> tuple[Observation, int]:
+        obs = self.worker.step(inputs, frames, hold)
+        return obs, self.worker.steps
+
+    def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> tuple[list[Observation], int]:
+        out = self.worker.step_many(steps)
+        return out, self.worker.steps
+
+    def call(self, target: str, args: tuple[Any, ...], timeout: float) -> Any:
+        return self.worker.call(target, *args, timeout=timeout)
+
+    def snapshot(self) -> int | None:
+        return self.worker.snapshot()
+
+    def restore(self, snapshot: int) -> tuple[Observation | None, dict[str, Any]]:
+        return self.worker.restore(snapshot), self._state()
+
+    def drop_snapshot(self, snapshot: int) -> None:
+        self.worker.drop_snapshot(snapshot)
+
+    def end_episode(self) -> dict[str, Any]:
+        self.worker.end_episode()
+        return self._state()
+
+    def close(self) -> dict[str, Any]:
+        self.worker.close()
+        return self._state()
+
+    def _state(self) -> dict[str, Any]:
+        w = self.worker
+        return {"steps": w.steps, "peak_rss_kb": w.peak_rss_kb, "final_code_lines": w.final_code_lines,
+                "snapshot_count": w.snapshot_count, "host_starts": w.host_starts}
+
+
+_placed = itertools.count()  # actors placed by this process: the next goes to the next node in turn
+
+
+def _next_node(ray: Any) -> Any:
+    """Where the next actor goes: the cluster's live nodes with CPUs in turn (the head first, then by node id),
+    softly (when that node is gone or full, Ray places it elsewhere); ``SPREAD`` on a one-node cluster.
+    Ray's own ``SPREAD`` alone may put two actors on one node of two."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    nodes = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) > 0]
+    if len(nodes) < 2:
+        return "SPREAD"
+    nodes.sort(key=lambda n: ("node:__internal_head__" not in n["Resources"], n["NodeID"]))
+    return NodeAffinitySchedulingStrategy(nodes[next(_placed) % len(nodes)]["NodeID"], soft=True)
+
+
+def _lost_errors(ray: Any) -> tuple[type[BaseException], ...]:
+    """The exceptions that say an actor (or its node, or its answer) is gone, not that the game failed."""
+    e = ray.exceptions
+    names = ("RayActorError", "ActorDiedError", "ActorUnavailableError", "NodeDiedError", "WorkerCrashedError",
+             "ObjectLostError", "OwnerDiedError", "LocalRayletDiedError", "GetTimeoutError", "ActorUnschedulableError")
+    return tuple(getattr(e, n) for n in names if hasattr(e, n))
+
+
+class RayWorker:
+    """A `Worker` whose processes run in a Ray actor (see the module's doc). Same arguments as `Worker`,
+    plus ``address`` (a Ray cluster to join; None: a local Ray instance), ``max_restarts`` (new actors after
+    lost ones, over the worker's life) and ``actor_options`` (Ray's ``.options(...)``; by default each new
+    actor goes to the next of the cluster's live nodes in turn, head first: `_next_node`)."""
+
+    def __init__(self, spec: GameSpec, space: Any = None, capture: Any = "full", code_coverage: bool = False,
+                 memory_limit_mb: int | None = None, *, address: str | None = None, max_restarts: int = MAX_RESTARTS,
+                 actor_options: dict[str, Any] | None = None) -> None:
+        self._ray = connect(address)
+        self._lost = _lost_errors(self._ray)
+        self.spec, self.space, self.capture = spec, space, capture
+        self.capabilities = capabilities(spec)
+        self.code_coverage, self.memory_limit_mb = code_coverage, memory_limit_mb
+        self.max_restarts = max_restarts
+        self.actor_options = {"max_restarts": 0, "max_task_retries": 0, **(actor_options or {})}
+        self.steps = 0
+        self.peak_rss_kb = 0
+        self.final_code_lines: dict[str, list[int]] = {}
+        self.snapshot_count = 0
+        self.host_starts = 0
+        self.actor_starts = 0  # actors started (1 + restarts)
+        self.lost = 0  # actors lost
+        self.lost_reason = ""
+        self._actor: Any = None
+        self._pending: Any = None  # the ObjectRef of the step in flight
+        self._last: Observation | None = None
+        self._active = False  # the actor holds a live episode
+        self._start_actor()
+
+    # ---- the actor
+    def _start_actor(self) -> None:
+        options = dict(self.actor_options)
+        if "scheduling_strategy" not in options:
+            options["scheduling_strategy"] = _next_node(self._ray)
+        cls = self._ray.remote(WorkerHost)
+        self._actor = cls.options(**options).remote(self.spec, self.space, self.capture, self.code_coverage,
+                                                    self.memory_limit_mb)
+        self.actor_starts += 1
+
+    def where(self) -> tuple[str, int]:
+        """(node id, pid) of the actor running this worker now."""
+        return self._get(self._actor.where.remote(), self.spec.config.start_timeout_s)
+
+    @property
+    def actor(self) -> Any:
+        """The Ray actor handle (tests kill it with ``ray.kill``)."""
+        return self._actor
+
+    def _get(self, ref: Any, timeout: float) -> Any:
+        return self._ray.get(ref, timeout=timeout)
+
+    def _lose(self, e: BaseException) -> None:
+        """The actor is gone (or does not answer): forget it and its snapshots; the next reset starts another."""
+        self.lost += 1
+        self.lost_reason = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
+        actor, self._actor, self._pending, self._active = self._actor, None, None, False
+        if actor is not None:
+            try:
+                self._ray.kill(actor, no_restart=True)
+            except Exception:  # noqa: BLE001 - already dead, or its node is gone
+                pass
+
+    def _lost_obs(self) -> Observation:
+        last = self._last
+        exit = GameExit("worker_lost", message=f"the worker's Ray actor was lost mid-episode ({self.lost_reason}); "
+                        "the episode ends here (not a game bug), the next reset starts a new actor")
+        obs = Observation(frame=last.frame if last else None, features=dict(last.features) if last else {},
+                          done=True, frame_no=last.frame_no if last else 0, time_ms=last.time_ms if last else 0,
+                          action_mask=last.action_mask if last else None, info={"exit": exit})
+        self._last, self._active = obs, False
+        return obs
+
+    def _note(self, state: dict[str, Any]) -> None:
+        self.steps = state["steps"]
+        self.peak_rss_kb = max(self.peak_rss_kb, state["peak_rss_kb"])
+        self.final_code_lines = state["final_code_lines"]
+        self.snapshot_count, self.host_starts = state["snapshot_count"], state["host_starts"]
+
+    # ---- episodes
+    def reset(self, seed: int = 0) -> Observation:
+        """A new episode with ``seed`` in this worker's actor; a new actor when it was lost (at most
+        ``max_restarts`` times over this worker's life, then `WorkerLostError`)."""
+        self._wait_pending()
+        while True:
+            if self._actor is None:
+                if self.actor_starts > self.max_restarts:
+                    raise WorkerLostError(f"the worker's Ray actor was lost {self.lost} times (last: "
+                                          f"{self.lost_reason}); no more restarts ({self.max_restarts})")
+                self._start_actor()
+            try:
+                obs, state = self._get(self._actor.reset.remote(int(seed)),
+                                       self.spec.config.start_timeout_s + WAIT_SLACK_S)
+            except self._lost as e:
+                self._lose(e)
+                continue
+            self._note(state)
+            self._last, self._active = obs, not obs.done
+            return obs
+
+    def step(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> Observation:
+        self.step_async(inputs, frames, hold)
+        return self.step_wait()
+
+    def act(self, action: int, frames: int | None = None) -> Observation:
+        self.act_async(action, frames)
+        return self.step_wait()
+
+    def step_async(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> None:
+        self._send("step", inputs, frames, hold)
+
+    def act_async(self, action: int, frames: int | None = None) -> None:
+        if self.space is None:
+            raise WorkerError("act() needs a worker created with an action space")
+        if not 0 <= action < len(self.space):
+            raise WorkerError(f"action {action} is outside the action space of {len(self.space)} actions")
+        self._send("act", int(action), frames)
+
+    def _send(self, method: str, *args: Any) -> None:
+        if self._pending is not None:
+            raise WorkerError("a step is already in flight; call step_wait() first")
+        if self._last is None:
+            raise WorkerError("no episode is running; call reset() first")
+        if self._actor is None or not self._active:
+            self._pending = True  # the episode is over (or its actor lost): step_wait answers its final state
+            return
+        self._pending = getattr(self._actor, method).remote(*args)
+
+    def step_wait(self) -> Observation:
+        """The answer to the step sent; a ``worker_lost`` exit when the actor died meanwhile."""
+        if self._pending is None:
+            raise WorkerError("no step in flight; call step_async() first")
+        ref, self._pending = self._pending, None
+        if ref is True:
+            assert self._last is not None
+            return self._last
+        try:
+            obs, self.steps = self._get(ref, self.spec.config.step_timeout_s + WAIT_SLACK_S)
+        except self._lost as e:
+            self._lose(e)
+            return self._lost_obs()
+        self._last = obs
+        if obs.done and obs.exit is not None:
+            self._active = False
+        return obs
+
+    def _wait_pending(self) -> None:
+        if self._pending is not None:
+            self.step_wait()
+
+    def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> list[Observation]:
+        """`Worker.step_many` in the actor: one remote call for every step."""
+        if self._pending is not None:
+            raise WorkerError("a step is already in flight; call step_wait() first")
+        if not steps:
+            return []
+        if self._actor is None or not self._active:
+            assert self._last is not None, "no episode is running; call reset() first"
+            return [self._last]
+        try:
+            out, self.steps = self._get(self._actor.step_many.remote(list(steps)),
+                                        self.spec.config.step_timeout_s * len(steps) + WAIT_SLACK_S)
+        except self._lost as e:
+            self._lose(e)
+            return [self._lost_obs()]
+        if out:
+            self._last = out[-1]
+            if out[-1].done and out[-1].exit is not None:
+                self._active = False
+        return out
+
+    def call(self, target: str, *args: Any, timeout: float = 60.0) -> Any:
+        """`Worker.call` in the actor's live episode."""
+        if self._pending is not None:
+            raise WorkerError("a step is already in flight; call step_wait() first")
+        if self._actor is None:
+            raise WorkerError(f"no live episode to call {target} in (the worker's Ray actor was lost)")
+        try:
+            return self._get(self._actor.call.remote(target, args, timeout), timeout + WAIT_SLACK_S)
+        except self._lost as e:
+            self._lose(e)
+            raise WorkerError(f"the worker's Ray actor was lost while running {target}: {e}") from e
+
+    def end_episode(self) -> None:
+        self.final_code_lines = {}
+        self._wait_pending()
+        if self._actor is not None:
+            try:
+                self._note(self._get(self._actor.end_episode.remote(), 60.0))
+            except self._lost as e:
+                self._lose(e)
+        self._last, self._active = None, False
+
+    # ---- snapshots: parked in the actor that made them
+    @property
+    def snapshots_supported(self) -> bool:
+        return self.capabilities.snapshots and hasattr(os, "fork")
+
+    def snapshot(self) -> int | None:
+        """`Worker.snapshot` in the actor; the id also names the actor (a later actor never restores it)."""
+        if not self.snapshots_supported or self._actor is None or self._pending is not None or not self._active:
+            return None
+        try:
+            sid = self._get(self._actor.snapshot.remote(), self.spec.config.step_timeout_s + WAIT_SLACK_S)
+        except self._lost as e:
+            self._lose(e)
+            return None
+        return None if sid is None else (self.actor_starts << _ID_BITS) | int(sid)
+
+    def restore(self, snapshot: int) -> Observation | None:
+        """Resume a snapshot of this worker's current actor; None when it is gone (its actor was lost)."""
+        if snapshot >> _ID_BITS != self.actor_starts or self._actor is None:
+            return None
+        self._wait_pending()
+        try:
+            obs, state = self._get(self._actor.restore.remote(snapshot & (2**_ID_BITS - 1)),
+                                   self.spec.config.start_timeout_s + WAIT_SLACK_S)
+        except self._lost as e:
+            self._lose(e)
+            return None
+        self._note(state)
+        if obs is not None:
+            self._last, self._active = obs, True
+        return obs
+
+    def drop_snapshot(self, snapshot: int) -> None:
+        if snapshot >> _ID_BITS == self.actor_starts and self._actor is not None:
+            self._actor.drop_snapshot.remote(snapshot & (2**_ID_BITS - 1))  # in order with later calls
+
+    def close(self) -> None:
+        """End the episode and the actor (its worker processes die with it)."""
+        actor, self._actor = self._actor, None
+        self._pending, self._active = None, False
+        if actor is None:
+            return
+        try:
+            self._note(self._get(actor.close.remote(), 30.0))
+        except Exception:  # noqa: BLE001 - lost, or Ray already shut down: nothing left to close
+            pass
+        try:
+            self._ray.kill(actor, no_restart=True)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def __enter__(self) -> RayWorker:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
