@@ -249,7 +249,13 @@ def test_json_export_loads_as_manual_and_as_analyzed(tmp_path):
     manual = load_manual(out)
     assert len(manual) == len(data["actions"])
     analyzed = load_analyzed(out)
-    assert analyzed.kind == "analyzed" and len(analyzed) == len(manual)
+    # the analysed actions, then the blind ones offered only in loops never analysed
+    from playtester.analysis.space import FALLBACK_PREFIX, fallback_actions
+
+    extra = fallback_actions(data["analysis"]["blacklist"])
+    assert analyzed.kind == "analyzed" and len(analyzed) == len(manual) + len(extra)
+    assert analyzed.names[:len(manual)] == manual.names
+    assert all(n.startswith(FALLBACK_PREFIX) for n in analyzed.names[len(manual):])
     # a trace of an analyzed space round-trips through the store's JSON form
     from playtester.actions.space import space_from_dict, space_to_dict
 

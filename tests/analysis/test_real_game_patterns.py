@@ -131,3 +131,83 @@ def test_game_state_tests_after_the_last_input_read_do_not_fork_the_paths():
         shots = obs.features["shots"]
         obs = w.act(space_held)
         assert obs.features["shots"] == shots + 1  # fewer than 5 bullets fly at the start: SPACE fires
+
+
+def test_an_input_layer_forking_on_absent_controllers_still_reaches_the_movement_keys():
+    """zombie-escape's pattern (``rg_input_layer``): every frame builds an input snapshot through a helper that
+    tests the absent controller and joystick (None now) and calls their getters in each of its eight held-state
+    methods, the analog stick and the accelerator, and the frame reads the mouse buttons up to its end. Under a
+    budget of forks (not time: the CPU budget is generous here), the paths through the helper must not use up
+    the forks before the movement keys are read: a path assumes the controller attached at most once, and there
+    the getters of an object the live game does not hold are one game value each, taken one way. Every
+    direction, the accelerator and the mouse button are in some action, and performing each action's sample
+    moves the player the way its keys say (LSHIFT speeds time up)."""
+    spec = rg("rg_input_layer", analysis_seconds=60)
+    a = analyze(spec, max_forks=400)
+    assert not a.result.get("partial"), a.result.get("partial")
+    dirs = {"left": {"LEFT", "a"}, "right": {"RIGHT", "d"}, "up": {"UP", "w"}, "down": {"DOWN", "s"}}
+    codes = {d: {key_code(k) for k in ks} for d, ks in dirs.items()}
+    shift = {key_code("LSHIFT"), key_code("RSHIFT")}
+    pressed = set().union(*[x["sample_inputs"].keys for x in a.actions])
+    for d, cs in codes.items():
+        assert cs & pressed, (d, [x["name"] for x in a.actions])
+    assert shift & pressed
+    assert any(1 in x["sample_inputs"].mouse_buttons for x in a.actions)
+    with Worker(spec, capture=None) as w:
+        obs = w.reset(seed=0)
+        for x in a.actions:
+            keys = x["sample_inputs"].keys
+            if x["sample_inputs"].mouse_buttons:  # a click may arm the mouse accelerator: not what this checks
+                continue
+            before = (obs.features["x"], obs.features["y"])
+            obs = w.step(x["sample_inputs"], frames=1)
+            dx = -1 if keys & codes["left"] else 1 if keys & codes["right"] else 0
+            dy = -1 if keys & codes["up"] else 1 if keys & codes["down"] else 0
+            speed = 4 if keys & shift else 2
+            want = (max(0, min(320, before[0] + dx * speed)), max(0, min(240, before[1] + dy * speed)))
+            assert (obs.features["x"], obs.features["y"]) == want, (x["name"], before, obs.features)
+            assert obs.features["accel"] == (1 if keys & shift else 0), (x["name"], obs.features)
+            obs = w.step(InputFrame(mouse_pos=None), frames=1)
+
+
+def test_a_loop_never_analysed_gets_the_blind_actions_and_only_there():
+    """A game that moves to an input loop whose analysis never happened (here: only the loop the recording run
+    ended in is analysed, ``explore_steps=0``; in zombie-escape the budget was spent on its play loop) gets the
+    blind actions there, so it can leave that screen (its RETURN or R), while the analysed loop keeps only its
+    own actions. title_play_over: title (RETURN) -> play (40 frames) -> game over (R plays again)."""
+    from playtester.analysis.space import FALLBACK_PREFIX
+
+    spec = resolve(f"{GAMES / 'title_play_over' / 'game.py'}:main", frames_per_action=1)
+    a = analyze(spec, explore_steps=0)
+    assert len(a.result.get("loops") or [a.result]) == 1
+    analysed = {"title_screen": 0, "play": 1, "game_over": 2}[a.result["loop"]["function"]]
+    space = a.space()
+    n = len(a.actions)
+    other = {space.actions[i].name[len(FALLBACK_PREFIX):]: i for i in range(n, len(space))}
+    assert all(space.actions[i].name.startswith(FALLBACK_PREFIX) for i in other.values())
+    assert {"press RETURN", "press r", "press LEFT"} <= set(other) and "press ESCAPE" not in other
+    trail: list[int] = []
+    with Worker(spec, space=space, capture=None) as w:
+        obs = w.reset(seed=0)
+        for _ in range(200):
+            screen = obs.features.get("screen")
+            if screen is None:  # the fade-in
+                obs = w.step(InputFrame(), frames=1)
+                continue
+            screen = int(screen)
+            if not trail or trail[-1] != screen:
+                trail.append(screen)
+            if trail[-4:] == [0, 1, 2, 1] or trail[-3:] == [1, 2, 1]:
+                break
+            blind_on = obs.action_mask[n:]
+            if screen == analysed:
+                assert not blind_on.any()
+                valid = [i for i in range(n) if obs.action_mask[i]]
+                pick = next((i for i in valid if a.actions[i]["event"] == "KeyDown(return)"), valid[0])
+                obs = w.act(pick, frames=1)
+            else:
+                assert blind_on.all(), screen
+                key = {0: "press RETURN", 1: "press LEFT", 2: "press r"}[screen]
+                obs = w.act(other[key], frames=1)
+                obs = w.act(other["release" + key[5:]], frames=1)
+    assert trail[-3:] == [1, 2, 1], trail

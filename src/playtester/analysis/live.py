@@ -197,6 +197,8 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
                   "summarized": sorted(ex.summarized), "functions": len(fn_index),
                   "reaching_input": sorted(c.co_name for c in reaches), "truncated": ex.truncated, "dynamic_edges": sum(len(v) for v in _EDGES.values())},
         "unsupported": unsupported,
+        # the keys no action may press: the blind actions offered in loops never analysed leave them out too
+        "blacklist": sorted(rt.cfg.blacklist),
         "timings": {"prepare_s": t_prep - t0, "execute_s": t_exec - t_prep, "actions_s": t_end - t_exec,
                     "cpu_s": time.process_time() - t0_cpu},
     }
@@ -320,7 +322,7 @@ def _rebound(index: dict[Any, ast.AST], module_loop: tuple[str, Any] | None) -> 
     out: dict[str, set[str]] = defaultdict(set)
     for key, tree in index.items():
         if isinstance(key, tuple) and key[0] == "module":
-            for n in ast.walk(tree):
+            for n in _walk(tree):
                 if isinstance(n, ast.Global):
                     out[key[1]].update(n.names)
     if module_loop is not None:
@@ -414,6 +416,44 @@ def _loop_around(fr: Any) -> Any:
     return best
 
 
+_SUBTREES: dict[int, list[ast.AST]] = {}  # id(function or module node) -> its nodes (set by `_functions`)
+
+
+def _index_subtrees(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` in one pass (pre-order), recording each function's and the module's own nodes in
+    `_SUBTREES`: the reachability, the rebound globals and the function index read the same nodes, and a walk
+    of each function apart (``ast.walk``) cost a second per 15,000-line game."""
+    nodes: list[ast.AST] = []
+    starts: list[tuple[ast.AST, int]] = []
+    stack: list[Any] = [tree]
+    scoped = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
+    while stack:
+        x = stack.pop()
+        if type(x) is int:
+            node, start = starts[x]
+            _SUBTREES[id(node)] = nodes[start:]
+            continue
+        if isinstance(x, scoped):
+            stack.append(len(starts))
+            starts.append((x, len(nodes)))
+        nodes.append(x)
+        children = []
+        for f in x._fields:
+            v = getattr(x, f, None)
+            if isinstance(v, ast.AST):
+                children.append(v)
+            elif type(v) is list:
+                children.extend(c for c in v if isinstance(c, ast.AST))
+        stack.extend(reversed(children))
+    return nodes
+
+
+def _walk(node: ast.AST) -> list[ast.AST] | Any:
+    """``ast.walk(node)`` from `_SUBTREES` when the node is a function or module indexed there."""
+    got = _SUBTREES.get(id(node))
+    return got if got is not None else ast.walk(node)
+
+
 def _live_functions(files: set[str]) -> list[types.FunctionType]:
     out = []
     for m in list(sys.modules.values()):
@@ -436,6 +476,7 @@ def _live_functions(files: set[str]) -> list[types.FunctionType]:
 def _functions(files: set[str]) -> dict[Any, ast.AST]:
     """Every function of the game's files, by code object where one is loaded (else by (file, line))."""
     index: dict[Any, ast.AST] = {}
+    _SUBTREES.clear()
     by_pos = {(c.co_filename, c.co_firstlineno): c for c in _all_codes(files)}
     for f in files:
         try:
@@ -443,7 +484,7 @@ def _functions(files: set[str]) -> dict[Any, ast.AST]:
                 tree = ast.parse(fh.read())  # bytes: a latin-1 file with its coding cookie parses too
         except (OSError, SyntaxError, ValueError):
             continue
-        for n in ast.walk(tree):
+        for n in _index_subtrees(tree):
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 first = n.decorator_list[0].lineno if n.decorator_list else n.lineno
                 code = by_pos.get((f, first)) or by_pos.get((f, n.lineno))
@@ -489,7 +530,7 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
             continue
         g = _globals_of(code)
         names = set()
-        for n in ast.walk(node):
+        for n in _walk(node):
             if isinstance(n, ast.Call):
                 f = n.func
                 if isinstance(f, ast.Attribute) and f.attr in _INPUT_METHODS:
@@ -526,12 +567,12 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                 (obj := _resolve(sx._dotted(c.func) or "", g)) is not None and id(obj) in input_objs
 
         derived: set[str] = set()  # names bound to an input API's result, or to an item of it
-        for n in ast.walk(index[code]):
+        for n in _walk(index[code]):
             if isinstance(n, (ast.For, ast.AsyncFor)) and any(is_input_call(c) for c in ast.walk(n.iter)) or \
                     isinstance(n, ast.Assign) and any(is_input_call(c) for c in ast.walk(n.value)):
                 for t in ([n.target] if isinstance(n, (ast.For, ast.AsyncFor)) else n.targets):
                     derived |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
-        for n in ast.walk(index[code]):
+        for n in _walk(index[code]):
             if isinstance(n, ast.Assign) and any(is_input_call(c) for c in ast.walk(n.value)):
                 stored += [(code, t.attr) for t in n.targets if isinstance(t, ast.Attribute)
                            and isinstance(t.value, ast.Name) and t.value.id == "self"]
@@ -554,11 +595,15 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
     _INPUT_FIELDS.clear()
     _INPUT_FIELDS.update(attr for _code, attr in stored)
     if stored:
+        where_by_attr: dict[str, list[Any]] = defaultdict(list)
+        for where, attr in stored:
+            where_by_attr[attr].append(where)
         for code, node in index.items():
             if isinstance(code, types.CodeType) and code not in direct and any(
-                    isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
-                    and n.value.id == "self" and n.attr == attr and _same_class(code, where)
-                    for n in ast.walk(node) for where, attr in stored):
+                    isinstance(n, ast.Attribute) and n.attr in where_by_attr and isinstance(n.ctx, ast.Load)
+                    and isinstance(n.value, ast.Name) and n.value.id == "self"
+                    and any(_same_class(code, where) for where in where_by_attr[n.attr])
+                    for n in _walk(node)):
                 direct.add(code)
     reach = set(direct)
     changed = True

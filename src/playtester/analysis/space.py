@@ -71,10 +71,17 @@ class AnalyzedSpace(ActionSpace):
                 _SEEDS[text] = _assignment(model, formula) if model is not None else None
 
     def mask(self, ctx: ActionContext) -> np.ndarray:
-        return self._runtime().mask(ctx)
+        rt = self._runtime()
+        out = rt.mask(ctx)
+        extra = len(self.actions) - len(out)
+        if extra > 0:  # the blind actions for loops never analysed (`fallback_actions`): only there
+            out = np.concatenate([out, np.full(extra, 1 if rt.outside else 0, dtype=np.int8)])
+        return out
 
     def perform(self, index: int, ctx: ActionContext) -> tuple[InputFrame, int | None]:
         rt = self._runtime()
+        if index >= rt.n:
+            return ActionSpace.perform(self, index, ctx)
         frame = rt.perform(index, ctx)
         return frame, rt.last_hold
 
@@ -108,10 +115,26 @@ def _load(data: dict[str, Any], actions: list[Action]) -> AnalyzedSpace:
 register_loader("analysis", _load)
 
 
+FALLBACK_PREFIX = "other loop: "
+
+
+def fallback_actions(blacklist: list[str]) -> list[Action]:
+    """The blind space's actions (press / release of the common keys and mouse buttons, mouse moves over a
+    grid), for the frames the game spends in an input loop that was never analysed (a title or game-over
+    screen the analysis had no budget left for, or never reached): there no analysed action's condition
+    means anything, and the analysed actions alone (another loop's inputs) may not leave the screen.
+    Masked out while an analysed loop runs."""
+    from playtester.actions.blind import blind_space
+
+    return [replace(a, name=FALLBACK_PREFIX + a.name) for a in blind_space(blacklist).actions]
+
+
 def make_analyzed_space(analysis: dict[str, Any], source: str) -> AnalyzedSpace:
     actions = [Action(a["name"], a.get("sample_inputs") or InputFrame(), mode="hold",
                       description=f"valid when {a['p_g_text']}; inputs {a['p_i_text']}")
                for a in analysis["actions"]]
+    if analysis.get("blacklist") is not None:  # results before the fallback actions carry no blacklist
+        actions += fallback_actions(list(analysis["blacklist"]))
     return AnalyzedSpace("analyzed", actions, source=source, analysis=analysis)
 
 
@@ -184,6 +207,7 @@ class _Runtime:
         self.pred_src = preds
         self.pred_inst = inst
         self.errors = 0
+        self.outside = False  # the last mask was taken outside the analysed loop (`AnalyzedSpace.mask`)
         self._cache: dict[tuple[Any, ...], tuple[InputFrame, dict[str, Any] | None] | None] = {}
         self.perform_unsat = 0
         self._M: list[dict[str, Any]] | None = None
@@ -239,6 +263,7 @@ class _Runtime:
     def mask(self, ctx: ActionContext) -> np.ndarray:
         t0 = _now()
         ns = self.roots(ctx)
+        self.outside = ns["L"] is None
         if ns["L"] is None:  # the main loop is not running yet (or any more): every action may be tried
             out = np.ones(self.n, dtype=np.int8)
             self.timing["mask_n"] += 1
@@ -542,6 +567,7 @@ class _MultiRuntime:
             cands.sort(key=lambda c: c[2] - c[1])
         self.sites = sites
         self.unknown_loop = 0
+        self.outside = False
         self.loop_steps = [0] * len(self.subs)
 
     def current(self) -> int | None:
@@ -562,6 +588,7 @@ class _MultiRuntime:
 
     def mask(self, ctx: ActionContext) -> np.ndarray:
         k = self.current()
+        self.outside = k is None
         if k is None:
             self.unknown_loop += 1
             return np.ones(self.n, dtype=np.int8)

@@ -45,6 +45,10 @@ TRIM_KEEP = 64
 MAX_UNROLL = 64  # iterations of a loop over a constant collection
 MAX_DEPTH = 12  # nested inlined calls
 GIVE_UP_GRACE = 0.05  # share of the budget past the hard deadline, while paths are being cut, before giving up
+# tests on game state a path may take against what the game does now (`Executor.fork`): a path in another game
+# state (``self.state == "menu"`` while the game plays; later tests of the same values are that one assumption
+# again) is followed, one that also assumes other, unrelated game values differ is not
+MAX_DEVIATED = 1
 TYPED_KEYS = tuple(range(ord("0"), ord("9") + 1)) + tuple(range(ord("a"), ord("z") + 1))  # one path each when typed
 MAX_CHAR_FORKS = 64  # characters of a container a typed character is tested against, one path each
 _CHAR_TESTS = ("isdigit", "isdecimal", "isnumeric", "isalpha", "isalnum", "isspace", "isprintable", "islower")
@@ -151,11 +155,14 @@ class State:
     # past the frame's last input read (`Executor.run_block`): nothing the rest of the frame does can read an
     # input or test one, so it could only split this path by game state into actions with the same inputs
     done: bool = False
+    # the game values (``g:N``) this path assumes to differ from what they are now (`Executor.fork`)
+    deviated: frozenset[str] = frozenset()
+    deviations: int = 0  # how many unrelated assumptions (tests sharing no game value) those are
 
     def copy(self) -> State:
         return State(list(self.pc), dict(self.env), dict(self.forked), set(self.reads), self.depth, self.ended,
                      self.ev_hit, in_hit=self.in_hit, decisions=list(self.decisions), heap=dict(self.heap),
-                     done=self.done)
+                     done=self.done, deviated=self.deviated, deviations=self.deviations)
 
 
 
@@ -398,7 +405,18 @@ class Executor:
         names = _var_map(cond)
         on_event = any(n.startswith("in:ev_") for n in names)
         on_input = not on_event and any(n.startswith("in:") for n in names)
+        live_side, one_side = None, False
+        if not self.truncated:
+            live_side, one_side = self._deviation(st, cond, names, on_event or on_input)
         for side, c in ((True, cond), (False, neg)):
+            deviated, deviations = st.deviated, st.deviations
+            if live_side is not None and side != live_side:
+                gnames = {n for n in names if n.startswith("g:")}
+                if not gnames & st.deviated:
+                    deviations += 1
+                    if deviations > MAX_DEVIATED:
+                        continue  # a second, unrelated game state assumed other than it is now: not followed
+                deviated = st.deviated | gnames
             pc = [*st.pc, c]
             if self.feasible(pc):
                 s2 = st.copy()
@@ -407,12 +425,32 @@ class Executor:
                     s2.ev_hit = True
                 elif on_input and side:
                     s2.in_hit = True
+                s2.deviated, s2.deviations = deviated, deviations
                 out.append((s2, side))
-                if self.truncated:
+                if self.truncated or one_side:
                     break
         if len(out) == 2:
             self._count_fork()
         return out
+
+    def _deviation(self, st: State, cond: Any, names: dict[str, Any], on_input: bool) -> tuple[bool | None, bool]:
+        """The side of a test the game takes now when its game state alone decides it (None when the live game
+        cannot tell, or the inputs decide), and whether to follow one side only. Game state may differ from now
+        in a later frame (p_g says in which), so both sides are followed, but a path may assume at most
+        `MAX_DEVIATED` game values other than they are now (`State.deviated`): ``if self.controller and
+        self.controller.get_init():`` with no controller attached, or ``if self.paused and event.type ==
+        MOUSEMOTION`` while the game plays, are followed into the world where they hold, but there a test on
+        game state the live game cannot evaluate (the absent controller's methods, unknown values) takes one
+        side: each would double every path of a world that exists only by assumption, and none of them is a
+        condition on an input. Tests on inputs fork everywhere."""
+        gnames = [n for n in names if n.startswith("g:")]
+        if not gnames:
+            return None, bool(st.deviated) and not on_input  # unknown values only, in an assumed world: one side
+        live = self._live_view(cond)
+        lid = live.get_id()
+        if lid in (self._true_id, self._false_id):
+            return lid == self._true_id, False
+        return None, bool(st.deviated) and not on_input
 
     def _live_view(self, cond: Any) -> Any:
         """``cond`` with every game value the live game can give replaced by it, simplified (memoized: past
@@ -1247,6 +1285,8 @@ class Executor:
             merged.pc = first.pc[:k] + [z3.Or(*[z3.And(*r) if len(r) > 1 else (r[0] if r else z3.BoolVal(True))
                                                 for r in rests])]
             merged.in_hit = any(x.in_hit for x in g)  # kept by the event loop if any of them would be
+            merged.deviated = frozenset().union(*[x.deviated for x in g])
+            merged.deviations = max(x.deviations for x in g)
             for x in g[1:]:
                 merged.reads |= x.reads
                 d = 0
@@ -1829,6 +1869,8 @@ class Executor:
             return [(st, G(None))]
         if fn in (bool,):
             return [(s, b) for s, b in self.to_bool(st, args[0], node, file)] if args else [(st, False)]
+        if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], (tuple, list)):
+            return [(st, len(args[0]))]  # a sequence of input values (``mouse.get_pressed()``): its length is known
         if fn in (int, float) and args and isinstance(args[0], (z3.ExprRef,)):
             v = self.to_num(st, args[0])
             return [(st, z3.ToInt(v) if fn is int and isinstance(v, z3.ArithRef) and not v.is_int() else v)]
@@ -1887,6 +1929,12 @@ class Executor:
             if f is not None and self._needs_inline(f, args):
                 targets.append(f)
         if not targets:
+            if isinstance(fn, G) and fn.src is not None and not kwargs and all(_evaluable(a) for a in args) and \
+                    fn.src.rpartition(".")[2].startswith(("get_", "is_", "has_")):
+                # a getter of a game value the live game cannot call now (``self.controller.get_init()`` with
+                # no controller): a game expression, as `method_call` makes for a live object, so the same call
+                # is one game value wherever the frame makes it
+                return [(st, G(f"{fn.src}({', '.join(_src(a) for a in args)})", None))]
             return [(st, _Fresh())]
         rest = st
         for f in targets:
@@ -2157,7 +2205,9 @@ class Executor:
         if api == "mouse.get_pos":
             return self.fork_mouse(st)
         if api == "mouse.get_pressed":
-            return [(st, tuple(self.inp(st, f"mb_{i}", "bool") for i in (1, 2, 3)))]
+            n = args[0] if args and isinstance(args[0], int) and args[0] in (3, 5) else \
+                kwargs.get("num_buttons", 3) if kwargs.get("num_buttons") in (3, 5) else 3
+            return [(st, tuple(self.inp(st, f"mb_{i}", "bool") if i <= 3 else False for i in range(1, n + 1)))]
         if api == "mouse.get_rel":
             return [(st, Vec(_Fresh(), _Fresh()))]
         if api == "key.get_mods":
