@@ -33,6 +33,7 @@ from playtester.drive.backend import capabilities
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import GameExit, Observation
 from playtester.drive.spec import GameSpec
+from playtester.drive.worker import Stepper
 from playtester.errors import UsageError, WorkerError, WorkerLostError
 
 MAX_RESTARTS = 3  # new actors a slot may start after its first; past them its reset raises WorkerLostError
@@ -172,7 +173,7 @@ def _lost_errors(ray: Any) -> tuple[type[BaseException], ...]:
     return tuple(getattr(e, n) for n in names if hasattr(e, n))
 
 
-class RayWorker:
+class RayWorker(Stepper):
     """A `Worker` whose processes run in a Ray actor (see the module's doc). Same arguments as `Worker`,
     plus ``address`` (a Ray cluster to join; None: a local Ray instance), ``max_restarts`` (new actors after
     lost ones, over the worker's life) and ``actor_options`` (Ray's ``.options(...)``; by default each new
@@ -272,23 +273,11 @@ class RayWorker:
             self._last, self._active = obs, not obs.done
             return obs
 
-    def step(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> Observation:
-        self.step_async(inputs, frames, hold)
-        return self.step_wait()
-
-    def act(self, action: int, frames: int | None = None) -> Observation:
-        self.act_async(action, frames)
-        return self.step_wait()
-
     def step_async(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> None:
         self._send("step", inputs, frames, hold)
 
     def act_async(self, action: int, frames: int | None = None) -> None:
-        if self.space is None:
-            raise WorkerError("act() needs a worker created with an action space")
-        if not 0 <= action < len(self.space):
-            raise WorkerError(f"action {action} is outside the action space of {len(self.space)} actions")
-        self._send("act", int(action), frames)
+        self._send("act", self.checked_action(action), frames)
 
     def _send(self, method: str, *args: Any) -> None:
         if self._pending is not None:

@@ -194,7 +194,32 @@ def code_include_patterns(spec: GameSpec) -> list[str]:
     return [os.path.join(folder, "*")]
 
 
-class Worker:
+class Stepper:
+    """Blocking steps and the action check, built on a worker's own ``step_async`` / ``act_async`` /
+    ``step_wait`` (the local `Worker` and `playtester.drive.ray_worker.RayWorker` alike)."""
+
+    space: SpaceLike | None
+
+    def step(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> Observation:
+        """Hold ``inputs`` for ``frames`` frames (the config's frames per action by default)."""
+        self.step_async(inputs, frames, hold)  # type: ignore[attr-defined]
+        return self.step_wait()  # type: ignore[attr-defined]
+
+    def act(self, action: int, frames: int | None = None) -> Observation:
+        """Perform action ``action`` of the worker's action space for one step."""
+        self.act_async(action, frames)  # type: ignore[attr-defined]
+        return self.step_wait()  # type: ignore[attr-defined]
+
+    def checked_action(self, action: int) -> int:
+        """``action`` as an index of the worker's space, or a WorkerError saying why it is not one."""
+        if self.space is None:
+            raise WorkerError("act() needs a worker created with an action space")
+        if not 0 <= action < len(self.space):
+            raise WorkerError(f"action {action} is outside the action space of {len(self.space)} actions")
+        return int(action)
+
+
+class Worker(Stepper):
     """One game instance in its own processes, stepped from the parent.
 
     Args:
@@ -353,25 +378,11 @@ class Worker:
         self.steps = 0
         return obs
 
-    def step(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> Observation:
-        """Hold ``inputs`` for ``frames`` frames (the config's frames per action by default)."""
-        self.step_async(inputs, frames, hold)
-        return self.step_wait()
-
-    def act(self, action: int, frames: int | None = None) -> Observation:
-        """Perform action ``action`` of the worker's action space for one step."""
-        self.act_async(action, frames)
-        return self.step_wait()
-
     def step_async(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> None:
         self._send(("step", inputs, frames or self.spec.config.frames_per_action, hold, self.capture))
 
     def act_async(self, action: int, frames: int | None = None) -> None:
-        if self.space is None:
-            raise WorkerError("act() needs a worker created with an action space")
-        if not 0 <= action < len(self.space):
-            raise WorkerError(f"action {action} is outside the action space of {len(self.space)} actions")
-        self._send(("act", int(action), frames or self.spec.config.frames_per_action, self.capture))
+        self._send(("act", self.checked_action(action), frames or self.spec.config.frames_per_action, self.capture))
 
     def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> list[Observation]:
         """Play several steps known in advance, without a round trip between them.
@@ -392,11 +403,7 @@ class Worker:
             if isinstance(inputs, InputFrame):
                 msgs.append(("step", inputs, frames, None, self.capture))
             else:
-                if self.space is None:
-                    raise WorkerError("step_many() with actions needs a worker created with an action space")
-                if not 0 <= inputs < len(self.space):
-                    raise WorkerError(f"action {inputs} is outside the action space of {len(self.space)} actions")
-                msgs.append(("act", int(inputs), frames, self.capture))
+                msgs.append(("act", self.checked_action(inputs), frames, self.capture))
         if not msgs:
             return []
         if not self._active:
