@@ -4,13 +4,9 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 import textwrap
-
-import pytest
 
 from playtester.actions.space import space_from_dict, space_to_dict
 from playtester.analysis import analyze
@@ -18,8 +14,6 @@ from playtester.analysis.gdscript import GodotAnalyzedSpace, analyze_project
 from playtester.drive.godot import input_actions
 from playtester.drive.spec import GAMES_DIR, resolve
 from playtester.env import resolve_space
-
-REQUIRE = os.environ.get("PLAYTESTER_REQUIRE_GODOT") == "1"
 
 COINHOP = GAMES_DIR / "godot" / "coinhop"
 
@@ -140,14 +134,6 @@ def test_analyze_cli_lists_the_godot_actions():
     assert out.exit_code == 0, out.output
     assert "8 actions of godot:coinhop" in out.output and "is_on_wall()" in out.output
     assert "res://player.gd:20 in _physics_process()" in out.output
-
-
-@pytest.fixture
-def godot():
-    if shutil.which("godot3-server") is None:
-        if REQUIRE:
-            pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
-        pytest.skip("godot3-server is not installed (apt-get install godot3-server, or make godot)")
 
 
 def test_validity_follows_the_live_game_and_the_wall_kick_finds_the_bug(godot, worker_for):

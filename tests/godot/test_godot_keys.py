@@ -3,8 +3,6 @@ analysed as inputs ``key:NAME`` like InputMap actions, and injected as ``InputEv
 
 from __future__ import annotations
 
-import os
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -16,7 +14,6 @@ from playtester.drive.spec import resolve
 from playtester.env import resolve_space
 
 KEYPROJ = Path(__file__).resolve().parent / "keyproj"
-REQUIRE = os.environ.get("PLAYTESTER_REQUIRE_GODOT") == "1"
 
 
 def _project(tmp_path, script):
@@ -84,14 +81,6 @@ def test_match_on_scancode_release_echo_and_keys_not_compared(tmp_path):
     assert not any("repeated = True" in _effects(a) for a in r["actions"])  # playtester sends no echoes
     # a handler that reads a key event without naming the key: reported, its condition left free
     assert any(u["what"].startswith("_unhandled_key_input: a key event") for u in r["unsupported"])
-
-
-@pytest.fixture
-def godot():
-    if shutil.which("godot3-server") is None:
-        if REQUIRE:
-            pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
-        pytest.skip("godot3-server is not installed (apt-get install godot3-server, or make godot)")
 
 
 def test_analysed_key_actions_move_the_live_game_as_their_paths_say(godot, worker_for):
