@@ -363,3 +363,52 @@ def test_two_node_cluster_second_node_killed_mid_campaign(tmp_path, two_nodes):
     later = [e for e in store.episodes(cid) if e["worker"] == lost[0]["worker"] and e["id"] > lost[-1]["id"]]
     assert later, "the lost worker's slot played on with a new actor on the head node"
     assert before <= {b.signature for b in store.bugs(cid)} and "workers lost" in output
+
+
+def _db_count(db: Path, table: str) -> int:
+    import sqlite3
+
+    try:
+        with sqlite3.connect(db) as con:
+            return con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_the_driver_killed_then_resume_on_ray_loses_nothing_already_found(tmp_path):
+    """The whole driver (the `playtester explore` process, which started the local Ray) dies by SIGKILL
+    mid-campaign; `--resume --backend ray` finishes the campaign from the store, keeping every bug."""
+    pytest.importorskip("ray")
+    import sqlite3
+
+    out, ray_tmp = tmp_path / "run", tempfile.mkdtemp(prefix="rk", dir="/tmp")
+    env = dict(os.environ, RAY_TMPDIR=ray_tmp)
+    cmd = [str(VENV_BIN / "playtester"), "explore", "blockmaze", "--budget", "2500", "--out", str(out), "--no-shrink",
+           "--workers", "2", "--backend", "ray"]
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        db = out / DB_NAME
+        deadline = time.time() + 180
+        while time.time() < deadline and (_db_count(db, "episodes") < 3 or _db_count(db, "bugs") < 1):
+            assert proc.poll() is None, "the campaign ended before it could be killed"
+            time.sleep(0.2)
+        os.kill(proc.pid, signal.SIGKILL)  # the driver alone: Ray's processes are left to notice it
+        proc.wait(timeout=30)
+        with sqlite3.connect(db) as con:
+            steps_before, status = con.execute("SELECT steps, status FROM campaigns").fetchone()
+            bugs_before = dict(con.execute("SELECT signature, count FROM bugs"))
+        assert status == "running" and steps_before > 0 and bugs_before
+
+        res = subprocess.run([str(VENV_BIN / "playtester"), "explore", "--resume", "--out", str(out), "--budget",
+                              "2500", "--no-shrink", "--backend", "ray"], env=env, capture_output=True, text=True,
+                             timeout=300)
+        assert res.returncode == 1, res.stdout + res.stderr  # 1: bugs found
+        with sqlite3.connect(db) as con:
+            steps, status, n = con.execute("SELECT steps, status, COUNT(*) FROM campaigns").fetchone()
+            bugs_after = dict(con.execute("SELECT signature, count FROM bugs"))
+        assert n == 1 and status == "finished" and steps == 2500
+        assert all(bugs_after[sig] >= c for sig, c in bugs_before.items())  # nothing found was lost
+    finally:
+        for pid in _pids_under(ray_tmp):
+            os.kill(pid, signal.SIGKILL)
+        subprocess.run(["rm", "-rf", ray_tmp], check=False)
