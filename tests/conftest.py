@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,15 @@ def worker_for():
     yield make
     for w in made:
         w.close()
+
+
+REQUIRE_GODOT = os.environ.get("PLAYTESTER_REQUIRE_GODOT") == "1"  # CI: a missing Godot fails instead of skipping
+
+
+@pytest.fixture
+def godot():
+    """Skip (or, with PLAYTESTER_REQUIRE_GODOT=1, fail) a test that needs godot3-server when it is missing."""
+    if shutil.which("godot3-server") is None:
+        if REQUIRE_GODOT:
+            pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
+        pytest.skip("godot3-server is not installed (apt-get install godot3-server, or make godot)")
