@@ -256,3 +256,44 @@ def test_a_new_worker_removes_the_temporary_folders_of_killed_runs(tmp_path, wor
         import shutil
 
         shutil.rmtree(mine, ignore_errors=True)
+
+
+GUARDED = """
+import subprocess, sys, time
+from playtester.drive.lifetime import guard
+# a process outside the tree that dies with this one (a session of its own, no death signal), as Ray's agents are
+orphan = subprocess.Popen(["sleep", "120"], start_new_session=True)
+recycled = subprocess.Popen(["sleep", "120"], start_new_session=True)
+assert guard([orphan.pid]) == 1 and guard([orphan.pid]) == 0  # named once
+from playtester.drive import lifetime
+lifetime._GUARDED.add((recycled.pid, "0"))  # named with another start time: a recycled pid is never hit
+lifetime._GUARD.stdin.write(f"{recycled.pid} 0\\n"); lifetime._GUARD.stdin.flush()
+print(orphan.pid, recycled.pid, lifetime._GUARD.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_the_guard_ends_what_it_was_named_when_its_parent_is_killed():
+    proc = subprocess.Popen([sys.executable, "-c", GUARDED], stdout=subprocess.PIPE, text=True)
+    try:
+        orphan, recycled, guard = (int(x) for x in proc.stdout.readline().split())
+        assert psutil.pid_exists(orphan) and psutil.pid_exists(guard)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.time() + 10
+        while time.time() < deadline and (_alive(orphan) or _alive(guard)):
+            time.sleep(0.05)
+        assert not _alive(orphan), "the named process outlived its parent"
+        assert not _alive(guard), "the guard stays after its work is done"
+        assert _alive(recycled), "a pid named with another start time was killed"
+    finally:
+        for pid in locals().get("orphan", 0), locals().get("recycled", 0):
+            if pid and _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

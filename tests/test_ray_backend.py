@@ -365,6 +365,15 @@ def test_two_node_cluster_second_node_killed_mid_campaign(tmp_path, two_nodes):
     assert before <= {b.signature for b in store.bugs(cid)} and "workers lost" in output
 
 
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan's zombie is reaped by init soon, and uses nothing)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _db_count(db: Path, table: str) -> int:
     import sqlite3
 
@@ -377,7 +386,8 @@ def _db_count(db: Path, table: str) -> int:
 
 def test_the_driver_killed_then_resume_on_ray_loses_nothing_already_found(tmp_path):
     """The whole driver (the `playtester explore` process, which started the local Ray) dies by SIGKILL
-    mid-campaign; `--resume --backend ray` finishes the campaign from the store, keeping every bug."""
+    mid-campaign: every process it started ends within seconds (Ray's agents too, by the lifetime guard), and
+    `--resume --backend ray` finishes the campaign from the store, keeping every bug."""
     pytest.importorskip("ray")
     import sqlite3
 
@@ -392,8 +402,16 @@ def test_the_driver_killed_then_resume_on_ray_loses_nothing_already_found(tmp_pa
         while time.time() < deadline and (_db_count(db, "episodes") < 3 or _db_count(db, "bugs") < 1):
             assert proc.poll() is None, "the campaign ended before it could be killed"
             time.sleep(0.2)
-        os.kill(proc.pid, signal.SIGKILL)  # the driver alone: Ray's processes are left to notice it
+        from playtester.drive.lifetime import descendants
+
+        below = descendants(proc.pid)  # Ray's head processes, its agents, the actors, their games, the guard
+        assert len(below) >= 5, below
+        os.kill(proc.pid, signal.SIGKILL)  # the driver alone, as the kernel's OOM killer would
         proc.wait(timeout=30)
+        deadline = time.time() + 20  # Ray's agents alone would take a minute or more (children of the raylet)
+        while time.time() < deadline and [p for p in below if _running(p)]:
+            time.sleep(0.2)
+        assert not [p for p in below if _running(p)], "a process the driver started outlived it"
         with sqlite3.connect(db) as con:
             steps_before, status = con.execute("SELECT steps, status FROM campaigns").fetchone()
             bugs_before = dict(con.execute("SELECT signature, count FROM bugs"))

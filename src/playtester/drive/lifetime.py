@@ -9,6 +9,8 @@ A test tool must leave nothing behind when it is stopped, however it is stopped:
   the signal (their parent, the episode that forked them, ends long before they do), so they look for
   their host every second while parked and end when it is gone. The host also checks its parent's pid
   between commands (belt and braces, and the only guard where ``prctl`` is missing).
+- **Processes outside that tree** (a local Ray instance's agents, children of Ray's raylet) are named to a
+  guard process (`guard`, `playtester.drive.reaper`) that SIGKILLs them when this process dies.
 - **Close on signals.** `install_signal_handlers` makes SIGTERM, SIGINT and SIGHUP kill every live
   worker's process group at once (SIGKILL, from this side: work inside the game cannot delay it), then
   unwind the CLI with `Interrupted` so what was stored stays stored.
@@ -281,3 +283,64 @@ def install_signal_handlers() -> None:
             signal.signal(sig, _on_signal)
         except (ValueError, OSError):  # not the main thread, or the signal is not ours to take
             pass
+
+
+# ----------------------------------------------------------------------------- processes outside the tree
+_GUARD: Any = None
+_GUARDED: set[tuple[int, str]] = set()
+
+
+def descendants(pid: int | None = None) -> list[int]:
+    """Every process below ``pid`` (this one by default), from ``/proc``; [] where there is no ``/proc``."""
+    root = os.getpid() if pid is None else pid
+    parent: dict[int, int] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    stat = f.read().decode(errors="replace")
+                parent[int(entry)] = int(stat.rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    out, frontier = [], [root]
+    while frontier:
+        p = frontier.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        out.extend(kids)
+        frontier.extend(kids)
+    return out
+
+
+def guard(pids: list[int]) -> int:
+    """Name ``pids`` to the guard process (started on first use), which SIGKILLs those still running when this
+    process dies, however it dies; how many were newly named. Linux only (a no-op without ``/proc``)."""
+    global _GUARD
+    import subprocess
+    import sys
+
+    from playtester.drive.reaper import start_time
+
+    lines = []
+    for pid in pids:
+        if _GUARD is not None and pid == _GUARD.pid:
+            continue
+        start = start_time(pid)
+        if start is not None and (pid, start) not in _GUARDED:
+            _GUARDED.add((pid, start))
+            lines.append(f"{pid} {start}\n")
+    if not lines:
+        return 0
+    if _GUARD is None or _GUARD.poll() is not None:
+        _GUARD = subprocess.Popen([sys.executable, "-m", "playtester.drive.reaper"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                                  close_fds=True, text=True)
+    try:
+        _GUARD.stdin.write("".join(lines))
+        _GUARD.stdin.flush()
+    except (BrokenPipeError, OSError):
+        return 0
+    return len(lines)

@@ -31,6 +31,7 @@ from typing import Any
 
 from playtester.drive.backend import capabilities
 from playtester.drive.inputs import InputFrame
+from playtester.drive.lifetime import descendants, guard
 from playtester.drive.observation import GameExit, Observation
 from playtester.drive.spec import GameSpec
 from playtester.drive.worker import Stepper
@@ -72,8 +73,9 @@ def check_backend(text: str | None) -> tuple[str, str | None]:
 
 def connect(address: str | None) -> Any:
     """Ray, initialized: ``ray.init(address=...)`` joins a cluster, no address starts a local instance
-    (no dashboard, one CPU, a small object store, quiet logs). Once per process: a later call with
-    another address is refused."""
+    (no dashboard, one CPU, a small object store, quiet logs) whose processes are named to the lifetime
+    guard, so none outlives this process however it ends. Once per process: a later call with another
+    address is refused."""
     ray = require_ray()
     if ray.is_initialized():
         return ray
@@ -84,6 +86,7 @@ def connect(address: str | None) -> Any:
             ray.init(address=address, **quiet)
         else:
             ray.init(num_cpus=LOCAL_CPUS, include_dashboard=False, object_store_memory=LOCAL_OBJECT_STORE, **quiet)
+            guard(descendants())  # Ray's agents outlive a killed driver otherwise (children of its raylet)
     except (ConnectionError, RuntimeError, ValueError) as e:
         raise WorkerError(f"cannot {'join the Ray cluster at ' + address if address else 'start a local Ray'}: "
                           f"{e}") from e
@@ -183,6 +186,7 @@ class RayWorker(Stepper):
                  memory_limit_mb: int | None = None, *, address: str | None = None, max_restarts: int = MAX_RESTARTS,
                  actor_options: dict[str, Any] | None = None) -> None:
         self._ray = connect(address)
+        self._local, self._guarded = address is None, 0  # a local Ray's processes are named to the guard
         self._lost = _lost_errors(self._ray)
         self.spec, self.space, self.capture = spec, space, capture
         self.capabilities = capabilities(spec)
@@ -270,6 +274,9 @@ class RayWorker(Stepper):
                 self._lose(e)
                 continue
             self._note(state)
+            if self._local and self._guarded != self.actor_starts:  # the new actor's processes are up now
+                guard(descendants())
+                self._guarded = self.actor_starts
             self._last, self._active = obs, not obs.done
             return obs
 
