@@ -888,9 +888,10 @@ class Executor:
                         continue
                     if len(states) - i > 1 and time.process_time() > self.trim_deadline:
                         keep = self._trim_keep()
-                        if len(states) - i > keep:
-                            nxt.extend(self._trim(states[i:], stmt, file, keep))
-                            break
+                        ran = sum(1 for x, f in nxt if f is None and not x.ended and not x.done)
+                        if len(states) - i + ran > keep:  # the paths already run through stmt are trimmed too:
+                            nxt = self._trim(nxt + states[i:], stmt, file, keep, ran=len(nxt))  # else they
+                            break  # are kept whole, and being first in fork order, they are one corner
                     nxt.extend(self.run_stmt(stmt, s, file))
                 states = nxt
         finally:
@@ -952,11 +953,13 @@ class Executor:
         left = max(0.0, self.hard_deadline - time.process_time()) / span
         return max(1, math.ceil(TRIM_KEEP * left))
 
-    def _trim(self, todo: list[tuple[State, Any]], stmt: ast.stmt, file: str, keep: int) -> list[tuple[State, Any]]:
-        """Past the trim deadline, the paths not yet run through ``stmt``: the finished ones kept, the others cut
-        to ``keep`` (round robin over the distinct sets of inputs read, each group in a seeded shuffle) and run;
-        the rest are dropped, so the paths still running end within the budget (a partial space, said in
-        ``partial``)."""
+    def _trim(self, todo: list[tuple[State, Any]], stmt: ast.stmt, file: str, keep: int,
+              ran: int = 0) -> list[tuple[State, Any]]:
+        """Past the trim deadline, the paths at ``stmt`` (the first ``ran`` of ``todo`` already run through it):
+        the finished ones kept, the others cut to ``keep`` (round robin over the distinct sets of inputs read,
+        each group in a seeded shuffle) and those not yet run through ``stmt`` run; the rest are dropped, so
+        the paths still running end within the budget (a partial space, said in ``partial``)."""
+        already = {id(s) for s, _ in todo[:ran]}
         done = [(s, f) for s, f in todo if f is not None or s.ended or s.done]
         live = [s for s, f in todo if f is None and not s.ended and not s.done]
         groups: dict[frozenset[str], list[State]] = {}
@@ -975,7 +978,7 @@ class Executor:
         self.partial = self._partial_text()
         out = done
         for s in kept:
-            out.extend(self.run_stmt(stmt, s, file))
+            out.extend([(s, None)] if id(s) in already else self.run_stmt(stmt, s, file))
         return out
 
     def run_stmt(self, node: ast.stmt, st: State, file: str) -> list[tuple[State, Any]]:
