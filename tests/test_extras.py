@@ -37,3 +37,12 @@ def test_a_learning_agent_without_torch_says_which_extra_before_storing_anything
     assert res.returncode == 2, res.stdout + res.stderr
     assert "the wuji agent needs PyTorch" in res.stderr and "pip install 'playtester[agents]'" in res.stderr
     assert not (tmp_path / "run").exists()
+
+
+def test_a_doom_game_without_vizdoom_says_which_extra(tmp_path):
+    """`doom:` games need the doom extra: without vizdoom, `run` exits 2 naming it (and starts no worker)."""
+    code = ("import sys; sys.modules.update(vizdoom=None); from playtester.cli import main; "
+            "sys.argv = ['playtester', 'run', 'doom:freedoom2:MAP01', '--steps', '10']; main()")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "doom: games (ViZDoom) needs vizdoom" in res.stderr and "pip install 'playtester[doom]'" in res.stderr

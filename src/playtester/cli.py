@@ -138,7 +138,8 @@ def _clip(text: str, n: int = 70) -> str:
 
 @app.command()
 def run(
-    game: str = typer.Argument(..., help="game spec: bundled name, module:function, file.py[:function], gym:ID"),
+    game: str = typer.Argument(..., help="game spec: bundled name, module:function, file.py[:function], gym:ID, "
+                               "doom:freedoom1:E1M1"),
     agent: str = typer.Option("random", help="agent that picks actions"),
     steps: int = typer.Option(1000, min=1, help="total steps over all workers"),
     workers: int = typer.Option(1, min=1, help="games run in parallel, one process each"),

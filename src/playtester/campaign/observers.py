@@ -111,7 +111,8 @@ class BirdsEyeWatch(Observer):
 
     One JSON line an episode is appended to ``path`` (memory stays bounded by the episodes in flight); its
     first line holds the map (rows of tile characters from the game's ``layout`` hook, when it has one) and the
-    objects (id, kind, position, ``bug_faces``). A resumed campaign appends to the same file. A game with
+    objects (id, kind, position, ``bug_faces``: those the game's ``objects`` hook lists, when it has one, else
+    those its probe reports at the first step). A resumed campaign appends to the same file. A game with
     neither a ``layout`` map nor objects of interest gets no file (its position heat map says where it went).
     """
 
@@ -212,8 +213,22 @@ class BirdsEyeWatch(Observer):
             return
         objects = [{"id": k, "kind": e.kind, "x": e.pos[0], "y": e.pos[1],
                     "bug_faces": [str(b) for b in e.attrs["bug_faces"]]} for k, e in oois.items() if e.pos is not None]
-        self._append({"map": rows, "objects": objects})
+        placed = self._placed(slot)  # a game whose probe reports only the objects in view lists them all
+        self._append({"map": rows, "objects": placed if placed is not None else objects})
         self.header = True
+
+    @staticmethod
+    def _placed(slot: Slot) -> list[dict[str, Any]] | None:
+        """Every object of interest on the map, from the game's ``objects`` hook (``{"id", "kind", "x", "y",
+        "bug_faces"}`` each: ViZDoom's, whose labels give only the objects in view); None: no such hook."""
+        try:
+            status, value = slot.env.worker.call(LAYOUT_HOOK, "objects")
+        except Exception:  # noqa: BLE001 - no worker, no live episode, an engine without calls
+            return None
+        if status != "ok" or not isinstance(value, list):
+            return None
+        keys = ("id", "kind", "x", "y", "bug_faces")
+        return [{k: o[k] for k in keys} for o in value if isinstance(o, dict) and all(k in o for k in keys)]
 
     def on_episode_end(self, slot: Slot, outcome: str, reason: str) -> None:
         ep = self.episode.pop(slot.index, None)

@@ -127,3 +127,9 @@ register_backend(Backend(
                  declared_actions=True, scripts="gdscript"),
     run_episode="playtester.drive.godot:run_godot_runner_episode",
     declared="playtester.drive.godot:declared_actions"))
+register_backend(Backend(
+    "doom", ("doom",),
+    Capabilities(python=False, snapshots=False, code_coverage=False, analysis=False, pixels=True, entities=True,
+                 declared_actions=True),
+    run_episode="playtester.drive.doom:run_doom_episode",
+    declared="playtester.drive.doom:declared_actions"))

@@ -9,6 +9,7 @@ A *game spec* names a game:
 - a file: ``path/to/game.py`` or ``path/to/game.py:main``
 - a folder with a ``playtester.toml`` naming its ``entry``, or a package folder with a ``__main__.py``
 - a Gymnasium id: ``gym:MiniGrid-Empty-5x5-v0``
+- a ViZDoom map or scenario (the ``doom`` extra): ``doom:freedoom1:E1M1``, ``doom:my_way_home``
 - a Godot 3 project folder: ``godot:path/to/project`` (godot3-server, headless) or ``godot-runner:path`` (frames);
   a bundled one by name (``godot:coinhop``)
 - a game that speaks the remote-game protocol (docs/protocol.md): ``remote:COMMAND`` (e.g. ``remote:python -m
@@ -133,7 +134,7 @@ class GameSpec:
     """A resolved game: what to run, from where, and how. Picklable."""
 
     text: str
-    kind: Literal["module", "file", "gym", "godot", "godot-runner", "remote"]
+    kind: Literal["module", "file", "gym", "godot", "godot-runner", "remote", "doom"]
     target: str  # module name, file path, or Gymnasium id
     function: str | None = None
     root: str | None = None  # folder the game runs in (cwd and sys.path[0])
@@ -142,7 +143,7 @@ class GameSpec:
 
     @property
     def name(self) -> str:
-        if self.kind in ("gym", "remote"):
+        if self.kind in ("gym", "remote", "doom"):
             return self.text
         if self.kind in ("godot", "godot-runner"):
             return Path(self.target).name
@@ -318,6 +319,12 @@ def _resolve(text: str, extra: list[Path] | None = None) -> GameSpec:
         return GameSpec(text, "gym", gym_id, config=cfg)
     if text.startswith(("godot:", "godot-runner:", "remote:")):
         return _resolve_remote(text)
+    if text.startswith("doom:"):
+        if not text[5:].strip():
+            raise GameSpecError(f"game spec {text!r} names no ViZDoom map or scenario; write e.g. doom:freedoom1:E1M1 "
+                                "or doom:my_way_home")
+        cfg = GameConfig(frames_per_action=4, blacklist=[], fps=35.0, features=["x", "y"])  # states: tiles
+        return GameSpec(text, "doom", text[5:].strip(), config=cfg)
 
     if text in bundled_games():
         toml = GAMES_DIR / f"{text}.toml"
@@ -464,7 +471,7 @@ def _looks_like_windows_path(text: str) -> bool:
 
 _FORMS = ("use a bundled name (" + ", ".join(bundled_games() or ["none"]) + "), module:function, a module or "
           "package (run as python -m), path/to/game.py[:function], a package folder with a __main__.py, a folder "
-          "with playtester.toml, gym:ENV_ID, godot:PROJECT_FOLDER or remote:COMMAND")
+          "with playtester.toml, gym:ENV_ID, doom:MAP_OR_SCENARIO, godot:PROJECT_FOLDER or remote:COMMAND")
 
 
 def parse_game_args(items: list[str]) -> dict[str, Any]:
