@@ -219,18 +219,32 @@ def test_a_worker_lost_past_its_restarts_raises_and_its_snapshots_are_gone(ray_l
         after = [w.act(a).features for a in (5, 7)]
         assert w.restore(snap) is not None and w.steps == 1
         assert [w.act(a).features for a in (5, 7)] == after  # a restored snapshot continues as its episode did
-        ray_local.kill(w.actor)
+        _kill(ray_local, w.actor)
         obs = w.act(9)
         assert obs.done and obs.exit.kind == "worker_lost" and not obs.exit.is_failure
         assert w.act(9) is obs  # an ended episode answers with its final state
         assert w.restore(snap) is None  # its snapshot died with its actor
         w.reset(seed=1)  # a new actor (restart 1 of 1)
         assert w.actor_starts == 2 and w.restore(snap) is None
-        ray_local.kill(w.actor)
+        _kill(ray_local, w.actor)
         with pytest.raises(WorkerLostError, match="lost 2 times"):
             w.reset(seed=2)
     finally:
         w.close()
+
+
+def _kill(ray: Any, actor: Any) -> None:
+    """``ray.kill``, and wait until the actor is gone (the kill is asynchronous: a call sent right after it
+    may still be answered, more so through a compiled graph, which answers in well under a millisecond)."""
+    ray.kill(actor)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            ray.get(actor.where.remote(), timeout=5)
+        except Exception:  # noqa: BLE001 - ActorDiedError: gone
+            return
+        time.sleep(0.05)
+    raise AssertionError("the killed actor still answers")
 
 
 # --------------------------------------------------------------------- a two-node cluster (slow)
