@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from playtester.drive.context import SpaceLike
-from playtester.drive.episode import send, serve
+from playtester.drive.episode import run_runner, send, serve
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, resize_nearest
 from playtester.drive.spec import GameSpec
@@ -683,23 +683,9 @@ class DoomRunner:
 
 
 def run_doom_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:
-    """Body of an episode process for a ViZDoom game."""
-    conn.send(("hello", os.getpid()))
-    runner = None
-    try:
-        runner = DoomRunner(conn, spec, seed, space, opts.capture)
-        runner.run()
-    except BaseException as e:  # noqa: BLE001 - an engine failure is a finding
-        from playtester.drive.lifetime import exit_of_exception
-
-        exit = exit_of_exception(e, getattr(spec.config, "memory_limit_mb", None))
-        send(conn, ("final", Observation(frame=None, done=True, info={"exit": exit})))
-    finally:
-        try:
-            if runner is not None:
-                runner.game.close()  # the engine is a process of its own: end it with the episode
-        finally:
-            os._exit(0)
+    """Body of an episode process for a ViZDoom game; the engine (a process of its own) ends with the episode."""
+    run_runner(conn, getattr(spec.config, "memory_limit_mb", None),
+               lambda: DoomRunner(conn, spec, seed, space, opts.capture), close=lambda r: r.game.close())
 
 
 __all__ = ["GameExit", "Geometry", "Scenario", "category", "declared_actions", "geometry", "make_game",

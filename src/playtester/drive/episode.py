@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import pickle
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.reduction import ForkingPickler
 from typing import Any, Protocol
 
@@ -130,3 +130,27 @@ def serve(ep: Episode) -> None:
             raise RuntimeError(f"unknown command {op!r}")
         ep.begin_step(inputs, max(1, int(frames)), hold)
         return
+
+
+def run_runner(conn: Any, memory_limit_mb: int | None, make: Callable[[], Any],
+               close: Callable[[Any], None] | None = None) -> None:
+    """The body of an episode process whose game is one runner object (gym's `GymRunner`, ViZDoom's
+    `DoomRunner`): say hello, ``make()`` the runner and ``run()`` it; a failure of the game or engine is
+    the episode's final observation (a finding), ``close(runner)`` ends what the runner started, and the
+    process exits without running the parent's atexit handlers."""
+    conn.send(("hello", os.getpid()))
+    runner = None
+    try:
+        runner = make()
+        runner.run()
+    except BaseException as e:  # noqa: BLE001 - a failure of the game is a finding
+        from playtester.drive.lifetime import exit_of_exception
+
+        exit = exit_of_exception(e, memory_limit_mb)
+        send(conn, ("final", Observation(frame=None, done=True, info={"exit": exit})))
+    finally:
+        try:
+            if runner is not None and close is not None:
+                close(runner)
+        finally:
+            os._exit(0)

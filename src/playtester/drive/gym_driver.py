@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from playtester.drive.context import SpaceLike
-from playtester.drive.episode import send, serve
+from playtester.drive.episode import run_runner, send, serve
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, resize_nearest
 from playtester.drive.spec import GameSpec
@@ -144,18 +144,5 @@ def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
 
 def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:
     """Body of an episode process for a Gymnasium environment."""
-    import os
-
-    conn.send(("hello", os.getpid()))
-    runner = None
-    try:
-        runner = GymRunner(conn, spec, seed, space, opts.capture)
-        runner.run()
-    except BaseException as e:  # noqa: BLE001 - an environment failure is a finding
-        from playtester.drive.lifetime import exit_of_exception
-
-        exit = exit_of_exception(e, getattr(spec.config, "memory_limit_mb", None))
-        obs = Observation(frame=None, done=True, info={"exit": exit})
-        send(conn, ("final", obs))
-    finally:
-        os._exit(0)
+    run_runner(conn, getattr(spec.config, "memory_limit_mb", None),
+               lambda: GymRunner(conn, spec, seed, space, opts.capture))
