@@ -203,7 +203,8 @@ def explore(
     game: str | None = typer.Argument(None, help="game spec (leave out with --resume)"),
     out: Path = typer.Option(..., "--out", "-o", help="folder for the store, report.html, junit.xml, bugs/"),
     agent: str = typer.Option("random", help="agent that explores: random, curiosity (count-based curiosity "
-                              "DQN), wuji (evolution + A2C), goexplore (archive of cells, returns by snapshot); "
+                              "DQN), wuji (evolution + A2C), goexplore (archive of cells, returns by snapshot), "
+                              "ppgta (preference-conditioned pixel agent, with --demos), inspector (its baseline); "
                               "options after a colon, e.g. wuji:population=8,runs=1"),
     budget: str = typer.Option("2000", help="time (10m, 90s, 1h) or steps (50000)"),
     workers: int = typer.Option(1, min=1, help="games run in parallel, one process each"),
@@ -217,7 +218,8 @@ def explore(
     shrink_seconds: float = typer.Option(30.0, help="time budget to shrink one bug"),
     config: Path | None = typer.Option(None, help="playtester.toml to use instead of the game's own"),
     game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
-    demos: list[Path] = typer.Option([], help="demonstration to learn from before the first step (wuji): a trace "
+    demos: list[Path] = typer.Option([], help="demonstration to learn from before the first step (wuji, ppgta, "
+                                     "inspector): a trace "
                                      "file, a folder of them, or a bug folder DIR/bugs/N; repeatable"),
     memory_limit: str | None = MEMORY_LIMIT_OPTION,
     silent_audio: bool | None = SILENT_AUDIO_OPTION,

@@ -4,6 +4,8 @@
 - ``curiosity``: count-based curiosity DQN with invalid-action masking (paper 000, Section 4.1).
 - ``wuji``: Wuji's evolutionary multi-objective search with A2C (paper 002, Section IV).
 - ``goexplore``: Go-Explore's archive of cells, returning by snapshot or by replaying the trace.
+- ``ppgta``: preference-conditioned pixel agent (paper 001): PPO on style + ensemble novelty, imitation tests.
+- ``inspector``: its baseline: single RND, no preference, behaviour-cloned tests.
 
 An agent name may carry hyper-parameter overrides: ``wuji:population=8,runs=1`` (the fields of the
 agent's config dataclass). The learning explorers import torch only when they are made.
@@ -21,6 +23,8 @@ AGENTS: dict[str, str] = {
     "curiosity": "playtester.agents.curiosity:CuriosityAgent",
     "wuji": "playtester.agents.wuji:WujiAgent",
     "goexplore": "playtester.agents.goexplore:GoExploreAgent",
+    "ppgta": "playtester.agents.ppgta:PpgtaAgent",
+    "inspector": "playtester.agents.ppgta:InspectorAgent",
 }
 
 __all__ = ["AGENTS", "RandomAgent", "agent_class", "make_agent"]

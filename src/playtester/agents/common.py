@@ -52,6 +52,7 @@ class CampaignInfo:
     abstraction: str = "features"  # the campaign's state abstraction (keys in Transition.key)
     snapshots: bool = False  # the workers can park snapshots of episodes (pygame games)
     max_episode_steps: int = 1000
+    detector: str | None = None  # model bundle of the game's object detector (the texture oracle's), if any
 
 
 @dataclass

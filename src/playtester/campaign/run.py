@@ -155,7 +155,8 @@ def campaign_info(spec: GameSpec, env: GameEnv, workers: int, abstraction: str, 
     return CampaignInfo(len(env.space), workers, features=list(agent.features or cfg.features or reported),
                         reward_feature=cfg.reward_feature, position=cov.position, position_cell=cov.position_cell,
                         cell_features=list(agent.cell_features), abstraction=abstraction, snapshots=snapshots,
-                        max_episode_steps=env.max_episode_steps)
+                        max_episode_steps=env.max_episode_steps,
+                        detector=getattr(oracle_settings(spec), "texture_model", None))
 
 
 def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers: int = 1, seed: int = 0,

@@ -1,0 +1,309 @@
+"""PPGTA against Inspector and random on the park (paper 001, Section VI), side by side, through ``explore``.
+
+Each (agent, seed) is one ``playtester explore`` campaign on the park (one worker, code coverage off, every
+oracle of the park's config on, the texture oracle included): ``--episodes`` episodes of ``--steps`` steps from
+the park's random starts (a random pathway tile and facing per episode seed). ``ppgta`` and ``inspector`` first
+learn from the park's demonstrations (``bench/data/park_demos``: ``--path-demos`` path-following runs, recorded
+in the west region that the metrics below leave out, and ``--inspect-demos`` OOI inspections); ``random`` gets
+none. The figures come from the campaign's own bird's-eye record (``birdseye-ID.jsonl``: each episode's thinned
+position trace, the faces the probe says it saw, the texture oracle's verdicts matched to objects), the ground
+truth being read for scoring only:
+
+- **pathway coverage**: the share of the park's path and bridge tiles the player stood on over the run (the
+  trace's points joined by straight lines, sampled every 0.1 tile), overall and east of the demonstrations'
+  region (``x >= 32``, `park_demos.in_demo_region`), the paper's "preferred area";
+- **OOIs tested**: objects all 8 of whose faces one episode saw; the curve is the number of distinct objects
+  tested after each episode (the paper's Figure 8), and the share after 18 episodes (or the run's end);
+- **test success rate**: objects tested with every face's majority verdict right (a face never judged counts as
+  judged normal: `report.maps.object_status`), over all objects (the paper's definition);
+- **frames per second**: campaign steps over the campaign's wall time (demonstrations and training included),
+  and over the CPU seconds of the campaign's process and its game workers (``steps_per_cpu_s``: it does not
+  change when other work shares the machine).
+
+Campaigns run in ``--jobs`` processes at once (spawned; torch one thread each). Results: bench/results/NAME.json,
+bird's-eye maps of each agent's first seed in bench/results/NAME_AGENT_{traces,status}.png.
+
+    .venv/bin/python bench/ppgta.py [--episodes 45] [--steps 2000] [--seeds 0,1,2] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from park_demos import in_demo_region  # noqa: E402
+from provenance import ROOT, provenance, write_results  # noqa: E402
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+DEMOS = ROOT / "bench" / "data" / "park_demos"
+PATH_CHARS = "=#"  # path and bridge tiles in the layout hook's rows
+
+
+def pick_demos(folder: Path, n: int, out: Path) -> Path:
+    """The first ``n`` traces of ``folder`` (sorted) copied to ``out`` (the folder name is kept: ``inspect``
+    tells the agent which demonstrations show inspections)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for p in sorted(folder.glob("*.json"))[:n]:
+        (out / p.name).write_text(p.read_text())
+    return out
+
+
+def shore_tiles(rows: list[str], reach: int = 2) -> set[tuple[int, int]]:
+    """Grass tiles within ``reach`` tiles (Chebyshev) of a lake: the "grass by the lakes" preference."""
+    water = {(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "~"}
+    return {(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "." and any(
+        (x + dx, y + dy) in water for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1))}
+
+
+def write_lake_demos(n: int, out: Path, first_seed: int = 70001, steps: int = 900) -> None:
+    """A second preference, as data: ``n`` demonstrations that walk to the lake shore of the west region and
+    follow it on the grass (choosing at forks at random), ``steps`` steps each, by the park's ground-truth
+    demonstrator (`park_demos.Demonstrator`, which reads the probe to plan; agents see only the traces)."""
+    import random
+
+    from park_demos import Demonstrator
+
+    from playtester.actions.space import space_to_dict
+    from playtester.drive.spec import resolve
+    from playtester.env import GameEnv
+    from playtester.findings import Trace
+
+    spec = resolve("park")
+    env = GameEnv(spec, capture=None)
+    space = space_to_dict(env.space)
+    out.mkdir(parents=True, exist_ok=True)
+    written, seed = 0, first_seed
+    try:
+        env.reset(seed=seed)
+        rows = env.worker.call("playtester.vision.dataset:call_hook", "layout")[1]["rows"]
+        shore = {t for t in shore_tiles(rows) if in_demo_region(t[0] + 0.5, t[1] + 0.5)}
+        while written < n:
+            seed += 1
+            demo = Demonstrator(env, seed)
+            walk = {(x, y) for y, row in enumerate(demo.walkable) for x, ok in enumerate(row) if ok}
+            tiles = shore & walk
+            x, y, _ = demo.pose()
+            if not in_demo_region(x, y) or not tiles:
+                continue
+            goal = min(tiles, key=lambda t: math.dist((x, y), (t[0] + 0.5, t[1] + 0.5)))
+            if not demo.walk_to(goal[0] + 0.5, goal[1] + 0.5, steps // 3):
+                continue
+            if not follow_tiles(demo, tiles, random.Random(seed), steps):
+                continue
+            trace = Trace(spec.text, spec.config.model_dump(mode="json"), seed, space, demo.actions)
+            written += 1
+            (out / f"lakes_{written:03d}.json").write_text(trace.to_json())
+            print(f"lakes {written}/{n}: seed {seed}, {len(demo.actions)} steps", flush=True)
+    finally:
+        env.close()
+
+
+def follow_tiles(demo: Any, tiles: set[tuple[int, int]], rng: Any, steps: int) -> bool:
+    """Walk over ``tiles`` (4-connected) until ``steps`` actions, mostly straight on, turning back at dead ends."""
+    cur = (int(demo.pose()[0]), int(demo.pose()[1]))
+    came: tuple[int, int] | None = None
+    while len(demo.actions) < steps:
+        x, y = cur
+        nxt = [t for t in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if t in tiles and t != came]
+        nxt = nxt or ([came] if came else [])
+        if not nxt:
+            return False
+        ahead = (2 * x - came[0], 2 * y - came[1]) if came else None
+        step = ahead if ahead in nxt and rng.random() < 0.8 else rng.choice(nxt)
+        target, tries = (step[0] + 0.5, step[1] + 0.5), 0
+        while math.dist(demo.pose()[:2], target) > 0.35 and len(demo.actions) < steps:
+            tries += 1
+            if tries > 40:
+                break
+            if demo.face(*target):
+                demo.act("forward")
+        came, cur = cur, (int(demo.pose()[0]), int(demo.pose()[1]))
+    return True
+
+
+def campaign(job: dict[str, Any]) -> dict[str, Any]:
+    """One campaign (in its own process): the bird's-eye record, the agent's stats, timings."""
+    import playtester.vision  # noqa: F401 - registers the texture judge's loader, as the CLI does
+    from playtester.campaign import Budget, explore
+    from playtester.campaign.observers import BIRDSEYE_FILE
+    from playtester.drive.spec import resolve
+
+    spec = resolve("park").with_config(max_episode_steps=job["steps"])
+    out = Path(job["out"])
+    t0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+    r = explore(spec, out=out, agent=job["agent"], budget=Budget(steps=job["steps"] * job["episodes"]), workers=1,
+                seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"])
+    wall = time.perf_counter() - wall0
+    r.store.close()
+    t1, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    lines = [json.loads(x) for x in (out / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
+    return {"agent": job["agent"], "label": job["label"], "seed": job["seed"], "steps": r.steps,
+            "episodes": r.episodes, "wall_s": round(wall, 1), "loop_s": round(r.seconds, 1),
+            "cpu_s": round(t1.ru_utime + t1.ru_stime - t0.ru_utime - t0.ru_stime + kids.ru_utime + kids.ru_stime, 1),
+            "bugs": len(r.new_bugs), "agent_stats": r.agent_stats, "birdseye": lines}
+
+
+def tiles_of(trace: list[list[float]]) -> set[tuple[int, int]]:
+    """Tiles a thinned trace passes through (consecutive points joined by straight lines)."""
+    out = {(int(trace[0][0]), int(trace[0][1]))} if trace else set()
+    for (x0, y0), (x1, y1) in zip(trace, trace[1:], strict=False):
+        n = max(1, int(math.dist((x0, y0), (x1, y1)) / 0.1))
+        out.update((int(x0 + (x1 - x0) * i / n), int(y0 + (y1 - y0) * i / n)) for i in range(n + 1))
+    return out
+
+
+def score(run: dict[str, Any], reachable: dict[str, bool]) -> dict[str, Any]:
+    """The paper's metrics of one campaign from its bird's-eye record."""
+    from playtester.report.maps import object_status
+
+    head, episodes = run["birdseye"][0], [e for e in run["birdseye"][1:] if "trace" in e]
+    rows = head["map"]
+    paths = {(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch in PATH_CHARS}
+    east = {t for t in paths if not in_demo_region(t[0] + 0.5, t[1] + 0.5)}
+    objects = head["objects"]
+    shore = shore_tiles(rows)
+    points = [(int(x), int(y)) for e in episodes for x, y in e["trace"]]
+    visited: set[tuple[int, int]] = set()
+    tested: set[str] = set()
+    curve, per_episode_cov = [], []
+    for ep in episodes:
+        tiles = tiles_of(ep["trace"])
+        per_episode_cov.append(len(tiles & paths) / len(paths))
+        visited |= tiles
+        tested |= {o["id"] for o in objects if len(ep.get("faces", {}).get(o["id"], ())) >= len(o["bug_faces"])}
+        curve.append(len(tested))
+    status = object_status(objects, episodes)
+    first = min(18, len(episodes))
+    status18 = object_status(objects, episodes[:first])
+    n, n_reach = len(objects), sum(reachable.get(o["id"], True) for o in objects)
+    return {
+        "path_coverage": round(len(visited & paths) / len(paths), 4),
+        "path_coverage_eval_region": round(len(visited & east) / len(east), 4),
+        "path_coverage_per_episode": round(statistics.mean(per_episode_cov), 4) if per_episode_cov else 0.0,
+        "trace_on_paths": round(sum(p in paths for p in points) / max(1, len(points)), 4),
+        "trace_by_lakes": round(sum(p in shore for p in points) / max(1, len(points)), 4),
+        "oois": n, "reachable_oois": n_reach, "tested_curve": curve,
+        "tested": len(tested), "tested_share": round(len(tested) / n, 4),
+        "tested_after_18": curve[first - 1] if curve else 0, "tested_after_18_share": round((curve[first - 1] if curve
+                                                                                            else 0) / n, 4),
+        "right": sum(s["status"] == "ok" for s in status), "success_rate": round(sum(s["status"] == "ok"
+                                                                                    for s in status) / n, 4),
+        "right_after_18": sum(s["status"] == "ok" for s in status18),
+        "status": [{k: s[k] for k in ("id", "x", "y", "kind", "status")} for s in status],
+        "fps": round(run["steps"] / run["wall_s"], 1) if run["wall_s"] else None,
+        "steps_per_cpu_s": round(run["steps"] / run["cpu_s"], 1) if run["cpu_s"] else None,
+    }
+
+
+def _mean_sd(values: list[float]) -> dict[str, float]:
+    return {"mean": round(statistics.mean(values), 4), "sd": round(statistics.stdev(values), 4) if len(values) > 1
+            else 0.0}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--episodes", type=int, default=45)
+    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--seeds", default="0,1,2", help="campaign seeds (episode seeds follow each)")
+    ap.add_argument("--agents", default="ppgta,inspector,random", help="agent specs, comma-separated (options "
+                    "with + instead of ,: ppgta:warmup_steps=500+il_updates=200)")
+    ap.add_argument("--path-demos", type=int, default=50, help="path-following demonstrations used (of 50)")
+    ap.add_argument("--inspect-demos", type=int, default=150, help="inspection demonstrations used (of 150)")
+    ap.add_argument("--preference", default=str(DEMOS / "path"), help="folder of the preference demonstrations")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--name", default="ppgta")
+    ap.add_argument("--write-lake-demos", type=int, default=0, metavar="N",
+                    help="write N lake-shore preference demonstrations to --preference and stop")
+    args = ap.parse_args()
+    if args.write_lake_demos:
+        write_lake_demos(args.write_lake_demos, Path(args.preference))
+        return
+    made = provenance()
+    seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    agents = [a.replace("+", ",") for a in args.agents.split(",") if a.strip()]
+    tmp = Path(tempfile.mkdtemp(prefix="ppgta-bench-"))
+    demos = [str(pick_demos(Path(args.preference), args.path_demos, tmp / "demos" / "preference")),
+             str(pick_demos(DEMOS / "inspect", args.inspect_demos, tmp / "demos" / "inspect"))]
+    jobs = [{"agent": a, "label": a.partition(":")[0], "seed": s, "episodes": args.episodes, "steps": args.steps,
+             "out": str(tmp / f"{a.partition(':')[0]}-{s}"), "demos": [] if a.startswith("random") else demos[1:] if a.startswith("inspector") else demos}
+            for s in seeds for a in agents]
+    start = time.perf_counter()
+    runs = []
+    with ProcessPoolExecutor(max_workers=args.jobs, mp_context=get_context("spawn")) as pool:
+        for run in pool.map(campaign, jobs):
+            runs.append(run)
+            print(f"{run['label']} seed {run['seed']}: {run['steps']} steps in {run['wall_s']} s "
+                  f"({run['cpu_s']} CPU s)", flush=True)
+    seconds = time.perf_counter() - start
+    from playtester.drive import Worker, resolve
+    from playtester.env import default_space
+
+    spec = resolve("park")
+    with Worker(spec, space=default_space(spec), capture=None) as w:
+        w.reset(seed=0)
+        layout = w.call("playtester.vision.dataset:call_hook", "layout")[1]
+    reachable = {o["id"]: bool(o["reachable"]) for o in layout["oois"]}
+    per_agent: dict[str, Any] = {}
+    for label in dict.fromkeys(r["label"] for r in runs):
+        mine = [r for r in runs if r["label"] == label]
+        scores = [score(r, reachable) for r in mine]
+        keys = ("path_coverage", "path_coverage_eval_region", "path_coverage_per_episode", "tested", "tested_share",
+                "tested_after_18", "tested_after_18_share", "right", "success_rate", "fps", "steps_per_cpu_s", "trace_on_paths",
+                "trace_by_lakes")
+        per_agent[label] = {
+            **{k: _mean_sd([s[k] for s in scores]) for k in keys},
+            "tested_curve_mean": [round(statistics.mean(c), 2) for c in zip(*[s["tested_curve"] for s in scores],
+                                                                            strict=False)],
+            "cpu_s": sum(r["cpu_s"] for r in mine), "wall_s": sum(r["wall_s"] for r in mine),
+            "runs": [{"seed": r["seed"], "steps": r["steps"], "episodes": r["episodes"], "wall_s": r["wall_s"],
+                      "cpu_s": r["cpu_s"], "bugs": r["bugs"], "agent_stats": r["agent_stats"],
+                      **{k: v for k, v in s.items() if k != "status"}} for r, s in zip(mine, scores, strict=True)],
+        }
+        _maps(args.name, label, mine[0], scores[0])
+    record = {"game": "park", "episodes": args.episodes, "steps_per_episode": args.steps, "seeds": seeds,
+              "agents": agents, "path_demos": args.path_demos, "inspect_demos": args.inspect_demos,
+              "preference_demos": os.path.relpath(args.preference, ROOT),
+              "size_note": ("the paper's protocol (45 x 2000, 3 seeds)" if (args.episodes, args.steps, len(seeds)) ==
+                            (45, 2000, 3) else f"scaled down from the paper's 45 x 2000 x 3 seeds: {args.episodes} x "
+                            f"{args.steps} x {len(seeds)}"),
+              "seconds": round(seconds, 1), "cpu_s_total": round(sum(r["cpu_s"] for r in runs), 1),
+              "targets": {"path_coverage": 0.85, "tested_after_18_share": 0.8, "success_rate": 0.75,
+                          "cpu_minutes": 60},
+              "per_agent": per_agent}
+    for label, a in per_agent.items():
+        print(f"{label:10s} pathway coverage {100 * a['path_coverage']['mean']:.1f}% (east "
+              f"{100 * a['path_coverage_eval_region']['mean']:.1f}%), tested {a['tested']['mean']:.1f} (after 18: "
+              f"{a['tested_after_18']['mean']:.1f}), success {100 * a['success_rate']['mean']:.1f}%, fps "
+              f"{a['fps']['mean']:.1f}, CPU {a['cpu_s'] / 60:.1f} min")
+    print(f"written to {write_results(args.name, record, made)}")
+    shutil.rmtree(tmp, ignore_errors=True)  # the campaigns' stores (their figures are in the results file)
+
+
+def _maps(name: str, label: str, run: dict[str, Any], s: dict[str, Any]) -> None:
+    from playtester.report.images import png_bytes
+    from playtester.report.maps import BirdsEye, exploration_map, status_map
+
+    head = run["birdseye"][0]
+    traces = [[tuple(p) for p in e["trace"]] for e in run["birdseye"][1:] if "trace" in e]
+    view = BirdsEye(head["map"], traces=traces, objects=s["status"], scale=6)
+    for kind, img in (("traces", exploration_map(view)), ("status", status_map(view))):
+        (ROOT / "bench" / "results" / f"{name}_{label}_{kind}.png").write_bytes(png_bytes(img))
+
+
+if __name__ == "__main__":
+    main()

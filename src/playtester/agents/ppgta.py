@@ -1,0 +1,1067 @@
+"""PPGTA, the preference-conditioned pixel-based game-testing agent (Abdelfattah, Brown and Zhang, paper 001,
+Section IV), and its baseline Inspector (Liu et al. 2022, as paper 001 describes it). Single file, CleanRL style,
+read top to bottom:
+
+1. **Object masks** (`od_mask`). The objects of interest (OOIs) come from the game's object detector, the one
+   its texture oracle uses (``[oracles] texture_model``, loaded through `playtester.oracles.texture.load_judge`;
+   the campaign names it in ``CampaignInfo.detector``). The OD mask turns a frame grey except inside the box of
+   the OOI under test (a frame with no OOI is all grey).
+2. **Feature encoder by masked inverse dynamics** (`Encoder`, `InverseDynamics`, `fit_inverse_dynamics`): a small
+   CNN learns to predict the action between two adjacent frames, one of them OD-masked at random. Trained from
+   scratch on the demonstrations plus the agent's own first frames (``warmup_steps`` random steps: the
+   demonstrator plays 3 of the 9 actions); 20% of the episodes are held out and its accuracy on them is reported
+   (``idm_accuracy``).
+3. **Memory-augmented imitation** (`Policy`, `fit_imitation`): the encoder, a local bi-directional GRU over the
+   last ``k_frames`` frames, a global GRU over the trajectory so far, an MLP head on their concatenated states.
+   Cross-entropy on the demonstrations plus the temporal consistency loss of Eq. 4: the student sees OD-masked
+   frames, an EMA teacher the full frames, and the student's concatenated state is pulled towards the teacher's
+   (DINO's cross-entropy between their softmaxed states, centred and sharpened teacher), weight ``lam``. Two
+   policies: **inspection** (demonstrations whose path has a folder or name ``inspect_match``) and **path
+   following**, the preference (every other demonstration). A preference is data: other demonstrations, another
+   preferred style, and no code changes.
+4. **Exploration** (`Ppo`, `RndEnsemble`): PPO whose actor and critic start from the path-following policy;
+   intrinsic reward from an ensemble of ``rnd_members`` RND predictors on downsampled, OD-masked frames, ``r_e``
+   = the variance of their predictions (replay buffer of 1024 transitions, as in the paper; each member trains
+   on its own random half of each batch, as disagreement-based exploration does, or they agree and the variance
+   collapses; divided by a running estimate of the spread of its discounted return, as RND implementations do);
+   style reward ``r_p = -KL(pi_e || pi_p)`` against the path-following policy, as its one-sample estimate
+   ``-(log pi_e(a_t) - log pi_p(a_t))`` (its expectation under pi_e is the KL; unlike the KL itself it depends on
+   the action taken, so PPO learns from it: RLHF's PPO does the same); ``r = alpha r_p + (1 - alpha) r_e``
+   with the paper's schedule (alpha starts at 0.8, falls by 0.05 to a floor of 0.5 when ``r_e`` drops by more
+   than 0.1 between adjacent steps, rises by 0.1 back to 0.8 when it rises by more than 0.1: our reading of
+   "once the change rises").
+5. **Testing**: when the detector shows an OOI whose box is at least ``test_min_box`` pixels tall and no test ran
+   in the last ``cooldown`` steps, the inspection policy takes over until ``test_steps`` pass or the OOI has been
+   out of view for ``lost_steps`` steps; then exploration resumes. The verdicts are the texture oracle's (the
+   campaign's), as for every agent. Pixels cannot tell two barrels apart, so "untested" is approximated by the
+   cooldown; the agent cannot know when every face has been seen (that is the probe's ground truth), so the
+   test ends by the step limit or when the object is lost.
+
+``inspector`` (`InspectorAgent`): the same pipeline with what paper 001 says its predecessor lacked: one RND
+predictor on unmasked frames (``r_e`` = its prediction error), no preference (alpha 0: PPO from random weights on
+the novelty reward alone), and plain behaviour cloning for the inspection policy (no mask, no consistency loss).
+
+**Scaled down from the paper, for a CPU with 2 shared cores** (networks, data and steps; each choice is a field
+of `PpgtaConfig`, overridable with ``--agent ppgta:key=value``):
+
+- No pretrained backbone is reachable (the paper fine-tunes AlexNet): a 3-layer CNN trained from scratch on
+  64x48 frames (paper 128x128), then **frozen**: the imitation and PPO stages train what is on top of it (a
+  projection, the GRUs and the heads) on features computed once per frame; the paper fine-tunes the backbone
+  through the imitation loss too.
+- GRU sizes 64 (local, each direction) and 128 (global) with a 128-unit MLP (paper 256, 1024, 512 + 256).
+- RND on 32x24 frames with MLP target and predictors (paper 64x64 through the backbone, MLPs 512 and 256): the
+  encoder, trained to tell actions apart, discards where the player is.
+- PPO updates the local GRU and the heads; the global GRU's state is stored with each step as an input (the
+  projection and global GRU stay as the path-following policy learnt them, so ``pi_p`` and ``pi_e`` share them).
+- Demonstrations: at most ``max_demo_steps`` steps of them are used (whole episodes, picked at random); the
+  imitation trains for ``il_updates`` minibatches of trajectory chunks (truncated backpropagation through time,
+  the global GRU starting each chunk from its state along the whole trajectory), not 40 epochs with early
+  stopping; held out per kind: round(20%) of the episodes, at least one left to train on.
+
+Hyper-parameters marked (paper) are paper 001's; PPO's are CleanRL's ``ppo.py`` defaults (the paper uses
+Inspector's, which it does not list); the others are ours.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+import warnings
+from collections import deque
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from playtester.agents.common import (
+    Demo,
+    Explorer,
+    RunningNorm,
+    Transition,
+    make_config,
+    random_valid,
+    setup_torch,
+)
+from playtester.drive.observation import resize_nearest
+from playtester.errors import ConfigError, NoValidActionError, UsageError
+
+CAPTURE = (160, 120)  # the agent's frames: the detector's own input size
+
+
+@dataclass
+class PpgtaConfig:
+    """Hyper-parameters of PPGTA (and of Inspector, which changes a few: see `InspectorAgent`)."""
+
+    # ---- frames and the detector
+    frame_w: int = 64
+    """Width of the networks' input frames (paper 128; 64x48 keeps a CNN step under a millisecond)."""
+    frame_h: int = 48
+    """Height of the networks' input frames."""
+    detector: str = ""
+    """Model bundle of the object detector; empty: the campaign's (the texture oracle's ``texture_model``)."""
+    min_score: float = 0.5
+    """Detector score from which a box is an OOI."""
+    od_mask: bool = True
+    """Students see OD-masked frames (paper); False: full frames everywhere (Inspector)."""
+    # ---- encoder (masked inverse dynamics)
+    feat: int = 128
+    """Encoder output size."""
+    warmup_steps: int = 1000
+    """Random steps the agent plays before it trains: its own frames for the inverse dynamics (ours)."""
+    idm_updates: int = 600
+    """Adam updates of the inverse-dynamics encoder (minibatches of ``batch`` pairs)."""
+    batch: int = 64
+    """Minibatch size of the encoder and imitation training (paper: 64)."""
+    lr: float = 1e-3
+    """AdamW learning rate of the encoder and the imitation (paper: warm-up 2e-3 to 1e-2, cosine; ours a flat 1e-3 for far fewer updates)."""
+    held_out: float = 0.2
+    """Share of the demonstration episodes held out to report accuracies (paper: 70/10/20)."""
+    max_demo_steps: int = 30000
+    """Most demonstration steps used (whole episodes at random); the rest are ignored (memory and time)."""
+    inspect_match: str = "inspect"
+    """A demonstration whose source has a folder of this name, or a file name starting with it, shows OOI
+    inspection; every other demonstration shows the preferred exploration style."""
+    # ---- imitation (memory-augmented, with the EMA teacher)
+    k_frames: int = 4
+    """Frames the local bi-GRU sees (paper: a stack of 4)."""
+    local_hidden: int = 64
+    """Local bi-GRU hidden size per direction (paper 256)."""
+    global_hidden: int = 128
+    """Global GRU hidden size (paper 1024)."""
+    mlp: int = 128
+    """Width of the MLP head's two layers (paper 512 and 256; layer norm and dropout 0.2 as the paper)."""
+    il_updates: int = 300
+    """AdamW updates of each imitation policy (minibatches of ``il_episodes`` chunks of ``il_chunk`` steps)."""
+    il_episodes: int = 16
+    """Chunks per imitation minibatch, each from a random episode."""
+    il_chunk: int = 48
+    """Steps per chunk (truncated backpropagation through time; the global GRU starts each chunk from its
+    state along the whole trajectory, recomputed every ``il_refresh`` updates)."""
+    il_refresh: int = 50
+    """Updates between recomputations of the global GRU's states along the trajectories."""
+    lam: float = 0.1
+    """Weight of the temporal consistency loss (Eq. 4's lambda; not given in the paper)."""
+    ema: float = 0.99
+    """EMA rate of the teacher (DINO: 0.996 over far more updates)."""
+    teacher_temp: float = 0.04
+    """DINO's teacher temperature."""
+    student_temp: float = 0.1
+    """DINO's student temperature."""
+    # ---- exploration: RND ensemble, style reward, PPO
+    rnd_members: int = 5
+    """Predictors in the RND ensemble (paper: an ensemble; 1 = the original RND, Inspector)."""
+    rnd_buffer: int = 1024
+    """Replay buffer of the RND predictors in transitions (paper: 1024)."""
+    rnd_w: int = 32
+    """Width of the RND input frames (paper 64x64)."""
+    rnd_h: int = 24
+    """Height of the RND input frames."""
+    rnd_out: int = 64
+    """Output size of the RND target and predictors."""
+    rnd_every: int = 4
+    """Steps between RND training updates (each one minibatch of ``batch`` from the buffer)."""
+    rnd_lr: float = 1e-3
+    """AdamW learning rate of the predictors."""
+    alpha: float = 0.8
+    """Initial and highest weight of the style reward (paper: 0.8; 0 = novelty only)."""
+    alpha_min: float = 0.5
+    """Floor of alpha (paper: 0.5)."""
+    alpha_down: float = 0.05
+    """Alpha falls by this when the novelty drops (paper: 0.05)."""
+    alpha_up: float = 0.1
+    """Alpha rises by this when the novelty recovers (paper: 0.1)."""
+    novelty_eps: float = 0.1
+    """A change of the novelty reward between adjacent steps beyond this is a drop or a rise (paper: 0.1)."""
+    ppo_from_preference: bool = True
+    """PPO's actor and critic start from the path-following policy (paper); False: random weights."""
+    n_steps: int = 128
+    """Steps per slot per PPO rollout (CleanRL: 128)."""
+    ppo_epochs: int = 4
+    """PPO epochs per rollout (CleanRL: 4)."""
+    minibatches: int = 4
+    """PPO minibatches per epoch (CleanRL: 4)."""
+    ppo_lr: float = 2.5e-4
+    """PPO's Adam learning rate (CleanRL: 2.5e-4)."""
+    gamma: float = 0.99
+    """Discount (CleanRL: 0.99)."""
+    gae_lambda: float = 0.95
+    """GAE lambda (CleanRL: 0.95)."""
+    clip: float = 0.2
+    """PPO's clipping (CleanRL: 0.2)."""
+    ent_coef: float = 0.01
+    """Entropy bonus (CleanRL: 0.01)."""
+    vf_coef: float = 0.5
+    """Value loss weight (CleanRL: 0.5)."""
+    max_grad_norm: float = 0.5
+    """Gradient clipping (CleanRL: 0.5)."""
+    # ---- testing
+    test_min_box: float = 10.0
+    """An OOI box at least this many pixels tall (of 120: 40 window pixels) starts a test."""
+    test_steps: int = 300
+    """Most steps of one test (the longest inspection demonstration is about 300)."""
+    lost_steps: int = 30
+    """A test ends when no OOI has been seen for this many steps."""
+    cooldown: int = 100
+    """Steps after a test before another may start (pixels cannot tell two objects of a kind apart)."""
+
+
+# ------------------------------------------------------------------------------------------- frames
+def gray3(frame: np.ndarray) -> np.ndarray:
+    """An RGB frame in grey, still 3 channels."""
+    g = (frame[..., 0] * 0.299 + frame[..., 1] * 0.587 + frame[..., 2] * 0.114).astype(np.uint8)
+    return np.repeat(g[..., None], 3, axis=-1)
+
+
+def od_mask(frame: np.ndarray, box: tuple[float, float, float, float] | None) -> np.ndarray:
+    """Paper 001's OD mask: grey everywhere except inside ``box`` (x0, y0, x1, y1 in ``frame``'s pixels);
+    with no box, the whole frame grey."""
+    out = gray3(frame)
+    if box is not None:
+        h, w = frame.shape[:2]
+        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+        x1, y1 = min(w, int(math.ceil(box[2]))), min(h, int(math.ceil(box[3])))
+        if x1 > x0 and y1 > y0:
+            out[y0:y1, x0:x1] = frame[y0:y1, x0:x1]
+    return out
+
+
+def scale_box(box: tuple[float, ...] | None, src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, ...] | None:
+    """A box from a frame of ``src`` (width, height) to one of ``dst``."""
+    if box is None:
+        return None
+    sx, sy = dst[0] / src[0], dst[1] / src[1]
+    return (box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy)
+
+
+def to_chw(frames: np.ndarray) -> torch.Tensor:
+    """uint8 (N, H, W, 3) -> float (N, 3, H, W) in [0, 1]."""
+    return torch.as_tensor(frames).permute(0, 3, 1, 2).float() / 255.0
+
+
+# ------------------------------------------------------------------------------ encoder (Sec. IV-A)
+class Encoder(nn.Module):
+    """The feature encoder (FE): three strided convolutions and a linear layer."""
+
+    def __init__(self, w: int, h: int, feat: int) -> None:
+        super().__init__()
+        self.conv = nn.Sequential(
+            nn.Conv2d(3, 16, 5, stride=2, padding=2), nn.ReLU(),
+            nn.Conv2d(16, 32, 3, stride=2, padding=1), nn.ReLU(),
+            nn.Conv2d(32, 32, 3, stride=2, padding=1), nn.ReLU(), nn.Flatten())
+        with torch.no_grad():
+            n = self.conv(torch.zeros(1, 3, h, w)).shape[1]
+        self.fc = nn.Sequential(nn.Linear(n, feat), nn.ReLU())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.conv(x))
+
+
+class InverseDynamics(nn.Module):
+    """Eq. 3: the action between two adjacent frames, from their encodings."""
+
+    def __init__(self, encoder: Encoder, feat: int, n_actions: int) -> None:
+        super().__init__()
+        self.encoder = encoder
+        self.head = nn.Sequential(nn.Linear(2 * feat, 128), nn.ReLU(), nn.Linear(128, n_actions))
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return self.head(torch.cat([self.encoder(a), self.encoder(b)], -1))
+
+
+@dataclass
+class Pairs:
+    """Adjacent frame pairs (uint8, N x H x W x 3, full and masked) and the action between them."""
+
+    first: np.ndarray
+    first_masked: np.ndarray
+    second: np.ndarray
+    second_masked: np.ndarray
+    actions: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def fit_inverse_dynamics(model: InverseDynamics, train: Pairs, test: Pairs | None, updates: int, batch: int,
+                         lr: float, rng: np.random.Generator) -> dict[str, float]:
+    """Train ``model`` (encoder included) to predict actions; one frame of each pair OD-masked at random (the
+    paper's augmentation). Returns the accuracy on ``train`` and, when given, on the held-out ``test``."""
+    opt = torch.optim.AdamW(model.parameters(), lr=lr)
+    model.train()
+    for _ in range(updates):
+        idx = rng.integers(len(train), size=min(batch, len(train)))
+        which = rng.integers(3, size=len(idx))  # 0: neither masked, 1: the first, 2: the second
+        a = np.where((which == 1)[:, None, None, None], train.first_masked[idx], train.first[idx])
+        b = np.where((which == 2)[:, None, None, None], train.second_masked[idx], train.second[idx])
+        loss = F.cross_entropy(model(to_chw(a), to_chw(b)), torch.as_tensor(train.actions[idx]))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    out = {"idm_train_accuracy": idm_accuracy(model, train)}
+    if test is not None and len(test):
+        out["idm_accuracy"] = idm_accuracy(model, test)
+        out["idm_test_pairs"] = float(len(test))
+    return out
+
+
+@torch.no_grad()
+def idm_accuracy(model: InverseDynamics, pairs: Pairs) -> float:
+    right = 0
+    for i in range(0, len(pairs), 256):
+        s = slice(i, i + 256)
+        pred = model(to_chw(pairs.first[s]), to_chw(pairs.second_masked[s])).argmax(-1).numpy()
+        right += int((pred == pairs.actions[s]).sum())
+    return right / max(1, len(pairs))
+
+
+@torch.no_grad()
+def encode(encoder: Encoder, frames: np.ndarray) -> np.ndarray:
+    """Features of uint8 frames (N, H, W, 3), in batches."""
+    out = [encoder(to_chw(frames[i:i + 512])).numpy() for i in range(0, len(frames), 512)]
+    return np.concatenate(out) if out else np.zeros((0, encoder.fc[0].out_features), np.float32)
+
+
+# ---------------------------------------------------------------------- imitation policy (Sec. IV-B)
+class Policy(nn.Module):
+    """On encoder features: a projection, a local bi-GRU over the last K frames, a global GRU over the
+    trajectory, and an MLP head (action logits; a value head for PPO). ``state`` is the concatenated h^c."""
+
+    def __init__(self, feat: int, n_actions: int, cfg: PpgtaConfig) -> None:
+        super().__init__()
+        d = cfg.mlp
+        self.proj = nn.Sequential(nn.Linear(feat, d), nn.LayerNorm(d), nn.ReLU())
+        self.local = nn.GRU(d, cfg.local_hidden, batch_first=True, bidirectional=True)
+        self.glob = nn.GRU(d, cfg.global_hidden, batch_first=True)
+        self.body = nn.Sequential(nn.Linear(2 * cfg.local_hidden + cfg.global_hidden, d), nn.LayerNorm(d), nn.ReLU(),
+                                  nn.Dropout(0.2), nn.Linear(d, d), nn.LayerNorm(d), nn.ReLU())
+        self.actor = nn.Linear(d, n_actions)
+        self.critic = nn.Linear(d, 1)
+        self.k = cfg.k_frames
+
+    def local_state(self, windows: torch.Tensor) -> torch.Tensor:
+        """(B, K, d) projected windows -> (B, 2 * local_hidden): the last hidden state of each direction."""
+        _, h = self.local(windows)
+        return torch.cat([h[0], h[1]], -1)
+
+    def heads(self, hc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        z = self.body(hc)
+        return self.actor(z), self.critic(z).squeeze(-1)
+
+    def sequence(self, feats: torch.Tensor, h0: torch.Tensor | None = None) -> torch.Tensor:
+        """(B, T, feat) trajectories (from the start, or from the global GRU state ``h0``, (1, B, hidden)) ->
+        (B, T, h^c): every step's concatenated state."""
+        p = self.proj(feats)
+        g, _ = self.glob(p, h0)
+        B, T, d = p.shape
+        idx = (torch.arange(T)[:, None] + torch.arange(-self.k + 1, 1)[None]).clamp(min=0)  # (T, K)
+        windows = p[:, idx].reshape(B * T, self.k, d)
+        return torch.cat([self.local_state(windows).reshape(B, T, -1), g], -1)
+
+
+@dataclass
+class Episodes:
+    """Demonstration episodes as encoder features: the student's (masked) and the teacher's (full)."""
+
+    masked: list[np.ndarray]
+    full: list[np.ndarray]
+    actions: list[np.ndarray]
+
+    def batch(self, idx: Any, starts: Any = None, length: int | None = None, context: int = 0
+              ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, list[int]]:
+        """Padded (B, T, feat) tensors (student's, teacher's), the actions (B, T), the mask of the steps to learn
+        from (B, T), and where each row starts: episode ``idx[j]`` from ``starts[j]`` for ``length`` steps (whole
+        episodes without them), preceded by up to ``context`` earlier steps (in the rows, not in the mask: the
+        local window's frames before a chunk)."""
+        rows = []
+        for j, i in enumerate(idx):
+            n = len(self.actions[i])
+            s = 0 if starts is None else int(starts[j])
+            e = n if length is None else min(n, s + length)
+            rows.append((i, max(0, s - context), s, e))
+        T = max(e - b for _, b, _, e in rows)
+        B, f = len(idx), self.masked[0].shape[1]
+        m, full = np.zeros((B, T, f), np.float32), np.zeros((B, T, f), np.float32)
+        acts, valid = np.zeros((B, T), np.int64), np.zeros((B, T), np.float32)
+        for j, (i, b, s, e) in enumerate(rows):
+            m[j, :e - b], full[j, :e - b], acts[j, :e - b] = self.masked[i][b:e], self.full[i][b:e], self.actions[i][b:e]
+            valid[j, s - b:e - b] = 1
+        return (torch.as_tensor(m), torch.as_tensor(full), torch.as_tensor(acts), torch.as_tensor(valid),
+                [b for _, b, _, _ in rows])
+
+
+@torch.no_grad()
+def global_states(policy: Policy, feats: list[np.ndarray], batch: int = 16) -> list[np.ndarray]:
+    """The global GRU's state after each step of each whole trajectory (T, hidden), for chunked training."""
+    out = []
+    for k in range(0, len(feats), batch):
+        group = feats[k:k + batch]
+        T = max(len(f) for f in group)
+        x = np.zeros((len(group), T, group[0].shape[1]), np.float32)
+        for j, f in enumerate(group):
+            x[j, :len(f)] = f
+        g, _ = policy.glob(policy.proj(torch.as_tensor(x)))
+        out += [g[j, :len(f)].numpy() for j, f in enumerate(group)]
+    return out
+
+
+def initial_states(states: list[np.ndarray], idx: Any, begins: list[int], hidden: int) -> torch.Tensor:
+    """(1, B, hidden): the global state before step ``begins[j]`` of trajectory ``idx[j]`` (zeros at its start)."""
+    h = np.zeros((1, len(idx), hidden), np.float32)
+    for j, (i, b) in enumerate(zip(idx, begins, strict=True)):
+        if b > 0:
+            h[0, j] = states[i][b - 1]
+    return torch.as_tensor(h)
+
+
+def fit_imitation(policy: Policy, train: Episodes, test: Episodes | None, cfg: PpgtaConfig,
+                  rng: np.random.Generator, consistency: bool = True) -> dict[str, float]:
+    """Eq. 4: cross-entropy on the demonstrator's actions plus ``lam`` times the consistency between the student's
+    h^c (masked frames) and its EMA teacher's (full frames), DINO-style (centred, sharpened teacher softmax).
+    Returns the action accuracy on ``train`` and, when given, on the held-out ``test``."""
+    teacher = copy.deepcopy(policy).eval()
+    for p in teacher.parameters():
+        p.requires_grad_(False)
+    center = torch.zeros(2 * cfg.local_hidden + cfg.global_hidden)
+    opt = torch.optim.AdamW(policy.parameters(), lr=cfg.lr)
+    n = len(train.actions)
+    lengths = np.array([len(a) for a in train.actions])
+    policy.train()
+    for u in range(cfg.il_updates):
+        if u % cfg.il_refresh == 0:  # the global GRU's states along every whole trajectory (truncated BPTT)
+            s_states = global_states(policy, train.masked)
+            t_states = global_states(teacher, train.full)
+        idx = rng.integers(n, size=cfg.il_episodes)
+        starts = (rng.random(len(idx)) * np.maximum(1, lengths[idx] - cfg.il_chunk + 1)).astype(int)
+        masked, full, acts, valid, begins = train.batch(idx, starts, cfg.il_chunk, cfg.k_frames - 1)
+        hc = policy.sequence(masked, initial_states(s_states, idx, begins, cfg.global_hidden))
+        logits, _ = policy.heads(hc)
+        ce = (F.cross_entropy(logits.reshape(-1, logits.shape[-1]), acts.reshape(-1), reduction="none")
+              * valid.reshape(-1)).sum() / valid.sum()
+        loss = ce
+        if consistency and cfg.lam > 0:
+            with torch.no_grad():
+                ht = teacher.sequence(full, initial_states(t_states, idx, begins, cfg.global_hidden))
+                pt = F.softmax((ht - center) / cfg.teacher_temp, -1)
+            ls = F.log_softmax(hc / cfg.student_temp, -1)
+            cons = (-(pt * ls).sum(-1) * valid).sum() / valid.sum()
+            loss = ce + cfg.lam * cons
+            center = 0.9 * center + 0.1 * (ht * valid[..., None]).sum((0, 1)) / valid.sum()
+        opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+        opt.step()
+        with torch.no_grad():
+            for pt_, ps in zip(teacher.parameters(), policy.parameters(), strict=True):
+                pt_.mul_(cfg.ema).add_(ps.detach(), alpha=1 - cfg.ema)
+    policy.eval()
+    out = {"train_accuracy": imitation_accuracy(policy, train)}
+    if test is not None and test.actions:
+        out["accuracy"] = imitation_accuracy(policy, test)
+    return out
+
+
+@torch.no_grad()
+def imitation_accuracy(policy: Policy, eps: Episodes) -> float:
+    """The share of the demonstrator's actions the policy's most likely action matches, over whole trajectories."""
+    right = total = 0
+    for k in range(0, len(eps.actions), 16):
+        masked, _, acts, valid, _ = eps.batch(list(range(k, min(k + 16, len(eps.actions)))))
+        logits, _ = policy.heads(policy.sequence(masked))
+        right += int(((logits.argmax(-1) == acts).float() * valid).sum())
+        total += int(valid.sum())
+    return right / max(1, total)
+
+
+# ---------------------------------------------------------------------------- novelty (Sec. IV-C)
+class RndEnsemble:
+    """RND with ``members`` predictors: a fixed random target and predictors trained (MSE) to match it on a replay
+    buffer of ``capacity`` inputs. The novelty of an input is the variance of the predictions across members
+    (paper 001), or with one member the original RND's prediction error. Inputs are standardized by running
+    statistics, clipped to +-5 (as Burda et al.)."""
+
+    def __init__(self, n_in: int, members: int, out: int, capacity: int, lr: float, seed: int) -> None:
+        def mlp(hidden: int) -> nn.Module:
+            return nn.Sequential(nn.Linear(n_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
+                                 nn.Linear(hidden, out))
+
+        self.target = mlp(128)
+        for p in self.target.parameters():
+            p.requires_grad_(False)
+        self.predictors = nn.ModuleList(mlp(128) for _ in range(members))
+        self.opt = torch.optim.AdamW(self.predictors.parameters(), lr=lr)
+        self.norm = RunningNorm(n_in)
+        self.buffer = np.zeros((capacity, n_in), np.float32)
+        self.size = self.pos = 0
+        self.rng = np.random.default_rng(seed)
+        self.updates = 0
+
+    def add(self, x: np.ndarray) -> None:
+        self.norm.update(x)
+        self.buffer[self.pos] = x
+        self.pos = (self.pos + 1) % len(self.buffer)
+        self.size = min(self.size + 1, len(self.buffer))
+
+    @torch.no_grad()
+    def novelty(self, x: np.ndarray) -> np.ndarray:
+        """The novelty of each row of ``x`` (N, n_in)."""
+        z = torch.as_tensor(self.norm(np.atleast_2d(x)))
+        preds = torch.stack([p(z) for p in self.predictors])  # (M, N, out)
+        if len(self.predictors) == 1:
+            return ((preds[0] - self.target(z)) ** 2).mean(-1).numpy()
+        return preds.var(0, unbiased=False).mean(-1).numpy()
+
+    def train(self, batch: int) -> float:
+        """One update: each member on its own random half of a minibatch from the buffer."""
+        if self.size < batch:
+            return 0.0
+        z = torch.as_tensor(self.norm(self.buffer[self.rng.integers(self.size, size=batch)]))
+        with torch.no_grad():
+            y = self.target(z)
+        loss = torch.zeros(())
+        for p in self.predictors:
+            keep = torch.as_tensor(self.rng.random(batch) < (0.5 if len(self.predictors) > 1 else 1.0))
+            if keep.any():
+                loss = loss + F.mse_loss(p(z[keep]), y[keep])
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        self.updates += 1
+        return float(loss.detach())
+
+
+class Alpha:
+    """Paper 001's adaptive mix of style and novelty: falls by ``down`` to ``low`` when the novelty drops by
+    more than ``eps`` between adjacent steps, rises by ``up`` back to ``high`` when it rises by more than ``eps``."""
+
+    def __init__(self, high: float, low: float, down: float, up: float, eps: float) -> None:
+        self.high, self.low, self.down, self.up, self.eps = high, min(low, high), down, up, eps
+        self.value = high
+        self.last: float | None = None
+
+    def update(self, novelty: float) -> float:
+        if self.last is not None:
+            change = novelty - self.last
+            if change < -self.eps:
+                self.value = max(self.low, self.value - self.down)
+            elif change > self.eps:
+                self.value = min(self.high, self.value + self.up)
+        self.last = novelty
+        return self.value
+
+
+# -------------------------------------------------------------------------------------------- PPO
+def gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, next_value: float, gamma: float,
+        lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """Generalized advantage estimates and returns of one rollout (``dones[t]``: the episode ended after step t)."""
+    adv = np.zeros(len(rewards), np.float32)
+    last = 0.0
+    for t in reversed(range(len(rewards))):
+        nv = next_value if t == len(rewards) - 1 else values[t + 1]
+        nonterminal = 1.0 - dones[t]
+        delta = rewards[t] + gamma * nv * nonterminal - values[t]
+        last = delta + gamma * lam * nonterminal * last
+        adv[t] = last
+    return adv, adv + values
+
+
+class Ppo:
+    """CleanRL's PPO (clipped objective, GAE, normalized advantages, entropy bonus) on a `Policy` whose projection
+    and global GRU are frozen: each step stores its projected window and global state as inputs."""
+
+    def __init__(self, policy: Policy, cfg: PpgtaConfig) -> None:
+        self.net, self.cfg = policy, cfg
+        for p in list(policy.proj.parameters()) + list(policy.glob.parameters()):
+            p.requires_grad_(False)
+        self.opt = torch.optim.Adam([p for p in policy.parameters() if p.requires_grad], lr=cfg.ppo_lr, eps=1e-5)
+        self.updates = 0
+        self.last: dict[str, float] = {}
+
+    def update(self, roll: dict[str, np.ndarray], next_value: float) -> None:
+        c = self.cfg
+        adv, ret = gae(roll["rewards"], roll["values"], roll["dones"], next_value, c.gamma, c.gae_lambda)
+        win, g = torch.as_tensor(roll["windows"]), torch.as_tensor(roll["globals"])
+        acts, old_logp = torch.as_tensor(roll["actions"]), torch.as_tensor(roll["logp"])
+        masks = torch.as_tensor(roll["masks"])
+        adv_t, ret_t = torch.as_tensor(adv), torch.as_tensor(ret)
+        n = len(acts)
+        size = max(1, n // c.minibatches)  # the net stays in eval mode: no dropout, the ratios are exact
+        for _ in range(c.ppo_epochs):
+            order = torch.randperm(n)
+            for i in range(0, n, size):
+                mb = order[i:i + size]
+                logits, value = self.net.heads(torch.cat([self.net.local_state(win[mb]), g[mb]], -1))
+                logits = torch.where(masks[mb] > 0, logits, torch.finfo(logits.dtype).min)
+                dist = torch.distributions.Categorical(logits=logits)
+                logp = dist.log_prob(acts[mb])
+                ratio = (logp - old_logp[mb]).exp()
+                a = adv_t[mb]
+                a = (a - a.mean()) / (a.std() + 1e-8) if len(mb) > 1 else a
+                pg = torch.max(-a * ratio, -a * ratio.clamp(1 - c.clip, 1 + c.clip)).mean()
+                v_loss = 0.5 * ((value - ret_t[mb]) ** 2).mean()
+                ent = dist.entropy().mean()
+                loss = pg - c.ent_coef * ent + c.vf_coef * v_loss
+                self.opt.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
+                self.opt.step()
+        self.updates += 1
+        self.last = {"pg_loss": float(pg.detach()), "v_loss": float(v_loss.detach()), "entropy": float(ent.detach())}
+
+
+# ------------------------------------------------------------------------------------------ the agent
+@dataclass
+class SlotState:
+    """One worker's running episode, as the agent tracks it."""
+
+    window: deque  # encoder features of the last K frames (masked)
+    g: torch.Tensor  # global GRU state of the exploration policy (shared with pi_p: same frozen GRU)
+    mode: str = "explore"  # explore | test
+    test_window: deque | None = None
+    test_g: torch.Tensor | None = None
+    test_steps: int = 0
+    lost: int = 0
+    since_test: int = 10**9
+    box: tuple[float, ...] | None = None  # the OOI box of this step's frame (the agent's pixels)
+    pending: dict[str, Any] | None = None  # the PPO step awaiting its reward
+    alpha: Alpha | None = None
+    disc: float = 0.0  # discounted novelty return (its running spread scales the novelty)
+    prev_pair: tuple[np.ndarray, np.ndarray] | None = None  # warm-up: this frame, full and masked
+
+
+class PpgtaAgent(Explorer):
+    """PPGTA: preference-conditioned exploration (PPO on style + ensemble novelty) and imitation-driven tests."""
+
+    name = "ppgta"
+    capture = CAPTURE
+    learns_from_demos = True
+    defaults: dict[str, Any] = {}
+
+    def __init__(self, n_actions: int, seed: int = 0, workers: int = 1, **overrides: Any) -> None:
+        super().__init__(n_actions, seed, workers)
+        self.cfg: PpgtaConfig = make_config(PpgtaConfig, {**self.defaults, **overrides})
+        c = self.cfg
+        if c.frame_w < 16 or c.frame_h < 16 or c.k_frames < 1 or c.rnd_members < 1:
+            raise UsageError(f"{self.name}: frame_w and frame_h must be >= 16, k_frames and rnd_members >= 1")
+        setup_torch(seed)
+        self.size = (c.frame_w, c.frame_h)
+        self.encoder = Encoder(c.frame_w, c.frame_h, c.feat)
+        self.path_policy: Policy | None = None
+        self.inspect_policy: Policy | None = None
+        self.ppo: Ppo | None = None
+        self.rnd = RndEnsemble(c.rnd_w * c.rnd_h * 3, c.rnd_members, c.rnd_out, c.rnd_buffer, c.rnd_lr, seed)
+        self.ret_norm = RunningNorm(1, count=0.0)
+        self.judge: Any = None
+        self._last_detect: tuple[Any, list[Any]] = (None, [])
+        self.demo_raw: list[tuple[str, np.ndarray, np.ndarray, list[Any]]] = []  # kind, frames, actions, boxes
+        self.own: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]] = []  # warm-up pairs
+        self.slots: dict[int, SlotState] = {}
+        self.rollouts: dict[int, list[dict[str, Any]]] = {}
+        self.fitted = False
+        self.steps = 0
+        self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0}
+        self.fit_stats: dict[str, float] = {}
+        self.timing = {"detect_s": 0.0, "act_s": 0.0, "observe_s": 0.0, "fit_s": 0.0, "ppo_s": 0.0}
+        self.novelty_sum = 0.0
+        self.style_sum = 0.0
+
+    # ---- setup: the detector
+    def setup(self, info: Any) -> None:
+        super().setup(info)
+        path = self.cfg.detector or getattr(info, "detector", None)
+        if not path:
+            warnings.warn(f"{self.name}: no object detector (the game has no [oracles] texture_model and no "
+                          f"{self.name}:detector=PATH was given): it explores but starts no object tests",
+                          RuntimeWarning, stacklevel=2)
+            return
+        from playtester.oracles.texture import load_judge
+
+        if not Path(path).is_file():
+            raise ConfigError(f"{self.name}: the detector bundle {path} does not exist; name an existing one with "
+                              f"--agent {self.name}:detector=PATH or [oracles] texture_model")
+        self.judge, why = load_judge(path)
+        if self.judge is None:
+            raise ConfigError(f"{self.name}: cannot load the detector {path}: {why}")
+
+    def boxes(self, frame: np.ndarray) -> list[tuple[tuple[float, ...], str, float]]:
+        """The detector's OOIs on ``frame`` (the agent's 160x120 pixels), biggest first (the latest frame's are
+        kept: a step's next frame is the next step's frame)."""
+        if self.judge is None:
+            return []
+        if self._last_detect[0] is frame:
+            return self._last_detect[1]
+        t0 = time.perf_counter()
+        found = sorted((d for d in self.judge.detect(frame) if d[2] >= self.cfg.min_score),
+                       key=lambda d: -(d[0][3] - d[0][1]))
+        self.timing["detect_s"] += time.perf_counter() - t0
+        self._last_detect = (frame, found)
+        return found
+
+    def frame_of(self, obs: Any) -> np.ndarray:
+        if not (isinstance(obs, np.ndarray) and obs.ndim == 3 and obs.shape[2] == 3):
+            raise UsageError(f"{self.name} plays from pixels: it needs RGB frames, got "
+                             f"{getattr(obs, 'shape', type(obs).__name__)}")
+        return resize_nearest(obs, CAPTURE) if obs.shape[:2] != (CAPTURE[1], CAPTURE[0]) else obs
+
+    def views(self, frame: np.ndarray, box: tuple[float, ...] | None) -> tuple[np.ndarray, np.ndarray]:
+        """The network's input frame, full and OD-masked (``box`` in the 160x120 frame's pixels)."""
+        small = resize_nearest(frame, self.size)
+        masked = od_mask(small, scale_box(box, CAPTURE, self.size)) if self.cfg.od_mask else small
+        return small, masked
+
+    def rnd_input(self, masked: np.ndarray) -> np.ndarray:
+        c = self.cfg
+        return resize_nearest(masked, (c.rnd_w, c.rnd_h)).reshape(-1).astype(np.float32) / 255.0
+
+    # ---- demonstrations
+    def demonstrate(self, demos: list[Demo]) -> None:
+        """Keep the demonstrations (frames at the network's size, the detector's box on each, the actions), split
+        into inspection and preference by their source; the networks train after the warm-up steps."""
+        c = self.cfg
+        eps = [d for d in demos if d.steps]
+        order = self.rng.permutation(len(eps))
+        total = 0
+        for i in order:
+            d = eps[int(i)]
+            kind = "inspect" if self.is_inspection(d.source) else "preference"
+            if kind == "preference" and not self.needs_preference:
+                continue
+            if total + len(d.steps) > c.max_demo_steps and self.demo_raw:
+                continue
+            total += len(d.steps)
+            frames, boxes = [], []
+            for s in d.steps:
+                frame = self.frame_of(s.obs)
+                found = self.boxes(frame)
+                box = found[0][0] if found else None
+                frames.append(resize_nearest(frame, self.size))
+                boxes.append(scale_box(box, CAPTURE, self.size))
+            self.demo_raw.append((kind, np.stack(frames), np.array([s.action for s in d.steps]), boxes))
+        kinds = [k for k, *_ in self.demo_raw]
+        self.fit_stats.update({"demos_given": len(eps), "demos_used": len(self.demo_raw),
+                               "demo_steps": total, "inspect_demos": kinds.count("inspect"),
+                               "preference_demos": kinds.count("preference")})
+
+    @property
+    def needs_preference(self) -> bool:
+        """The preference demonstrations are used: for the style reward, or to start PPO from."""
+        return self.cfg.alpha > 0 or self.cfg.ppo_from_preference
+
+    def is_inspection(self, source: str) -> bool:
+        m = self.cfg.inspect_match
+        p = Path(source)
+        return bool(m) and (m in p.parts[:-1] or p.name.startswith(m))
+
+    def _check_demos(self) -> None:
+        kinds = [k for k, *_ in self.demo_raw]
+        need = ["inspect"] + (["preference"] if self.needs_preference else [])
+        missing = [k for k in need if k not in kinds]
+        if missing:
+            what = {"inspect": f"OOI inspections (files under a folder named {self.cfg.inspect_match!r})",
+                    "preference": "the preferred exploration style (any other trace)"}
+            raise UsageError(f"{self.name} learns from demonstrations and got none of "
+                             f"{' nor '.join(what[k] for k in missing)}; pass --demos DIR (e.g. --demos "
+                             "bench/data/park_demos/path --demos bench/data/park_demos/inspect)")
+
+    # ---- training (after the warm-up)
+    def _pairs(self, episodes: list[tuple[np.ndarray, np.ndarray, list[Any]]]) -> Pairs:
+        first, first_m, second, second_m, acts = [], [], [], [], []
+        for frames, actions, boxes in episodes:
+            masked = self._masked(frames, boxes)
+            first.append(frames[:-1])
+            first_m.append(masked[:-1])
+            second.append(frames[1:])
+            second_m.append(masked[1:])
+            acts.append(actions[:-1])
+        return Pairs(*(np.concatenate(x) for x in (first, first_m, second, second_m, acts)))
+
+    def _own_pairs(self, rows: list[Any]) -> Pairs:
+        return Pairs(*(np.stack([r[i] for r in rows]) for i in range(4)), np.array([r[4] for r in rows]))
+
+    def fit(self) -> None:
+        """Train the encoder (masked inverse dynamics), the two imitation policies and start PPO."""
+        t0 = time.perf_counter()
+        c = self.cfg
+        self._check_demos()
+        held = [False] * len(self.demo_raw)  # per kind, round(held_out * n) episodes, keeping one to train on
+        for kind in ("preference", "inspect"):
+            idx = [i for i, (k, *_) in enumerate(self.demo_raw) if k == kind]
+            n_test = min(len(idx) - 1, max(1, round(c.held_out * len(idx)))) if c.held_out > 0 else 0
+            for i in self.rng.permutation(idx)[:max(0, n_test)]:
+                held[int(i)] = True
+        eps = [(f, a, b) for _, f, a, b in self.demo_raw]
+        train = [e for e, h in zip(eps, held, strict=True) if not h]
+        test = [e for e, h in zip(eps, held, strict=True) if h]
+        tr, te = self._pairs(train), self._pairs(test) if test else None
+        own_te = None
+        if len(self.own) > 1:  # the agent's own warm-up frames: 80% train, the last 20% held out
+            cut = max(1, int(len(self.own) * (1 - c.held_out)))
+            own_tr = self._own_pairs(self.own[:cut])
+            own_te = self._own_pairs(self.own[cut:]) if cut < len(self.own) else None
+            tr = Pairs(*(np.concatenate([getattr(tr, k), getattr(own_tr, k)]) for k in Pairs.__dataclass_fields__))
+        idm = InverseDynamics(self.encoder, c.feat, self.n_actions)
+        self.fit_stats.update(fit_inverse_dynamics(idm, tr, te, c.idm_updates, c.batch, c.lr, self.rng))
+        if own_te is not None:
+            self.fit_stats["idm_accuracy_own_frames"] = idm_accuracy(idm, own_te)
+        for p in self.encoder.parameters():
+            p.requires_grad_(False)
+        self.encoder.eval()
+        self.own.clear()
+        feats: dict[str, tuple[list[Episodes], ...]] = {}
+        for kind in ("preference", "inspect"):
+            sets = []
+            for want in (False, True):
+                rows = [(f, a, b) for (k, f, a, b), h in zip(self.demo_raw, held, strict=True) if k == kind and h == want]
+                masked = [encode(self.encoder, self._masked(f, b)) for f, a, b in rows]
+                full = [encode(self.encoder, f) for f, a, b in rows]
+                sets.append(Episodes(masked, full, [a for _, a, _ in rows]))
+            feats[kind] = tuple(sets)
+        self.inspect_policy = self._imitate("inspect", *feats["inspect"])
+        if feats["preference"][0].actions and self.needs_preference:
+            self.path_policy = self._imitate("preference", *feats["preference"])
+        explorer = copy.deepcopy(self.path_policy) if c.ppo_from_preference and self.path_policy is not None \
+            else Policy(c.feat, self.n_actions, c)
+        explorer.eval()
+        self.ppo = Ppo(explorer, c)
+        self.demo_raw.clear()
+        self.fitted = True
+        self.timing["fit_s"] += time.perf_counter() - t0
+        for slot in list(self.slots):
+            self.slots[slot] = self._fresh()
+
+    def _masked(self, frames: np.ndarray, boxes: list[Any]) -> np.ndarray:
+        if not self.cfg.od_mask:
+            return frames
+        return np.stack([od_mask(f, b) for f, b in zip(frames, boxes, strict=True)])
+
+    def _imitate(self, kind: str, train: Episodes, test: Episodes) -> Policy:
+        if not train.actions:
+            raise UsageError(f"{self.name}: every {kind} demonstration was held out; pass more of them")
+        policy = Policy(self.cfg.feat, self.n_actions, self.cfg)
+        res = fit_imitation(policy, train, test if test.actions else None, self.cfg, self.rng,
+                            consistency=self.cfg.od_mask)
+        self.fit_stats.update({f"{kind}_il_{k}": v for k, v in res.items()})
+        return policy
+
+    # ---- acting
+    def _fresh(self) -> SlotState:
+        c = self.cfg
+        return SlotState(deque(maxlen=c.k_frames), torch.zeros(1, 1, c.global_hidden),
+                         alpha=Alpha(c.alpha, c.alpha_min, c.alpha_down, c.alpha_up, c.novelty_eps))
+
+    def episode_start(self, slot: int) -> bool:
+        st = self.slots.get(slot)
+        if st is not None and st.pending is not None:
+            st.pending = None
+        self.slots[slot] = self._fresh()
+        return False
+
+    def act(self, obs: Any, info: dict[str, Any], slot: int = 0) -> int:
+        t0 = time.perf_counter()
+        mask = info.get("action_mask")
+        if mask is not None and not np.any(mask):
+            raise NoValidActionError("the action mask has no valid action in this state")
+        st = self.slots.get(slot) or self.slots.setdefault(slot, self._fresh())
+        frame = self.frame_of(obs)
+        if not self.fitted and self.steps >= self.cfg.warmup_steps:
+            self.fit()
+            st = self.slots[slot]
+        found = self.boxes(frame)
+        big = [d for d in found if d[0][3] - d[0][1] >= self.cfg.test_min_box]
+        st.box = found[0][0] if found else None
+        small, masked = self.views(frame, st.box)
+        if not self.fitted:
+            self.counts["warmup"] += 1
+            st.prev_pair = (small, masked)
+            a = random_valid(self.rng, mask, self.n_actions)
+        else:
+            a = self._act_fitted(st, slot, masked, big, mask)
+        self.timing["act_s"] += time.perf_counter() - t0
+        return a
+
+    def _sample(self, logits: torch.Tensor, mask: Any) -> tuple[int, float, torch.Tensor]:
+        if mask is not None:
+            logits = torch.where(torch.as_tensor(np.asarray(mask)) > 0, logits, torch.finfo(logits.dtype).min)
+        logp = F.log_softmax(logits, -1)
+        a = int(torch.multinomial(logp.exp(), 1, generator=None).item())
+        return a, float(logp[a]), logp
+
+    @torch.no_grad()
+    def _act_fitted(self, st: SlotState, slot: int, masked: np.ndarray, big: list[Any], mask: Any) -> int:
+        c = self.cfg
+        f = self.encoder(to_chw(masked[None]))[0]
+        st.since_test += 1
+        if st.mode == "explore" and big and st.since_test > c.cooldown and self.inspect_policy is not None:
+            st.mode, st.test_steps, st.lost = "test", 0, 0
+            st.test_window, st.test_g = deque(maxlen=c.k_frames), torch.zeros(1, 1, c.global_hidden)
+            self.counts["tests"] += 1
+            self._cut(slot)
+        st.window.append(f)
+        assert self.ppo is not None
+        if st.mode == "test":
+            assert st.test_window is not None and self.inspect_policy is not None
+            st.test_steps += 1
+            st.lost = 0 if big else st.lost + 1
+            if st.test_steps > c.test_steps or st.lost > c.lost_steps:
+                st.mode, st.since_test = "explore", 0
+            else:
+                st.test_window.append(f)
+                pol = self.inspect_policy
+                p, st.test_g = self._step(pol, st.test_window, st.test_g)
+                logits, _ = pol.heads(torch.cat([pol.local_state(p[None]), st.test_g[0]], -1))
+                self.counts["test"] += 1
+                return self._sample(logits[0], mask)[0]
+        net = self.ppo.net
+        p, st.g = self._step(net, st.window, st.g)
+        hc = torch.cat([net.local_state(p[None]), st.g[0]], -1)
+        logits, value = net.heads(hc)
+        a, logp, logp_all = self._sample(logits[0], mask)
+        style = 0.0
+        if self.path_policy is not None and c.alpha > 0:
+            pp = self.path_policy
+            ref = F.log_softmax(pp.heads(torch.cat([pp.local_state(pp.proj(torch.stack(list(st.window)))[None]),
+                                                    st.g[0]], -1))[0][0], -1)
+            style = -(float(logp_all[a]) - float(ref[a]))  # one-sample -KL(pi_e || pi_p): depends on the action
+        n_mask = np.ones(self.n_actions, np.float32) if mask is None else np.asarray(mask, np.float32)
+        st.pending = {"windows": p.numpy(), "globals": st.g[0, 0].numpy(), "actions": a, "logp": logp,
+                      "values": float(value[0]), "masks": n_mask, "style": style}
+        self.counts["explore"] += 1
+        if len(self.rollouts.get(slot, ())) >= c.n_steps:
+            self._update(slot, float(value[0]))
+        return a
+
+    def _step(self, pol: Policy, window: deque, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The window's projected features (K, d), padded with its first, and the global GRU's next state."""
+        feats = list(window)
+        feats = [feats[0]] * (self.cfg.k_frames - len(feats)) + feats
+        p = pol.proj(torch.stack(feats))
+        _, g = pol.glob(p[-1:][None], g)
+        return p, g
+
+    def _cut(self, slot: int) -> None:
+        """The exploration policy stops acting (a test starts): its rollout's last step ends a segment."""
+        roll = self.rollouts.get(slot)
+        if roll:
+            roll[-1]["dones"] = 1.0
+
+    def _update(self, slot: int, next_value: float) -> None:
+        t0 = time.perf_counter()
+        roll = self.rollouts.pop(slot)
+        keys = ("windows", "globals", "actions", "logp", "values", "masks", "rewards", "dones")
+        data = {k: np.array([r[k] for r in roll], dtype=np.int64 if k == "actions" else np.float32) for k in keys}
+        assert self.ppo is not None
+        with torch.enable_grad():  # called while acting, under no_grad
+            self.ppo.update(data, next_value)
+        self.timing["ppo_s"] += time.perf_counter() - t0
+
+    # ---- learning from each step
+    def observe(self, slot: int, t: Transition) -> bool:
+        t0 = time.perf_counter()
+        self.steps += 1
+        st = self.slots.get(slot)
+        if st is None:
+            return False
+        frame = self.frame_of(t.next_obs)
+        if not self.fitted:  # warm-up: keep the pair (this frame, the next one) and the action between them
+            if st.prev_pair is not None:
+                found = self.boxes(frame)
+                nsmall, nmasked = self.views(frame, found[0][0] if found else None)
+                self.own.append((st.prev_pair[0], st.prev_pair[1], nsmall, nmasked, int(t.action)))
+                st.prev_pair = None
+            self.timing["observe_s"] += time.perf_counter() - t0
+            return False
+        # the next frame's novelty, OD-masked (its detections are kept for the next act)
+        found = self.boxes(frame)
+        _, masked = self.views(frame, found[0][0] if found else None)
+        x = self.rnd_input(masked)
+        novelty = float(self.rnd.novelty(x[None])[0])
+        self.rnd.add(x)
+        if self.steps % self.cfg.rnd_every == 0:
+            self.rnd.train(self.cfg.batch)
+        st.disc = st.disc * self.cfg.gamma + novelty
+        self.ret_norm.update(np.array([st.disc]))
+        scale = math.sqrt(float(self.ret_norm.var[0])) if self.ret_norm.count > 1 else 1.0
+        r_e = novelty / max(scale, 1e-8)
+        self.novelty_sum += r_e
+        if st.pending is not None:
+            assert st.alpha is not None
+            alpha = st.alpha.update(r_e)
+            step = st.pending
+            st.pending = None
+            step["rewards"] = alpha * step.pop("style") + (1 - alpha) * r_e
+            step["dones"] = float(t.terminated or t.truncated)
+            self.style_sum += step["rewards"]
+            self.rollouts.setdefault(slot, []).append(step)
+        self.timing["observe_s"] += time.perf_counter() - t0
+        return False
+
+    def episode_end(self, slot: int, outcome: str) -> None:
+        roll = self.rollouts.get(slot)
+        if roll:
+            roll[-1]["dones"] = 1.0
+        self.slots.pop(slot, None)
+
+    # ---- resume and stats
+    def state(self) -> dict[str, Any]:
+        nets = {"encoder": self.encoder.state_dict()}
+        for name in ("path_policy", "inspect_policy"):
+            pol = getattr(self, name)
+            nets[name] = None if pol is None else pol.state_dict()
+        nets["ppo"] = None if self.ppo is None else self.ppo.net.state_dict()
+        return {"nets": nets, "fitted": self.fitted, "steps": self.steps, "rnd": [p.state_dict() for p in
+                self.rnd.predictors], "rnd_target": self.rnd.target.state_dict(), "fit_stats": self.fit_stats,
+                "config": asdict(self.cfg)}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        c = self.cfg
+        nets = state["nets"]
+        self.encoder.load_state_dict(nets["encoder"])
+        for name in ("path_policy", "inspect_policy"):
+            if nets[name] is not None:
+                pol = Policy(c.feat, self.n_actions, c)
+                pol.load_state_dict(nets[name])
+                pol.eval()
+                setattr(self, name, pol)
+        if nets["ppo"] is not None:
+            pol = Policy(c.feat, self.n_actions, c)
+            pol.load_state_dict(nets["ppo"])
+            pol.eval()
+            self.ppo = Ppo(pol, c)
+        for p, sd in zip(self.rnd.predictors, state["rnd"], strict=True):
+            p.load_state_dict(sd)
+        self.rnd.target.load_state_dict(state["rnd_target"])
+        self.fitted, self.steps, self.fit_stats = state["fitted"], state["steps"], dict(state["fit_stats"])
+
+    def state_bytes(self) -> bytes:
+        from playtester.agents.common import torch_bytes
+
+        return torch_bytes({"agent": self.name, "state": self.state(), "rng": self.rng.bit_generator.state})
+
+    def load_state(self, blob: bytes) -> None:
+        from playtester.agents.common import torch_load
+
+        data = torch_load(blob)
+        if data.get("agent") != self.name:
+            raise UsageError(f"the stored agent state is {data.get('agent')!r}'s, not {self.name!r}'s")
+        self.rng.bit_generator.state = data["rng"]
+        self.set_state(data["state"])
+
+    def stats(self) -> dict[str, Any]:
+        n = max(1, self.counts["explore"])
+        return {"steps": self.steps, "fitted": self.fitted, **self.counts, **self.fit_stats,
+                "ppo_updates": 0 if self.ppo is None else self.ppo.updates, "rnd_updates": self.rnd.updates,
+                "mean_novelty": self.novelty_sum / max(1, self.steps), "mean_reward": self.style_sum / n,
+                **{k: round(v, 2) for k, v in self.timing.items()}}
+
+
+class InspectorAgent(PpgtaAgent):
+    """Inspector (Liu et al. 2022) as paper 001 describes it: one RND predictor on full frames, no preference
+    (PPO from random weights on the novelty reward alone), plain behaviour cloning for the tests."""
+
+    name = "inspector"
+    defaults = {"rnd_members": 1, "alpha": 0.0, "alpha_min": 0.0, "ppo_from_preference": False, "od_mask": False}

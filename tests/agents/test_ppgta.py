@@ -1,0 +1,254 @@
+"""PPGTA and Inspector (paper 001): the pieces learn what they should on toys (imitation, the RND ensemble's
+novelty, PPO), bad input is a clear error, and a short campaign on the real park (headless) learns from the
+park's demonstrations, tests objects and leaves verdicts in the bird's-eye record."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import torch  # noqa: E402
+
+torch.set_num_threads(1)  # as the agents do (setup_torch): 2 cores are shared with the game workers
+
+from playtester.agents import make_agent  # noqa: E402
+from playtester.agents.common import CampaignInfo, Demo, DemoStep  # noqa: E402
+from playtester.agents.ppgta import (  # noqa: E402
+    Alpha,
+    Episodes,
+    Policy,
+    PpgtaAgent,
+    PpgtaConfig,
+    Ppo,
+    RndEnsemble,
+    fit_imitation,
+    od_mask,
+)
+from playtester.errors import ConfigError, UsageError  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMOS = ROOT / "bench" / "data" / "park_demos"
+
+
+def small_cfg(**kw) -> PpgtaConfig:
+    return PpgtaConfig(**{"feat": 16, "mlp": 32, "local_hidden": 16, "global_hidden": 32, "k_frames": 3, **kw})
+
+
+# ---------------------------------------------------------------------------------------- OD mask
+def test_od_mask_keeps_colour_inside_the_box_and_greys_the_rest():
+    rng = np.random.default_rng(0)
+    frame = rng.integers(0, 256, size=(48, 64, 3), dtype=np.uint8)
+    out = od_mask(frame, (10, 5, 20, 15))
+    assert np.array_equal(out[5:15, 10:20], frame[5:15, 10:20])
+    outside = out.copy()
+    outside[5:15, 10:20] = 0
+    assert np.all(outside[..., 0] == outside[..., 1]) and np.all(outside[..., 1] == outside[..., 2])
+    assert not np.array_equal(out[0:5], frame[0:5])  # greyed
+    whole = od_mask(frame, None)
+    assert np.all(whole[..., 0] == whole[..., 2])
+
+
+# ------------------------------------------------------------------------------------- imitation
+def toy_episodes(n: int, length: int, rng: np.random.Generator, feat: int = 16) -> Episodes:
+    """A toy demonstrator: each step shows one of 4 feature prototypes (plus noise); the demonstrator plays
+    the prototype's action, except that after prototype 3 it repeats its previous action (memory needed)."""
+    protos = rng.normal(size=(4, feat)).astype(np.float32)
+    masked, full, acts = [], [], []
+    for _ in range(n):
+        s = rng.integers(4, size=length)
+        a = np.zeros(length, np.int64)
+        for t in range(length):
+            a[t] = (a[t - 1] if t else 0) if s[t] == 3 else s[t]
+        x = protos[s] + 0.1 * rng.normal(size=(length, feat)).astype(np.float32)
+        masked.append(x)
+        full.append(x + 0.1 * rng.normal(size=x.shape).astype(np.float32))
+        acts.append(a)
+    return Episodes(masked, full, acts)
+
+
+def test_imitation_with_the_consistency_loss_reaches_90_percent_on_a_toy_demonstrator():
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    both = toy_episodes(30, 40, rng)
+    train = Episodes(both.masked[:24], both.full[:24], both.actions[:24])
+    test = Episodes(both.masked[24:], both.full[24:], both.actions[24:])  # held-out episodes
+    policy = Policy(16, 4, small_cfg())
+    untrained = fit_imitation(Policy(16, 4, small_cfg()), train, test, small_cfg(il_updates=0), rng)
+    res = fit_imitation(policy, train, test, small_cfg(il_updates=120, il_episodes=8, lr=3e-3), rng)
+    assert untrained["accuracy"] < 0.6
+    assert res["accuracy"] > 0.9, res
+
+
+# ------------------------------------------------------------------------------------------- RND
+def test_rnd_ensemble_novelty_falls_on_repeated_frames_and_rises_on_new_ones():
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    rnd = RndEnsemble(n_in=96, members=5, out=16, capacity=1024, lr=1e-3, seed=0)
+    seen = rng.random((8, 96)).astype(np.float32)
+    for x in seen:
+        rnd.add(x)
+    before = float(rnd.novelty(seen).mean())
+    for _ in range(300):
+        for x in seen[rng.integers(8, size=2)]:
+            rnd.add(x)
+        rnd.train(64)
+    after = float(rnd.novelty(seen).mean())
+    new = float(rnd.novelty(rng.random((8, 96)).astype(np.float32) * 3).mean())
+    assert after < 0.5 * before, (before, after)
+    assert new > 3 * after, (after, new)
+
+
+def test_alpha_follows_the_papers_schedule():
+    a = Alpha(0.8, 0.5, 0.05, 0.1, 0.1)
+    assert a.update(1.0) == 0.8
+    values = [a.update(v) for v in (0.8, 0.6, 0.4, 0.2, 0.0, -0.2, -0.4, -0.6, -0.8)]
+    assert values[0] == pytest.approx(0.75) and values[-1] == pytest.approx(0.5)  # floor 0.5
+    assert a.update(-0.75) == pytest.approx(0.5)  # a small change moves nothing
+    assert a.update(0.0) == pytest.approx(0.6) and a.update(1.0) == pytest.approx(0.7)
+    assert a.update(2.0) == pytest.approx(0.8) and a.update(3.0) == pytest.approx(0.8)  # ceiling 0.8
+
+
+# ------------------------------------------------------------------------------------------- PPO
+def test_ppo_improves_a_toy_return():
+    """A contextual bandit on features: two prototypes; action 1 pays in the first, action 2 in the second."""
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    cfg = small_cfg(ppo_lr=3e-3, n_steps=128)
+    protos = rng.normal(size=(2, 16)).astype(np.float32)
+    net = Policy(16, 3, cfg)
+    ppo = Ppo(net, cfg)
+
+    def rollout() -> tuple[dict[str, np.ndarray], float]:
+        rows = {k: [] for k in ("windows", "globals", "actions", "logp", "values", "masks", "rewards", "dones")}
+        with torch.no_grad():
+            for _ in range(cfg.n_steps):
+                s = int(rng.integers(2))
+                p = net.proj(torch.as_tensor(np.repeat(protos[s][None], cfg.k_frames, 0)))
+                g = torch.zeros(1, cfg.global_hidden)
+                logits, value = net.heads(torch.cat([net.local_state(p[None]), g], -1))
+                dist = torch.distributions.Categorical(logits=logits[0])
+                a = int(dist.sample())
+                for k, v in (("windows", p.numpy()), ("globals", g[0].numpy()), ("actions", a),
+                             ("logp", float(dist.log_prob(torch.tensor(a)))), ("values", float(value[0])),
+                             ("masks", np.ones(3, np.float32)), ("rewards", float(a == s + 1)), ("dones", 1.0)):
+                    rows[k].append(v)
+        data = {k: np.array(v, dtype=np.int64 if k == "actions" else np.float32) for k, v in rows.items()}
+        return data, float(data["rewards"].mean())
+
+    first = [rollout()[1] for _ in range(3)]
+    for _ in range(25):
+        data, _ = rollout()
+        ppo.update(data, 0.0)
+    last = [rollout()[1] for _ in range(3)]
+    assert np.mean(first) < 0.5 and np.mean(last) > 0.85, (first, last)
+
+
+# ----------------------------------------------------------------------------------- bad input
+def test_bad_input_is_a_clear_error(tmp_path):
+    with pytest.raises(UsageError, match="has no option 'nope'"):
+        make_agent("ppgta:nope=1", 9)
+    with pytest.raises(UsageError, match="frame_w"):
+        make_agent("ppgta:frame_w=4", 9)
+    agent = PpgtaAgent(9, warmup_steps=0)
+    with pytest.raises(ConfigError, match="does not exist"):
+        agent.setup(CampaignInfo(9, detector=str(tmp_path / "none.pt")))
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        agent.setup(CampaignInfo(9))
+    with pytest.raises(UsageError, match="needs RGB frames"):
+        agent.act(np.zeros(7, np.float32), {})
+    frame = np.zeros((120, 160, 3), np.uint8)
+    agent.demonstrate([Demo("x/path/p.json", [DemoStep(frame, {}, 0, 0.0)] * 3)])
+    with pytest.raises(UsageError, match="OOI inspections"):
+        agent.act(frame, {})  # no inspection demonstrations: said when it trains, before anything is learnt
+    assert agent.is_inspection("bench/data/park_demos/inspect/x.json") and agent.is_inspection("d/inspect_1.json")
+    assert not agent.is_inspection("bench/data/park_demos/path/inspect.json.bak/x.json")
+
+
+def test_inspector_needs_only_inspections_and_explores_on_novelty_alone():
+    from playtester.agents.ppgta import InspectorAgent
+
+    agent = InspectorAgent(9, warmup_steps=4, idm_updates=2, il_updates=2)
+    assert agent.cfg.rnd_members == 1 and agent.cfg.alpha == 0 and not agent.cfg.od_mask
+    rng = np.random.default_rng(0)
+    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(6)]
+    with pytest.warns(RuntimeWarning):
+        agent.setup(CampaignInfo(9))
+    agent.demonstrate([Demo("d/path/a.json", [DemoStep(f, {}, 0, 0.0) for f in frames]),
+                       Demo("d/inspect/b.json", [DemoStep(f, {}, 4, 0.0) for f in frames]),
+                       Demo("d/inspect/c.json", [DemoStep(f, {}, 5, 0.0) for f in frames])])
+    assert agent.fit_stats["preference_demos"] == 0 and agent.fit_stats["inspect_demos"] == 2  # path ones unused
+    from toy import drive
+
+    class Pixels:
+        n_actions = 9
+
+        def __init__(self) -> None:
+            self.t = 0
+
+        def reset(self):
+            self.t = 0
+            return frames[0], {"action_mask": np.ones(9, np.int8), "features": {"t": 0.0}}
+
+        def step(self, a):
+            self.t += 1
+            info = {"action_mask": np.ones(9, np.int8), "features": {"t": float(self.t % 3)}}
+            return frames[self.t % 6], 0.0, False, self.t >= 12, info
+
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        drive(agent, Pixels(), 30, ["t"])
+    st = agent.stats()
+    assert st["fitted"] and st["warmup"] == 4 and st["explore"] == 26 and agent.path_policy is None
+    again = InspectorAgent(9, warmup_steps=4, idm_updates=2, il_updates=2)  # explore --resume
+    again.load_state(agent.state_bytes())
+    assert again.fitted and again.steps == 30 and again.ppo is not None and again.inspect_policy is not None
+    x = torch.zeros(1, 3, 48, 64)
+    assert torch.equal(again.encoder(x), agent.encoder(x))
+    with pytest.raises(UsageError, match="inspector"):
+        PpgtaAgent(9).load_state(agent.state_bytes())
+
+
+# ------------------------------------------------------------------------------- the real park
+def _few_demos(tmp_path: Path) -> list[Path]:
+    """Two short path-following demonstrations (cut to 60 steps) and two inspections, copied."""
+    out = []
+    for kind, names, cut in (("path", ["path_001.json", "path_002.json"], 60),
+                             ("inspect", ["inspect_001.json", "inspect_002.json"], None)):
+        d = tmp_path / "demos" / kind
+        d.mkdir(parents=True)
+        for name in names:
+            trace = json.loads((DEMOS / kind / name).read_text())
+            if cut:
+                trace["actions"] = trace["actions"][:cut]
+            (d / name).write_text(json.dumps(trace))
+        out.append(d)
+    return out
+
+
+AGENT = ("ppgta:warmup_steps=40,idm_updates=30,il_updates=10,il_episodes=2,n_steps=32,feat=32,mlp=32,"
+         "local_hidden=16,global_hidden=32,test_steps=40,cooldown=20,n_steps=16")
+
+
+def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests(tmp_path):
+    import playtester.vision  # noqa: F401 - registers the detector loader (the CLI imports it too)
+    from playtester.campaign import Budget, explore
+    from playtester.campaign.observers import BIRDSEYE_FILE
+    from playtester.drive.spec import resolve
+
+    spec = resolve("park").with_config(max_episode_steps=110)
+    r = explore(spec, out=tmp_path / "out", agent=AGENT, budget=Budget(steps=200), workers=1, code_coverage=False,
+                replay_known=False, demos=_few_demos(tmp_path), seed=3)
+    s = r.agent_stats
+    assert r.steps == 200 and s["fitted"] and s["warmup"] == 40
+    assert s["inspect_demos"] == 2 and s["preference_demos"] == 2 and s["demo_steps"] == 120 + 2 * 110  # cut
+    assert 0.0 <= s["idm_accuracy"] <= 1.0 and s["idm_train_accuracy"] > 1 / 9
+    assert s["explore"] + s["test"] + s["warmup"] == 200
+    assert s["ppo_updates"] >= 1 and s["rnd_updates"] >= 1 and s["tests"] >= 1 and s["test"] >= 1
+    lines = [json.loads(x) for x in (tmp_path / "out" / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
+    assert len(lines) - 1 == r.episodes == 2 and all(ep["trace"] for ep in lines[1:])
