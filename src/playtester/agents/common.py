@@ -171,6 +171,7 @@ class Explorer:
     shared = True
     capture: tuple[int, int] | None = None  # frame size the explorer wants (None: the campaign's)
     learns_from_demos = False  # True: it takes demonstrations (see `demonstrate`)
+    torch_state = False  # True: its state holds tensors (saved with torch.save)
 
     def __init__(self, n_actions: int, seed: int = 0, workers: int = 1) -> None:
         self.n_actions = n_actions
@@ -209,14 +210,19 @@ class Explorer:
         pass
 
     def state_bytes(self) -> bytes:
+        """`state` with the agent's name and random state, for the store (``torch.save`` where
+        ``torch_state``: tensors and state dicts inside)."""
+        data = {"agent": self.name, "state": self.state(), "rng": self.rng.bit_generator.state}
+        if self.torch_state:
+            return torch_bytes(data)
         import pickle
 
-        return pickle.dumps({"agent": self.name, "state": self.state(), "rng": self.rng.bit_generator.state})
+        return pickle.dumps(data)
 
     def load_state(self, blob: bytes) -> None:
         import pickle
 
-        data = pickle.loads(blob)  # noqa: S301 - written by this program into its own store
+        data = torch_load(blob) if self.torch_state else pickle.loads(blob)  # noqa: S301 - our own store's
         if data.get("agent") != self.name:
             raise UsageError(f"the stored agent state is {data.get('agent')!r}'s, not {self.name!r}'s")
         self.rng.bit_generator.state = data["rng"]

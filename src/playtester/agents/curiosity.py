@@ -83,6 +83,7 @@ class CuriosityAgent(Explorer):
     """Epsilon-greedy masked DQN on a count-based curiosity reward."""
 
     name = "curiosity"
+    torch_state = True
     capture = (84, 84)
 
     def __init__(self, n_actions: int, seed: int = 0, workers: int = 1, **overrides: Any) -> None:
@@ -190,21 +191,6 @@ class CuriosityAgent(Explorer):
         self.opt.load_state_dict(state["opt"])
         self.counts = dict(state["counts"])
         self.steps, self.updates = state["steps"], state["updates"]
-
-    def state_bytes(self) -> bytes:
-        from playtester.agents.common import torch_bytes
-
-        return torch_bytes({"agent": self.name, "state": self.state(), "rng": self.rng.bit_generator.state})
-
-    def load_state(self, blob: bytes) -> None:
-        from playtester.agents.common import torch_load
-        from playtester.errors import UsageError
-
-        data = torch_load(blob)
-        if data.get("agent") != self.name:
-            raise UsageError(f"the stored agent state is {data.get('agent')!r}'s, not {self.name!r}'s")
-        self.rng.bit_generator.state = data["rng"]
-        self.set_state(data["state"])
 
     def stats(self) -> dict[str, Any]:
         return {"steps": self.steps, "updates": self.updates, "epsilon": round(self.epsilon(), 3),

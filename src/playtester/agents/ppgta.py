@@ -638,6 +638,7 @@ class PpgtaAgent(Explorer):
     """PPGTA: preference-conditioned exploration (PPO on style + ensemble novelty) and imitation-driven tests."""
 
     name = "ppgta"
+    torch_state = True
     capture = CAPTURE
     learns_from_demos = True
     defaults: dict[str, Any] = {}
@@ -1036,20 +1037,6 @@ class PpgtaAgent(Explorer):
             p.load_state_dict(sd)
         self.rnd.target.load_state_dict(state["rnd_target"])
         self.fitted, self.steps, self.fit_stats = state["fitted"], state["steps"], dict(state["fit_stats"])
-
-    def state_bytes(self) -> bytes:
-        from playtester.agents.common import torch_bytes
-
-        return torch_bytes({"agent": self.name, "state": self.state(), "rng": self.rng.bit_generator.state})
-
-    def load_state(self, blob: bytes) -> None:
-        from playtester.agents.common import torch_load
-
-        data = torch_load(blob)
-        if data.get("agent") != self.name:
-            raise UsageError(f"the stored agent state is {data.get('agent')!r}'s, not {self.name!r}'s")
-        self.rng.bit_generator.state = data["rng"]
-        self.set_state(data["state"])
 
     def stats(self) -> dict[str, Any]:
         n = max(1, self.counts["explore"])
