@@ -38,3 +38,23 @@ def test_curiosity_reward_is_inverse_to_the_visit_count():
     half = CuriosityAgent(2, seed=0, count_power=0.5)
     half.intrinsic("a")
     assert np.isclose(half.intrinsic("a"), 1 / np.sqrt(2))
+
+
+def test_playtester_run_shows_a_pixel_agent_real_frames_at_its_size(monkeypatch):
+    """`run_agent` (playtester run) captures frames at the size the agent asks for (`capture`): it used to
+    capture none, and a pixel agent learned from black frames."""
+    from playtester.campaign import run_agent
+    from playtester.drive.spec import resolve
+
+    seen: list[tuple[tuple[int, ...], int]] = []
+    act = CuriosityAgent.act
+
+    def recording(self, obs, info, slot=0):
+        seen.append((obs.shape, int(obs.max())))
+        return act(self, obs, info, slot)
+
+    monkeypatch.setattr(CuriosityAgent, "act", recording)
+    s = run_agent(resolve("blockmaze"), agent="curiosity", steps=12, actions="blind")
+    assert s.steps == 12 and len(seen) == 12
+    assert all(shape == (84, 84, 3) for shape, _ in seen)
+    assert all(brightest > 0 for _, brightest in seen)  # the game's screen, not an empty frame

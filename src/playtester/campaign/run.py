@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playtester.agents import make_agent
+from playtester.agents import agent_class, make_agent
 from playtester.agents.common import CampaignInfo
 from playtester.agents.settings import agent_settings
 from playtester.campaign.loop import Budget, CampaignLoop, Observer, Slot, Step
@@ -170,8 +170,11 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
     oracle_settings(spec), coverage_settings(spec), agent_settings(spec)  # a bad table says so, as explore does
     check_backend(backend)
     spec = with_memory_limit(spec, workers)
-    envs = [GameEnv(spec, actions=actions, obs_type="pixels", capture=None, backend=backend)]
-    envs += [GameEnv(spec, actions=envs[0].space, obs_type="pixels", capture=None, backend=backend)
+    # frames only for an agent that sees them, at its size (the random agent sees none: no capture cost)
+    size = getattr(agent_class(agent), "capture", None)
+    view = {"capture": size, "obs_size": size} if size else {"capture": None}
+    envs = [GameEnv(spec, actions=actions, obs_type="pixels", backend=backend, **view)]
+    envs += [GameEnv(spec, actions=envs[0].space, obs_type="pixels", backend=backend, **view)
              for _ in range(workers - 1)]
     space = envs[0].space
     summary = RunSummary(spec.text, agent, space.kind, len(space), workers, warnings=list(space.warnings))
