@@ -146,6 +146,7 @@ def campaign(job: dict[str, Any]) -> dict[str, Any]:
     spec = resolve("park").with_config(max_episode_steps=job["steps"])
     out = Path(job["out"])
     t0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+    k0 = resource.getrusage(resource.RUSAGE_CHILDREN)  # a pool process runs several campaigns: count only this one's
     r = explore(spec, out=out, agent=job["agent"], budget=Budget(steps=job["steps"] * job["episodes"]), workers=1,
                 seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"])
     wall = time.perf_counter() - wall0
@@ -154,7 +155,7 @@ def campaign(job: dict[str, Any]) -> dict[str, Any]:
     lines = [json.loads(x) for x in (out / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
     return {"agent": job["agent"], "label": job["label"], "seed": job["seed"], "steps": r.steps,
             "episodes": r.episodes, "wall_s": round(wall, 1), "loop_s": round(r.seconds, 1),
-            "cpu_s": round(t1.ru_utime + t1.ru_stime - t0.ru_utime - t0.ru_stime + kids.ru_utime + kids.ru_stime, 1),
+            "cpu_s": round(t1.ru_utime + t1.ru_stime - t0.ru_utime - t0.ru_stime + kids.ru_utime + kids.ru_stime - k0.ru_utime - k0.ru_stime, 1),
             "bugs": len(r.new_bugs), "agent_stats": r.agent_stats, "birdseye": lines}
 
 

@@ -215,6 +215,46 @@ def test_inspector_needs_only_inspections_and_explores_on_novelty_alone():
 
 
 # ------------------------------------------------------------------------------- the real park
+def test_without_tests_ppgta_learns_from_the_preference_alone():
+    """`ppgta:tests=false`: a game with no inspection demonstrations (ViZDoom's route): no inspection policy is
+    trained, none is asked for, and no test starts; the preference still shapes exploration."""
+    agent = PpgtaAgent(9, tests=False, warmup_steps=4, idm_updates=2, il_updates=2)
+    rng = np.random.default_rng(1)
+    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(6)]
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        agent.setup(CampaignInfo(9))
+    agent.demonstrate([Demo("d/route/a.json", [DemoStep(f, {}, 0, 0.0) for f in frames]),
+                       Demo("d/route/b.json", [DemoStep(f, {}, 1, 0.0) for f in frames])])
+    from toy import drive
+
+    class Pixels:
+        n_actions = 9
+
+        def __init__(self) -> None:
+            self.t = 0
+
+        def reset(self):
+            self.t = 0
+            return frames[0], {"action_mask": np.ones(9, np.int8), "features": {"t": 0.0}}
+
+        def step(self, a):
+            self.t += 1
+            return frames[self.t % 6], 0.0, False, self.t >= 12, {"action_mask": np.ones(9, np.int8),
+                                                                   "features": {"t": float(self.t % 3)}}
+
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        drive(agent, Pixels(), 20, ["t"])
+    st = agent.stats()
+    assert st["fitted"] and agent.fit_stats["preference_demos"] == 2 and agent.fit_stats["inspect_demos"] == 0
+    assert agent.inspect_policy is None and agent.path_policy is not None
+    with pytest.raises(UsageError, match="OOI inspections"):  # the default still asks for them
+        bad = PpgtaAgent(9, warmup_steps=0)
+        with pytest.warns(RuntimeWarning):
+            bad.setup(CampaignInfo(9))
+        bad.demonstrate([Demo("d/route/a.json", [DemoStep(f, {}, 0, 0.0) for f in frames])])
+        bad.act(frames[0], {})
+
+
 def _few_demos(tmp_path: Path) -> list[Path]:
     """Two short path-following demonstrations (cut to 60 steps) and two inspections, copied."""
     out = []

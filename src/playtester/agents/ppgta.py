@@ -200,6 +200,9 @@ class PpgtaConfig:
     max_grad_norm: float = 0.5
     """Gradient clipping (CleanRL: 0.5)."""
     # ---- testing
+    tests: bool = True
+    """Start object tests (needs inspection demonstrations); false: explore only, from the preference alone (a
+    game with no inspection demonstrations, e.g. ViZDoom's)."""
     test_min_box: float = 10.0
     """An OOI box at least this many pixels tall (of 120: 40 window pixels) starts a test."""
     test_steps: int = 300
@@ -760,7 +763,7 @@ class PpgtaAgent(Explorer):
 
     def _check_demos(self) -> None:
         kinds = [k for k, *_ in self.demo_raw]
-        need = ["inspect"] + (["preference"] if self.needs_preference else [])
+        need = (["inspect"] if self.cfg.tests else []) + (["preference"] if self.needs_preference else [])
         missing = [k for k in need if k not in kinds]
         if missing:
             what = {"inspect": f"OOI inspections (files under a folder named {self.cfg.inspect_match!r})",
@@ -822,7 +825,8 @@ class PpgtaAgent(Explorer):
                 full = [encode(self.encoder, f) for f, a, b in rows]
                 sets.append(Episodes(masked, full, [a for _, a, _ in rows]))
             feats[kind] = tuple(sets)
-        self.inspect_policy = self._imitate("inspect", *feats["inspect"])
+        if self.cfg.tests:
+            self.inspect_policy = self._imitate("inspect", *feats["inspect"])
         if feats["preference"][0].actions and self.needs_preference:
             self.path_policy = self._imitate("preference", *feats["preference"])
         explorer = copy.deepcopy(self.path_policy) if c.ppo_from_preference and self.path_policy is not None \
