@@ -247,6 +247,14 @@ def test_without_tests_ppgta_learns_from_the_preference_alone():
     st = agent.stats()
     assert st["fitted"] and agent.fit_stats["preference_demos"] == 2 and agent.fit_stats["inspect_demos"] == 0
     assert agent.inspect_policy is None and agent.path_policy is not None
+    from playtester.agents.ppgta import InspectorAgent
+
+    lone = InspectorAgent(9, tests=False, warmup_steps=0)  # no preference, no inspections: nothing to learn
+    with pytest.warns(RuntimeWarning):
+        lone.setup(CampaignInfo(9))
+    lone.demonstrate([Demo("d/route/a.json", [DemoStep(f, {}, 0, 0.0) for f in frames])])
+    with pytest.raises(UsageError, match="got no demonstration it learns from"):
+        lone.act(frames[0], {})
     with pytest.raises(UsageError, match="OOI inspections"):  # the default still asks for them
         bad = PpgtaAgent(9, warmup_steps=0)
         with pytest.warns(RuntimeWarning):

@@ -771,6 +771,11 @@ class PpgtaAgent(Explorer):
             raise UsageError(f"{self.name} learns from demonstrations and got none of "
                              f"{' nor '.join(what[k] for k in missing)}; pass --demos DIR (e.g. --demos "
                              "bench/data/park_demos/path --demos bench/data/park_demos/inspect)")
+        if not self.demo_raw:  # e.g. inspector with tests=false: it uses no preference, so nothing is left
+            raise UsageError(f"{self.name} got no demonstration it learns from (it uses "
+                             f"{'inspections only' if not self.needs_preference else 'inspections and a preference'}"
+                             f"{'' if self.cfg.tests else ', and tests=false leaves out the inspections'}); "
+                             "pass --demos DIR with demonstrations of the kind it uses")
 
     # ---- training (after the warm-up)
     def _pairs(self, episodes: list[tuple[np.ndarray, np.ndarray, list[Any]]]) -> Pairs:
