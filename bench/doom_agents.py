@@ -28,18 +28,16 @@ Campaigns run in ``--jobs`` spawned processes. Results: bench/results/NAME.json.
 from __future__ import annotations
 
 import argparse
-import resource
 import shutil
 import statistics
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from campaign_pool import cpu_seconds, run_pool  # noqa: E402
 from doom_demos import GAME, OUT, route_measures  # noqa: E402
 from provenance import ROOT, provenance, write_results  # noqa: E402
 
@@ -53,7 +51,6 @@ def campaign(job: dict[str, Any]) -> dict[str, Any]:
     from playtester.campaign.loop import Observer
     from playtester.drive.spec import resolve
 
-    explore_mod = sys.modules["playtester.campaign.explore"]  # the module (the package's attribute is the function)
     route, seen = measures()
     counted = {"steps": 0, "first_obs": 0}
 
@@ -65,19 +62,16 @@ def campaign(job: dict[str, Any]) -> dict[str, Any]:
             route.add(step.game_obs)
             seen.add(step.game_obs)
 
-    make = explore_mod._observers
-    explore_mod._observers = lambda *a, **k: [*make(*a, **k), RouteWatch()]  # type: ignore[assignment]
     spec = resolve(GAME).with_config(max_episode_steps=job["steps"])
     out = Path(job["out"])
-    t0, k0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    wall0 = time.perf_counter()
-    r = explore(spec, out=out, agent=job["agent"], budget=Budget(steps=job["steps"] * job["episodes"]), workers=1,
-                seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"])
-    wall = time.perf_counter() - wall0
+    with cpu_seconds() as used:
+        wall0 = time.perf_counter()
+        r = explore(spec, out=out, agent=job["agent"], budget=Budget(steps=job["steps"] * job["episodes"]),
+                    workers=1, seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"],
+                    observers=[RouteWatch()])
+        wall = time.perf_counter() - wall0
     r.store.close()
-    t1, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (t1.ru_utime + t1.ru_stime - t0.ru_utime - t0.ru_stime  # this campaign's, not the pool process's earlier
-           + kids.ru_utime + kids.ru_stime - k0.ru_utime - k0.ru_stime)  # ones (their game workers included)
+    cpu = used["s"]
     return {"agent": job["agent"], "label": job["label"], "seed": job["seed"], "steps": r.steps,
             "episodes": r.episodes, "steps_measured": counted["steps"], "episode_starts_measured": counted["first_obs"],
             "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "bugs": len(r.new_bugs),
@@ -111,12 +105,9 @@ def main() -> None:
              "demos": demos if a.startswith("ppgta") else []}
             for s in seeds for a in agents]
     start = time.perf_counter()
-    runs = []
-    with ProcessPoolExecutor(max_workers=args.jobs, mp_context=get_context("spawn")) as pool:
-        for run in pool.map(campaign, jobs):
-            runs.append(run)
-            print(f"{run['label']} seed {run['seed']}: {run['steps']} steps in {run['wall_s']} s ({run['cpu_s']} "
-                  f"CPU s), route {100 * run['route_coverage']:.1f}%, objects {run['objects_seen']}", flush=True)
+    runs = run_pool(campaign, jobs, args.jobs, lambda run: (
+        f"{run['label']} seed {run['seed']}: {run['steps']} steps in {run['wall_s']} s ({run['cpu_s']} CPU s), "
+        f"route {100 * run['route_coverage']:.1f}%, objects {run['objects_seen']}"))
     seconds = time.perf_counter() - start
     per_agent: dict[str, Any] = {}
     for label in dict.fromkeys(r["label"] for r in runs):

@@ -32,18 +32,16 @@ import argparse
 import json
 import math
 import os
-import resource
 import shutil
 import statistics
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from campaign_pool import cpu_seconds, run_pool  # noqa: E402
 from park_demos import in_demo_region  # noqa: E402
 from provenance import ROOT, provenance, write_results  # noqa: E402
 
@@ -145,17 +143,16 @@ def campaign(job: dict[str, Any]) -> dict[str, Any]:
 
     spec = resolve("park").with_config(max_episode_steps=job["steps"])
     out = Path(job["out"])
-    t0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
-    k0 = resource.getrusage(resource.RUSAGE_CHILDREN)  # a pool process runs several campaigns: count only this one's
-    r = explore(spec, out=out, agent=job["agent"], budget=Budget(steps=job["steps"] * job["episodes"]), workers=1,
-                seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"])
-    wall = time.perf_counter() - wall0
+    with cpu_seconds() as used:
+        wall0 = time.perf_counter()
+        r = explore(spec, out=out, agent=job["agent"], budget=Budget(steps=job["steps"] * job["episodes"]),
+                    workers=1, seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"])
+        wall = time.perf_counter() - wall0
     r.store.close()
-    t1, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     lines = [json.loads(x) for x in (out / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
     return {"agent": job["agent"], "label": job["label"], "seed": job["seed"], "steps": r.steps,
             "episodes": r.episodes, "wall_s": round(wall, 1), "loop_s": round(r.seconds, 1),
-            "cpu_s": round(t1.ru_utime + t1.ru_stime - t0.ru_utime - t0.ru_stime + kids.ru_utime + kids.ru_stime - k0.ru_utime - k0.ru_stime, 1),
+            "cpu_s": round(used["s"], 1),
             "bugs": len(r.new_bugs), "agent_stats": r.agent_stats, "birdseye": lines}
 
 
@@ -244,12 +241,8 @@ def main() -> None:
              "out": str(tmp / f"{a.partition(':')[0]}-{s}"), "demos": [] if a.startswith("random") else demos[1:] if a.startswith("inspector") else demos}
             for s in seeds for a in agents]
     start = time.perf_counter()
-    runs = []
-    with ProcessPoolExecutor(max_workers=args.jobs, mp_context=get_context("spawn")) as pool:
-        for run in pool.map(campaign, jobs):
-            runs.append(run)
-            print(f"{run['label']} seed {run['seed']}: {run['steps']} steps in {run['wall_s']} s "
-                  f"({run['cpu_s']} CPU s)", flush=True)
+    runs = run_pool(campaign, jobs, args.jobs, lambda run: (
+        f"{run['label']} seed {run['seed']}: {run['steps']} steps in {run['wall_s']} s ({run['cpu_s']} CPU s)"))
     seconds = time.perf_counter() - start
     from playtester.drive import Worker, resolve
     from playtester.env import default_space

@@ -96,3 +96,23 @@ def test_unwritable_store_is_a_clear_error(tmp_path):
     (tmp_path / "db" / "playtester.sqlite").write_text("garbage, not sqlite")
     with pytest.raises(StoreError, match="cannot open the store"):
         Store(tmp_path / "db")
+
+
+def test_explore_calls_extra_observers_on_every_step(tmp_path):
+    """`explore(observers=...)`: a benchmark's own measures see every step of the campaign's loop."""
+    from playtester.campaign.loop import Observer
+
+    class Count(Observer):
+        def __init__(self) -> None:
+            self.steps, self.ends = 0, 0
+
+        def on_step(self, step) -> None:
+            self.steps += 1 if step.index else 0  # index 0: an episode's first observation, not a step
+
+        def on_end(self, loop) -> None:
+            self.ends += 1
+
+    count = Count()
+    r = explore(resolve("blockmaze"), out=tmp_path, budget=Budget(steps=40), code_coverage=False,
+                replay_known=False, observers=[count])
+    assert r.steps == 40 and count.steps == 40 and count.ends == 1

@@ -1,0 +1,41 @@
+"""Helpers of the benchmarks that run whole campaigns side by side in a process pool (bench/ppgta.py,
+bench/doom_agents.py): each campaign's own CPU time, and the pool itself."""
+
+from __future__ import annotations
+
+import resource
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from multiprocessing import get_context
+from typing import Any
+
+
+def _cpu() -> float:
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@contextmanager
+def cpu_seconds() -> Iterator[dict[str, float]]:
+    """CPU seconds of the block, this process's and its reaped children's (the campaign's game workers), as
+    ``["s"]`` once it ends. Counted from the block's start: a pool process that ran an earlier campaign is not
+    charged for it (bench/ppgta.py was, before)."""
+    out = {"s": 0.0}
+    t0 = _cpu()
+    try:
+        yield out
+    finally:
+        out["s"] = _cpu() - t0
+
+
+def run_pool(campaign: Callable[[dict[str, Any]], dict[str, Any]], jobs: list[dict[str, Any]], workers: int,
+             line: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
+    """``campaign(job)`` for every job, ``workers`` at a time in spawned processes (each campaign starts its own
+    game workers), printing ``line(run)`` as each ends; the runs in job order."""
+    runs = []
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        for run in pool.map(campaign, jobs):
+            runs.append(run)
+            print(line(run), flush=True)
+    return runs
