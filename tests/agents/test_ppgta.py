@@ -150,6 +150,24 @@ def test_ppo_improves_a_toy_return():
     assert np.mean(first) < 0.5 and np.mean(last) > 0.85, (first, last)
 
 
+class Pixels:
+    """A toy pixel game for `toy.drive`: six frames in turn, every action valid, 12 steps an episode."""
+
+    n_actions = 9
+
+    def __init__(self, frames: list[np.ndarray]) -> None:
+        self.frames, self.t = frames, 0
+
+    def reset(self):
+        self.t = 0
+        return self.frames[0], {"action_mask": np.ones(9, np.int8), "features": {"t": 0.0}}
+
+    def step(self, a):
+        self.t += 1
+        info = {"action_mask": np.ones(9, np.int8), "features": {"t": float(self.t % 3)}}
+        return self.frames[self.t % 6], 0.0, False, self.t >= 12, info
+
+
 # ----------------------------------------------------------------------------------- bad input
 def test_bad_input_is_a_clear_error(tmp_path):
     with pytest.raises(UsageError, match="has no option 'nope'"):
@@ -186,23 +204,8 @@ def test_inspector_needs_only_inspections_and_explores_on_novelty_alone():
     assert agent.fit_stats["preference_demos"] == 0 and agent.fit_stats["inspect_demos"] == 2  # path ones unused
     from toy import drive
 
-    class Pixels:
-        n_actions = 9
-
-        def __init__(self) -> None:
-            self.t = 0
-
-        def reset(self):
-            self.t = 0
-            return frames[0], {"action_mask": np.ones(9, np.int8), "features": {"t": 0.0}}
-
-        def step(self, a):
-            self.t += 1
-            info = {"action_mask": np.ones(9, np.int8), "features": {"t": float(self.t % 3)}}
-            return frames[self.t % 6], 0.0, False, self.t >= 12, info
-
     with pytest.warns(RuntimeWarning, match="no object detector"):
-        drive(agent, Pixels(), 30, ["t"])
+        drive(agent, Pixels(frames), 30, ["t"])
     st = agent.stats()
     assert st["fitted"] and st["warmup"] == 4 and st["explore"] == 26 and agent.path_policy is None
     again = InspectorAgent(9, warmup_steps=4, idm_updates=2, il_updates=2)  # explore --resume
@@ -227,23 +230,8 @@ def test_without_tests_ppgta_learns_from_the_preference_alone():
                        Demo("d/route/b.json", [DemoStep(f, {}, 1, 0.0) for f in frames])])
     from toy import drive
 
-    class Pixels:
-        n_actions = 9
-
-        def __init__(self) -> None:
-            self.t = 0
-
-        def reset(self):
-            self.t = 0
-            return frames[0], {"action_mask": np.ones(9, np.int8), "features": {"t": 0.0}}
-
-        def step(self, a):
-            self.t += 1
-            return frames[self.t % 6], 0.0, False, self.t >= 12, {"action_mask": np.ones(9, np.int8),
-                                                                   "features": {"t": float(self.t % 3)}}
-
     with pytest.warns(RuntimeWarning, match="no object detector"):
-        drive(agent, Pixels(), 20, ["t"])
+        drive(agent, Pixels(frames), 20, ["t"])
     st = agent.stats()
     assert st["fitted"] and agent.fit_stats["preference_demos"] == 2 and agent.fit_stats["inspect_demos"] == 0
     assert agent.inspect_policy is None and agent.path_policy is not None
