@@ -408,3 +408,50 @@ def test_input_stored_in_a_field_and_passed_to_a_state_picked_from_a_dict():
     keys = {k for x in a.actions for k in x["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("a")} <= keys, names(a)
     assert cross_check(spec, a) >= 3
+
+
+def test_an_action_presses_no_key_its_path_does_not_need():
+    """``keys[a] or keys[LEFT]``: a model may hold both (or keys the path never tests as pressed); the
+    action's inputs are the fewest that take the path. Checked on the solver's own terms (a model that
+    holds both keys is released to one), then on a game: no action holds both keys of a pair."""
+    import z3
+
+    from playtester.analysis.space import fewest_pressed
+
+    a, left = z3.Bool(f"in:key_{key_code('a')}"), z3.Bool(f"in:key_{key_code('left')}")
+    shift = z3.Bool(f"in:key_{key_code('left shift')}")
+    formula = z3.And(z3.Or(a, left), z3.Or(shift, z3.Not(shift)))
+    greedy = z3.Solver()
+    greedy.add(formula, a, left, shift)
+    assert greedy.check() == z3.sat
+    s = z3.Solver()
+    s.add(formula)
+    m = fewest_pressed(s, formula, greedy.model())
+    held = [v for v in (a, left, shift) if z3.is_true(m.eval(v, model_completion=True))]
+    assert len(held) == 1 and held[0] in (a, left), held
+
+    acts = analyze(spec_of("either_key_moves")).actions
+    pairs = [(key_code("a"), key_code("left")), (key_code("d"), key_code("right")),
+             (key_code("w"), key_code("up")), (key_code("s"), key_code("down"))]
+    assert len(acts) == 16
+    for x in acts:
+        keys = x["sample_inputs"].keys
+        assert not any(p in keys and q in keys for p, q in pairs), (x["name"], x["p_i_text"])
+    assert sum(1 for x in acts if not x["sample_inputs"].keys) == 1  # "no move" presses nothing
+
+
+def test_past_the_fork_budget_paths_follow_either_side_of_later_input_tests():
+    """Past the fork budget each path follows one side of every later test on inputs. Always the pressed
+    side made every action hold every key tested late in the frame (on a real game: all four direction
+    keys at once, a player who never moves); the side is a seeded coin, so the actions are a spread sample
+    and the analysis stays deterministic."""
+    spec = spec_of("many_keys")
+    cut = analyze(spec, max_forks=8)
+    assert cut.result["stats"]["truncated"]
+    late = [key_code(c) for c in "ijkl"]
+    held = [set(x["sample_inputs"].keys) for x in cut.actions]
+    for k in late:
+        assert any(k in h for h in held) and any(k not in h for h in held), (k, held)
+    assert len(held) >= 8 and not any(len(h) == 12 for h in held)
+    again = analyze(spec, max_forks=8)
+    assert [x["sample_inputs"].keys for x in again.actions] == [x["sample_inputs"].keys for x in cut.actions]

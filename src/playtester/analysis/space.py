@@ -1086,13 +1086,46 @@ def key_domain() -> list[int]:
     return _KEY_DOMAIN
 
 
+MAX_RELEASE_CHECKS = 12  # solver checks `fewest_pressed` may spend releasing inputs a path does not need
+
+
+def fewest_pressed(solver: Any, formula: Any, m: Any) -> Any:
+    """A model like ``m`` that presses no key or mouse button the path does not need.
+
+    A solver's model presses whatever it likes where p_i leaves an input free: the path "no horizontal
+    move" of ``if keys[a]: dx -= 1`` / ``if keys[d]: dx += 1`` can come out as *a and d held*, and
+    ``keys[a] or keys[LEFT]`` as both held; an action that holds needless keys moves the game less than
+    it says and reads wrong. So the keys and buttons pressed in ``m`` are assumed released, all at once
+    first, then one at a time (each kept when the solver agrees), at most ``MAX_RELEASE_CHECKS`` checks;
+    ``m`` if no release is possible."""
+    import z3
+
+    pressed = [v for n, v in sorted(_input_vars(formula).items())
+               if n.startswith(("in:key_", "in:mb_")) and z3.is_true(m.eval(v, model_completion=True))]
+    if not pressed:
+        return m
+    r = solver.check(*[z3.Not(v) for v in pressed])
+    if r == z3.sat:
+        return solver.model()
+    if r != z3.unsat or len(pressed) == 1:
+        return m
+    released: list[Any] = []
+    best = m
+    for v in pressed[:MAX_RELEASE_CHECKS - 1]:
+        if solver.check(*released, z3.Not(v)) == z3.sat:
+            released.append(z3.Not(v))
+            best = solver.model()
+    return best
+
+
 def solve(solver: Any, formula: Any) -> Any:
-    """A model of the solver's constraints whose event key (if any) is a real key; None if none."""
+    """A model of the solver's constraints whose event key (if any) is a real key, pressing no key or
+    button the path does not need (`fewest_pressed`); None if none."""
     import z3
 
     if solver.check() != z3.sat:
         return None
-    m = solver.model()
+    m = fewest_pressed(solver, formula, solver.model())
     k = z3.Int("in:ev_key")
     if "in:ev_key" not in _input_vars(formula):
         return m
@@ -1105,14 +1138,14 @@ def solve(solver: Any, formula: Any) -> Any:
         solver.push()
         solver.add(k == c)
         ok = solver.check() == z3.sat
-        m2 = solver.model() if ok else None
+        m2 = fewest_pressed(solver, formula, solver.model()) if ok else None
         solver.pop()
         if ok:
             return m2
     solver.push()
     solver.add(z3.Or(*[k == c for c in dom]))
     ok = solver.check() == z3.sat
-    m2 = solver.model() if ok else None
+    m2 = fewest_pressed(solver, formula, solver.model()) if ok else None
     solver.pop()
     return m2
 

@@ -255,6 +255,7 @@ class Executor:
         self.inlined: set[str] = set()
         self.summarized: set[str] = set()
         self.truncated = False
+        self._side_rng = random.Random(0)  # past the fork budget: which side of an input test a path follows
         self.merged_paths = 0  # paths folded into others by merge_locals
         self._fresh = itertools.count()
         self._asts: dict[types.CodeType, ast.FunctionDef] = {}
@@ -408,7 +409,13 @@ class Executor:
         live_side, one_side = None, False
         if not self.truncated:
             live_side, one_side = self._deviation(st, cond, names, on_event or on_input)
-        for side, c in ((True, cond), (False, neg)):
+        sides = ((True, cond), (False, neg))
+        if self.truncated and self._side_rng.random() < 0.5:
+            # past the fork budget a path follows one side of a test on inputs: a seeded coin picks it, so the
+            # paths kept are a spread sample; always the first (pressed) side made every action hold every
+            # input tested late in the frame (all four direction keys at once: a player who does not move)
+            sides = sides[::-1]
+        for side, c in sides:
             deviated, deviations = st.deviated, st.deviations
             if live_side is not None and side != live_side:
                 gnames = {n for n in names if n.startswith("g:")}
