@@ -87,3 +87,27 @@ def test_paths_still_running_at_the_deadline_end_there_and_the_analysis_gives_up
     ex.hard_deadline = time.process_time() - sx.GIVE_UP_GRACE * ex.budget_s - 0.5
     with pytest.raises(sx.AnalysisBudget):
         ex.run_block(body, sx.State(), "game.py")
+
+
+def test_a_trim_keeps_mostly_paths_in_the_world_the_live_game_is_in():
+    """Past the trim deadline the paths kept are mostly those that assume no game value other than it is now
+    (``LIVE_SHARE``): the agent starts in that world, and actions valid only in an assumed one (paused, a debug
+    mode) cannot be taken until the game gets there. The rest go to assumed worlds, and all to one world when
+    the other has too few."""
+    import ast
+
+    ex = _executor_out_of_time()
+
+    def trim(n_here: int, n_there: int, keep: int) -> tuple[int, int]:
+        here = [sx.State(pc=[z3.Bool(f"in:key_{97 + i % 20}")]) for i in range(n_here)]
+        there = [sx.State(pc=[z3.Bool(f"in:key_{97 + i % 20}")], deviated=frozenset({"g:paused"}))
+                 for i in range(n_there)]
+        todo = [(s, None) for s in here + there]
+        out = ex._trim(todo, ast.Pass(), "game.py", keep, ran=len(todo))
+        kept = [s for s, _ in out]
+        return sum(1 for s in kept if not s.deviated), sum(1 for s in kept if s.deviated)
+
+    assert trim(100, 100, 16) == (12, 4)
+    assert trim(2, 100, 16) == (2, 14)
+    assert trim(100, 1, 16) == (15, 1)
+    assert trim(100, 0, 16) == (16, 0)

@@ -42,6 +42,7 @@ MAX_SECONDS = FORK_SHARE * HARD_SECONDS  # symbolic execution time before the ex
 # through its next statement (fewer as the hard deadline comes, down to 1) and drops the rest: the paths running end
 # in time, and their actions are a partial space
 TRIM_KEEP = 64
+LIVE_SHARE = 0.75  # of the paths a trim keeps, the share kept for paths in the live game's world (if it has them)
 MAX_UNROLL = 64  # iterations of a loop over a constant collection
 MAX_DEPTH = 12  # nested inlined calls
 GIVE_UP_GRACE = 0.05  # share of the budget past the hard deadline, while paths are being cut, before giving up
@@ -969,24 +970,41 @@ class Executor:
         already = {id(s) for s, _ in todo[:ran]}
         done = [(s, f) for s, f in todo if f is not None or s.ended or s.done]
         live = [s for s, f in todo if f is None and not s.ended and not s.done]
-        groups: dict[frozenset[str], list[State]] = {}
-        for s in live:
-            groups.setdefault(frozenset(s.reads), []).append(s)
-        queues = list(groups.values())
-        for q in queues:  # a spread sample: the list is in fork order, a prefix of it is one corner of the input code
-            random.Random(len(q)).shuffle(q)
-        kept: list[State] = []
-        while len(kept) < keep and queues:
-            queues = [q for q in queues if q]
-            for q in queues:
-                if len(kept) < keep:
-                    kept.append(q.pop(0))
+        # paths in the world the live game is in (no game value assumed other than it is now) first, up to
+        # LIVE_SHARE of what is kept: the agent starts there, and an action valid only in an assumed world
+        # (paused, a debug mode, a controller attached) cannot be taken until the game gets there; zombie-
+        # escape's trimmed space had 8 actions valid in play, mostly clicks on a pause menu
+        here = [s for s in live if not s.deviated]
+        there = [s for s in live if s.deviated]
+        kept = self._spread(here, min(keep, max(keep - len(there), math.ceil(LIVE_SHARE * keep))))
+        kept += self._spread(there, keep - len(kept))
+        if len(kept) < keep:
+            ids = {id(s) for s in kept}
+            kept += self._spread([s for s in here if id(s) not in ids], keep - len(kept))
         self.dropped_paths += len(live) - len(kept)
         self.partial = self._partial_text()
         out = done
         for s in kept:
             out.extend([(s, None)] if id(s) in already else self.run_stmt(stmt, s, file))
         return out
+
+    @staticmethod
+    def _spread(states: list[State], n: int) -> list[State]:
+        """Up to ``n`` of ``states``, round robin over the distinct sets of inputs read, each group in a seeded
+        shuffle: a spread sample (the list is in fork order, a prefix of it is one corner of the input code)."""
+        groups: dict[frozenset[str], list[State]] = {}
+        for s in states:
+            groups.setdefault(frozenset(s.reads), []).append(s)
+        queues = list(groups.values())
+        for q in queues:
+            random.Random(len(q)).shuffle(q)
+        kept: list[State] = []
+        while len(kept) < n and queues:
+            queues = [q for q in queues if q]
+            for q in queues:
+                if len(kept) < n:
+                    kept.append(q.pop(0))
+        return kept
 
     def run_stmt(self, node: ast.stmt, st: State, file: str) -> list[tuple[State, Any]]:
         if getattr(node, "_pt_sliced", False):
