@@ -15,6 +15,13 @@ base's hooks do nothing, so the random agent overrides ``act`` only:
 - ``episode_start(slot) -> bool``: at each new episode; True when the agent started it itself through
   ``ctl`` (Go-Explore's return to a cell), False for an ordinary reset with the campaign's next seed.
 - ``observe(slot, t: Transition) -> bool``: after every step; True asks the campaign to end the episode.
+- ``plan(obs, info, slot) -> Plan | None``: acting ahead. Called right after ``act`` chose a step's action;
+  a plan (`playtester.drive.worker.Plan`: ``choose(mask) -> int``, small and picklable) lets the campaign
+  play up to its ``ahead`` steps in one call to the worker (one Ray actor call for all of them): the worker
+  chooses each later action with ``plan.choose`` on the action mask of the step before it. The plan must
+  choose exactly what ``act`` would there, from the mask alone: the loop still calls ``act`` for every
+  step of the batch, afterwards, with that step's observation, and stops with an error when the two
+  differ. The base answers None (one step at a time); the random agent plans.
 - ``episode_end(slot, outcome)``: when an episode ends (outcome as stored: finished, done, crash, ...).
 - ``state_bytes() / load_state(blob)``: the agent's state for ``explore --resume`` (stored in the
   campaign row's ``agent_state``, every ``save_every_s`` seconds and at the end).
@@ -193,6 +200,10 @@ class Explorer:
     def act(self, obs: Any, info: dict[str, Any], slot: int = 0) -> int:
         return random_valid(self.rng, info.get("action_mask"), self.n_actions)
 
+    def plan(self, obs: Any, info: dict[str, Any], slot: int = 0) -> Any | None:
+        """How to choose the next steps' actions without seeing them (a `Plan`), or None: one step at a time."""
+        return None
+
     def episode_start(self, slot: int) -> bool:
         return False
 
@@ -233,6 +244,25 @@ class Explorer:
 
 
 # ------------------------------------------------------------------------------- action selection
+@dataclass
+class RandomPlan:
+    """A `playtester.drive.worker.Plan` for the random agent: ``random_valid`` on each step's mask with a copy of
+    the agent's generator, so it draws what the agent's ``act`` draws next (the worker's copy advances; the
+    agent's own generator advances as the loop calls ``act`` on each step of the batch)."""
+
+    rng: np.random.Generator
+    n: int
+
+    @classmethod
+    def of(cls, rng: np.random.Generator, n: int) -> RandomPlan:
+        copy = np.random.Generator(type(rng.bit_generator)())
+        copy.bit_generator.state = rng.bit_generator.state
+        return cls(copy, n)
+
+    def choose(self, mask: Any) -> int:
+        return random_valid(self.rng, mask, self.n)
+
+
 def random_valid(rng: np.random.Generator, mask: Any, n: int) -> int:
     """A uniformly random valid action."""
     if mask is None:

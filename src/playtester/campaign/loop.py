@@ -1,8 +1,8 @@
 """The one step loop every campaign runs: worker slots, seeds, the budget, and observers.
 
 `CampaignLoop` owns N slots (one environment and one agent each), plays one round at a time (every
-slot's action is sent before any result is awaited, so the workers step in parallel), starts and ends
-episodes, and tells its observers what happened, in the style of Stable-Baselines3's callbacks. It knows
+slot's action is sent before any result is awaited, so the workers step in parallel; each slot plays one
+step a round), starts and ends episodes, and tells its observers what happened, in the style of Stable-Baselines3's callbacks. It knows
 nothing of oracles, coverage, stores or progress bars: those are observers (`observers.py`). ``playtester
 run`` is the loop with counting observers only; ``playtester explore`` adds the oracles, coverage, the
 store and the explorer's hooks; the agent tests drive the same loop on toy environments.
@@ -11,6 +11,22 @@ An environment is anything with ``reset(seed=) -> (obs, info)``, ``step_async(ac
 ``step_wait() -> (obs, reward, terminated, truncated, info)``, ``last_obs`` (the driver's `Observation`
 of the latest step, or None for environments that have none) and ``close()``: `playtester.env.GameEnv`
 and toy environments alike. An agent is an `playtester.agents.common.Explorer`.
+
+Acting ahead (``ahead`` > 1): when a slot's agent answers `Explorer.plan` with a plan (the random agent does)
+and its environment's worker can play batches (``env.worker.act_ahead_async``: the local `Worker` and the
+`RayWorker`), the slot's action goes to the worker with the plan, and the worker goes on playing: each later
+action is chosen where the game runs, by the plan, on the action mask of the step before it. A `RayWorker`
+asks its actor for ``ahead`` steps per call and sends the next call as soon as an answer is in (the actor
+plays while this process looks at the steps it has); the local `Worker` sends each step as soon as the answer
+before it is in. The rounds stay as they were: in each later round the slot's step is the plan's next answer
+(nothing is sent), taken in slot order with the other slots' steps, its action recorded in the trace, and
+``act`` called on it as if it had been asked (the agent's state advances as it would have; an answer that
+differs from the plan's is an error), then the observers told. So every observer sees every step, in the
+same order, and a campaign gives the same episodes, traces and findings with any ``ahead``. A plan never
+runs past the episode's step limit or the step budget (its length is capped by both: the games play at most
+one step per slot beyond the budget); it ends at the step that ends the episode (a crash or hang is that
+step's, with its trace), and what is left of it when the loop ends an episode itself (an explorer's stop,
+the end of the budget) is dropped with the episode.
 """
 
 from __future__ import annotations
@@ -25,6 +41,16 @@ from typing import Any
 from playtester.errors import NoValidActionError, UsageError, WorkerError, WorkerLostError
 
 EMPTY_ROUNDS = 100  # rounds in a row in which no slot could act: the action mask never allows anything
+AHEAD = 8  # acting ahead: steps per call to a Ray worker (the default of `CampaignLoop`'s ``ahead``; 1: off)
+PLAN_MAX = 10_000  # steps one plan may play (within the episode's limit and the budget), ``ahead`` per call
+
+
+def check_ahead(ahead: Any) -> int:
+    """``ahead`` as a batch length (an integer >= 1), or a UsageError that says what it may be."""
+    if isinstance(ahead, bool) or not isinstance(ahead, int) or ahead < 1:
+        raise UsageError(f"ahead = {ahead!r}: the steps per call to a worker when acting ahead must be an integer "
+                         f">= 1 (1: off, one step per call; default {AHEAD})")
+    return ahead
 
 
 @dataclass(frozen=True)
@@ -138,12 +164,16 @@ class CampaignLoop:
     ``make_suite`` makes a fresh oracle suite for each episode (None: no oracles). ``steps``, ``episodes``
     and ``elapsed_s`` continue a resumed campaign's counts. A slot whose environment raises
     `WorkerLostError` when it starts an episode (a Ray worker lost past its restarts) is dropped with a
-    warning (``warnings``) and the others go on; with none left, `WorkerError`.
+    warning (``warnings``) and the others go on; with none left, `WorkerError`. ``ahead``: acting ahead, the
+    steps per call to a Ray worker (see the module's doc; None: `AHEAD`; 1: off, one step per call).
     """
 
     def __init__(self, envs: Sequence[Any], agents: Sequence[Any], budget: Budget, *, seed: int = 0,
                  observers: Sequence[Observer] = (), make_suite: Callable[[], Any] | None = None,
-                 steps: int = 0, episodes: int = 0, elapsed_s: float = 0.0) -> None:
+                 steps: int = 0, episodes: int = 0, elapsed_s: float = 0.0, ahead: int | None = None) -> None:
+        self.ahead = check_ahead(AHEAD if ahead is None else ahead)
+        self.batches = 0  # plans handed to workers when acting ahead
+        self.batched_steps = 0  # steps a plan chose (after each plan's first, which the agent's act chose)
         self.slots = [Slot(i, env, agent) for i, (env, agent) in enumerate(zip(envs, agents, strict=True))]
         self.budget, self.next_seed = budget, seed
         self.observers = list(observers)
@@ -214,28 +244,42 @@ class CampaignLoop:
         self.emit("on_episode_end", slot, outcome, reason)
 
     def round(self) -> None:
-        """Every active slot sends its action, then every result is taken in slot order."""
+        """Every active slot sends its action (or has the next step of its batch in flight already), then
+        every result is taken in slot order."""
         live = [s for s in self.slots if not s.dropped]
         active = live if self.budget.steps is None else live[:max(1, min(len(live), self.budget.steps - self.steps))]
-        sent: list[tuple[Slot, bool, Any, dict[str, Any]]] = []
+        sent: list[tuple[Slot, bool, Any, dict[str, Any], bool]] = []
         for slot in active:
             replay = bool(slot.replaying)
             prev, prev_info = slot.obs, slot.info
+            worker = getattr(slot.env, "worker", None)
+            if not replay and getattr(worker, "ahead", False):  # the batch's next step: already played or playing
+                sent.append((slot, False, prev, prev_info, True))
+                continue
             a = slot.replaying.popleft() if replay else self._act(slot)  # type: ignore[union-attr]
             if a is None:
                 continue
             slot.actions.append(a)
-            slot.env.step_async(a)
-            sent.append((slot, replay, prev, prev_info))
+            n = 1 if replay else self._plan_len(slot, worker, len(active))
+            plan = slot.agent.plan(prev, prev_info, slot.index) if n > 1 else None
+            if plan is not None:
+                worker.act_ahead_async(a, plan, n, getattr(slot.env, "frames_per_action", None),  # type: ignore[union-attr]
+                                       self.ahead)
+                self.batches += 1
+            else:
+                slot.env.step_async(a)
+            sent.append((slot, replay, prev, prev_info, False))
         self._empty_rounds = 0 if sent else self._empty_rounds + 1
         if self._empty_rounds >= EMPTY_ROUNDS:
             raise NoValidActionError(f"the action mask allowed no action at the start of {EMPTY_ROUNDS} episodes "
                                      "in a row: check the action space (`playtester analyze`) or the game's mask")
-        for slot, replay, prev, prev_info in sent:
+        for slot, replay, prev, prev_info, ahead in sent:
             slot.obs, r, term, trunc, slot.info = slot.env.step_wait()
             if replay:
                 self._replay_step(slot, term or trunc)
                 continue
+            if ahead:
+                self._ahead_step(slot, prev, prev_info)
             self.steps += 1
             step = Step(slot, len(slot.actions), slot.actions[-1], prev, prev_info, slot.obs, r, term, trunc,
                         slot.info, slot.last_obs)
@@ -248,6 +292,36 @@ class CampaignLoop:
             elif step.stop:
                 self.finish(slot, "agent", f"{getattr(slot.agent, 'name', 'the agent')} ended the episode")
                 self.start(slot)
+
+    def _plan_len(self, slot: Slot, worker: Any, active: int) -> int:
+        """How many steps a plan of the slot may play: up to the episode's step limit and the step budget's
+        rounds left (in calls of ``ahead`` steps); 1 when acting ahead is off (``ahead`` 1), the slot's worker
+        plays no batches or its agent has no plan."""
+        if self.ahead <= 1 or not hasattr(worker, "act_ahead_async") \
+                or getattr(slot.agent, "plan", None) is None:
+            return 1
+        n = PLAN_MAX
+        limit, done = getattr(slot.env, "max_episode_steps", None), getattr(slot.env, "episode_steps", None)
+        if isinstance(limit, int) and isinstance(done, int):
+            n = min(n, limit - done)
+        if self.budget.steps is not None:
+            n = min(n, -(-(self.budget.steps - self.steps) // max(1, active)))  # the rounds left, rounded up
+        return max(1, n)
+
+    def _ahead_step(self, slot: Slot, prev: Any, prev_info: dict[str, Any]) -> None:
+        """A batch's step, answered: its action into the trace, and the agent asked as if it chose it (its
+        state advances as it would have); a plan that chose otherwise than the agent's ``act`` is an error."""
+        played = slot.env.worker.played
+        self.batched_steps += 1
+        try:
+            own = slot.agent.act(prev, prev_info, slot.index)
+        except NoValidActionError:
+            own = None
+        if own != played:
+            raise WorkerError(f"{getattr(slot.agent, 'name', 'the agent')}'s plan chose action {played} where its "
+                              f"act chooses {own} (step {len(slot.actions) + 1} of the episode with seed {slot.seed}): "
+                              "a plan must choose what act would, from the action mask alone")
+        slot.actions.append(played)
 
     def _act(self, slot: Slot) -> int | None:
         """The agent's action; None when no action is valid (that episode ends, the slot waits a round)."""

@@ -30,7 +30,7 @@ import weakref
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from playtester.drive import lifetime
 from playtester.drive.backend import backend_for, capabilities
@@ -38,9 +38,11 @@ from playtester.drive.episode import send, send_many
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, TraceFrame
 from playtester.drive.spec import GameSpec
-from playtester.errors import GameSpecError, MemoryLimitError, WorkerError
+from playtester.errors import GameSpecError, MemoryLimitError, NoValidActionError, WorkerError
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from playtester.drive.context import SpaceLike
 
 Capture = None | str | tuple[int, int]  # None: no frame, "full": full size, (w, h): downscaled
@@ -194,6 +196,18 @@ def code_include_patterns(spec: GameSpec) -> list[str]:
     return [os.path.join(folder, "*")]
 
 
+class Plan(Protocol):
+    """How an agent acting ahead chooses its next actions where the game runs (`Worker.act_ahead_async`).
+
+    ``choose(mask)`` is the action to play in the state whose action mask is ``mask`` (``np.int8`` of the
+    space's size, or None when the backend gives none): what the agent's ``act`` would answer there, from the
+    mask alone (no frame, no features). It raises `NoValidActionError` (its own state left as it was) when it
+    cannot choose: the batch ends before that step and the agent's ``act`` says so. A plan is small and
+    picklable: a Ray worker sends it to its actor with the batch."""
+
+    def choose(self, mask: np.ndarray | None) -> int: ...
+
+
 class Stepper:
     """Blocking steps and the action check, built on a worker's own ``step_async`` / ``act_async`` /
     ``step_wait`` (the local `Worker` and `playtester.drive.ray_worker.RayWorker` alike)."""
@@ -209,6 +223,17 @@ class Stepper:
         """Perform action ``action`` of the worker's action space for one step."""
         self.act_async(action, frames)  # type: ignore[attr-defined]
         return self.step_wait()  # type: ignore[attr-defined]
+
+    def act_ahead(self, action: int, plan: Plan | None, n: int,
+                  frames: int | None = None) -> tuple[list[int | None], list[Observation]]:
+        """A whole batch (``act_ahead_async``): the actions played and their observations, in order."""
+        self.act_ahead_async(action, plan, n, frames)  # type: ignore[attr-defined]
+        actions, out = [], []
+        while True:
+            out.append(self.step_wait())  # type: ignore[attr-defined]
+            actions.append(self.played)  # type: ignore[attr-defined]
+            if not self.ahead:  # type: ignore[attr-defined]
+                return actions, out
 
     def checked_action(self, action: int) -> int:
         """``action`` as an index of the worker's space, or a WorkerError saying why it is not one."""
@@ -267,6 +292,13 @@ class Worker(Stepper):
         self._episode_pid: int | None = None
         self._active = False  # an episode process is alive
         self._pending = False  # a step was sent, its answer not yet read
+        self._sent: int | None = None  # the action of the step in flight (None: raw inputs)
+        self.played: int | None = None  # the action of the step `step_wait` answered last (None: raw inputs)
+        self._plan: Plan | None = None  # acting ahead: chooses the batch's next step (see act_ahead_async)
+        self._plan_left = 0  # steps of the batch not sent yet
+        self._plan_frames: int | None = None
+        self._auto = False  # the step in flight was sent by the batch, not by the caller
+        self._held: tuple[Observation, int | None] | None = None  # a batch step read early (by `call`)
         self._last: Observation | None = None
         self.steps = 0
         self.host_starts = 0
@@ -318,6 +350,7 @@ class Worker(Stepper):
             self._conn.close()
         self._proc = self._conn = None
         self._active = self._pending = False
+        self._plan, self._auto, self._held = None, False, None
         self._episode_pid = None
         self._snapshots.clear()  # parked snapshots die with the host's process group
         self._code_snapshots.clear()
@@ -380,9 +413,60 @@ class Worker(Stepper):
 
     def step_async(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> None:
         self._send(("step", inputs, frames or self.spec.config.frames_per_action, hold, self.capture))
+        self._sent = None
 
     def act_async(self, action: int, frames: int | None = None) -> None:
-        self._send(("act", self.checked_action(action), frames or self.spec.config.frames_per_action, self.capture))
+        action = self.checked_action(action)
+        self._send(("act", action, frames or self.spec.config.frames_per_action, self.capture))
+        self._sent = action
+
+    # ---- acting ahead: a batch of steps whose actions are chosen here, from each step's action mask
+    def act_ahead_async(self, action: int, plan: Plan | None, n: int, frames: int | None = None,
+                        chunk: int | None = None) -> None:
+        """Start a batch of at most ``n`` steps: ``action`` first, then ``plan.choose(mask)`` on the action
+        mask of each step's observation, chosen and sent here as soon as that observation arrives (the game
+        plays the next step while the caller looks at this one; ``chunk``, the `RayWorker`'s steps per actor
+        call, means nothing here: each step is its own message). `step_wait` answers the batch's steps one
+        at a time, in order, each with its action in `played`; `ahead` says whether the next answer is a
+        batch step the caller did not send. The batch ends after ``n`` steps, at an observation that is
+        ``done``, when the plan raises `NoValidActionError`, or when `call`, `snapshot`, `end_episode` or
+        `reset` comes between (a batch step in flight then is read and kept for the next `step_wait`;
+        `end_episode` and `reset` drop it). Every step is observed, timed and watched as by `act`: a crash or
+        hang is that step's. The `RayWorker` plays the batch in its actor, ``chunk`` steps per remote call."""
+        self.act_async(action, frames)
+        self._plan = plan if n > 1 else None
+        self._plan_left, self._plan_frames = n - 1, frames
+
+    @property
+    def ahead(self) -> bool:
+        """The next `step_wait` answers a step of a batch that the caller did not send itself."""
+        return self._held is not None or (self._pending and self._auto)
+
+    def _plan_next(self, obs: Observation) -> None:
+        """Send the batch's next step, chosen on ``obs``'s mask, unless the batch ends at ``obs``."""
+        plan, self._plan = self._plan, None
+        if plan is None or obs.done or not self._active or self._plan_left <= 0:
+            return
+        try:
+            action = plan.choose(obs.action_mask)
+        except NoValidActionError:
+            return  # the caller's agent says so at its next act, as it would without acting ahead
+        self._plan_left -= 1
+        self.act_async(action, self._plan_frames)
+        self._auto = True
+        if self._plan_left > 0:
+            self._plan = plan
+
+    def _settle(self, keep: bool) -> None:
+        """End acting ahead: no further batch step is sent; one in flight is read and kept for the next
+        `step_wait` (``keep``) or read and dropped."""
+        self._plan = None
+        if self._auto and self._pending:
+            obs = self.step_wait()
+            self._held = (obs, self.played) if keep else None
+        elif not keep:
+            self._held = None
+        self._auto = False
 
     def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> list[Observation]:
         """Play several steps known in advance, without a round trip between them.
@@ -393,9 +477,10 @@ class Worker(Stepper):
         overlaps the game's next frames. Each step is still observed, timed and watched as by `step`: a hang
         is a hang of that step. The answer stops at the first observation that is ``done``; the commands
         queued behind it are not played (an episode that stays up after its end answers them with its final
-        state, which is read and dropped here). For agents whose inputs do not depend on what they see:
-        replays of a trace, a random agent, ddmin's candidates."""
-        if self._pending:
+        state, which is read and dropped here). For inputs that do not depend on what the game shows, not
+        even its action mask: replays of a trace, ddmin's candidates (an agent that chooses from the mask,
+        as the random agent does, acts ahead with `act_ahead_async` instead)."""
+        if self._pending or self._held is not None:
             raise WorkerError("a step is already in flight; call step_wait() first")
         msgs = []
         for inputs, frames in steps:
@@ -430,7 +515,10 @@ class Worker(Stepper):
 
     def call(self, target: str, *args: Any, timeout: float = 60.0) -> Any:
         """Run the playtester function ``module:function(runtime, *args)`` inside the live episode
-        process, between two steps, and return its result (used by program analysis and hooks)."""
+        process, between two steps, and return its result (used by program analysis and hooks). Between two
+        steps of a batch (`act_ahead_async`) the batch ends first, after its step in flight: the call sees the
+        game there, up to one step past what `step_wait` has answered."""
+        self._settle(keep=True)
         if self._pending:
             raise WorkerError("a step is already in flight; call step_wait() first")
         if not self._active or self._conn is None:
@@ -460,7 +548,7 @@ class Worker(Stepper):
             self._active = False
 
     def _send(self, msg: tuple[Any, ...]) -> None:
-        if self._pending:
+        if self._pending or self._held is not None:
             raise WorkerError("a step is already in flight; call step_wait() first")
         if not self._active:
             if self._last is None:
@@ -475,15 +563,22 @@ class Worker(Stepper):
         self._pending = True
 
     def step_wait(self) -> Observation:
-        """The answer to the step sent with `step_async` / `act_async`."""
+        """The answer to the step sent with `step_async` / `act_async` (or the next of a batch: `ahead`)."""
+        if self._held is not None:
+            (obs, self.played), self._held = self._held, None
+            return obs
         if not self._pending:
             raise WorkerError("no step in flight; call step_async() first")
+        self.played, self._auto = self._sent, False
         if not self._active:
-            self._pending = False
+            self._pending, self._plan = False, None
             assert self._last is not None
             return self._last
         self.steps += 1
-        return self._answer(self.spec.config.step_timeout_s)
+        obs = self._answer(self.spec.config.step_timeout_s)
+        if self._plan is not None:
+            self._plan_next(obs)
+        return obs
 
     def _answer(self, timeout: float, starting: bool = False) -> Observation:
         msg = self._recv(timeout)
@@ -616,6 +711,7 @@ class Worker(Stepper):
     def end_episode(self) -> None:
         """Stop the running episode, if any (its process is ended; the host stays up)."""
         self.final_code_lines = {}
+        self._settle(keep=False)
         if self._pending and self._active:
             self.step_wait()
         if self._active and self._conn is not None:
@@ -651,8 +747,8 @@ class Worker(Stepper):
         """Park a copy of the running episode in its current state; returns its id (None when the episode
         is over, a step is in flight, or snapshots are not supported). `restore` resumes it, any number of
         times; `drop_snapshot` ends it. Snapshots live until dropped or until the worker restarts."""
-        if not self.snapshots_supported or not self._active or self._pending or self._last is None \
-                or self._last.done or self._conn is None:
+        if not self.snapshots_supported or not self._active or self._pending or self._held is not None \
+                or self._last is None or self._last.done or self._conn is None:
             return None
         try:
             self._conn.send(("snapshot",))
