@@ -26,6 +26,10 @@ judgements (judged once a frame), texture oracles with every setting of a grid (
   rule fixed before the run (``RULE``); its results go to bench/results/park_texture_tuning.json. The choice is
   then frozen by hand as the oracle's defaults (``oracles/texture.py`` ``DEFAULTS`` and ``FROZEN``: settings,
   time, tuning seeds, results file).
+  The same run also chooses a **minimum box height per kind** (``texture_min_height`` as a table): the
+  findings of one kind depend only on that kind's floor (the oracle confirms per kind and verdict), so each
+  kind's grid heights are scored apart, at the chosen ``min_p``, ``confirm`` and ``min_score``, by
+  ``PER_KIND_RULE`` (fixed before the run); the table is chosen only where it beats the single height.
 - ``--role report`` runs the **reported seeds** (``REPORTED_SEEDS``) once with the frozen defaults, refuses any
   tuning seed and runs only when the settings are frozen; it records the freeze and, side by side, the same
   seeds' results before the change (``--before``, the first bench run: the first bundle, ``texture_min_p`` 0.9,
@@ -69,6 +73,10 @@ REPORTED_SEEDS = (0, 1, 2, 3, 4)
 RULE = ("the grid variant with the most finds - false alarms, summed over the tuning seeds, among those that keep "
         "at least 75% (rounded down) of the most finds any variant made; ties: fewer false alarms, then the least "
         "strict (lower min_p, confirm, min_height, min_score)")
+PER_KIND_RULE = ("per kind (the kind the detector names), at the chosen min_p, confirm and min_score: the grid height "
+                 "with the most finds - false alarms of that kind over the tuning seeds, among those that keep every "
+                 "find of that kind the chosen single height makes; ties: the chosen single height, then the lower. "
+                 "The table is chosen only when some kind's height differs from the single one")
 SCORES = ("find", "alarm_wrong_verdict", "alarm_wrong_kind", "alarm_no_object")
 
 
@@ -188,8 +196,30 @@ def campaign(seed: int, steps: int, episode_steps: int, bundle: str, frames: Pat
 
 def _count(found: list[dict[str, Any]]) -> dict[str, Any]:
     finds = sum(1 for f in found if f["score"] == "find")
+    by_kind: dict[str, dict[str, int]] = {}
+    for f in found:  # the signature names the kind the detector saw: texture:KIND:VERDICT
+        k = by_kind.setdefault(f["signature"].split(":")[1], {"finds": 0, "false_alarms": 0})
+        k["finds" if f["score"] == "find" else "false_alarms"] += 1
     return {"findings": len(found), "finds": finds, "false_alarms": len(found) - finds,
-            "alarm_no_object": sum(1 for f in found if f["score"] == "alarm_no_object")}
+            "alarm_no_object": sum(1 for f in found if f["score"] == "alarm_no_object"), "by_kind": by_kind}
+
+
+def choose_per_kind(variants: dict[str, dict[str, Any]], chosen: str, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """``PER_KIND_RULE``, applied to the grid's per-kind totals over the tuning seeds: each kind's height, and
+    the per-kind finds and false alarms at the chosen single height and at the kind's own."""
+    p, c, h, sc = VARIANTS[chosen]
+    out: dict[str, Any] = {}
+    for kind in kinds:
+        def tally(height: float, kind: str = kind) -> tuple[int, int]:
+            v = variants[f"p{p}_c{c}_h{height:g}_s{sc}"]["by_kind_total"].get(kind, {})
+            return v.get("finds", 0), v.get("false_alarms", 0)
+
+        base_finds = tally(h)[0]
+        ok = [x for x in GRID_HEIGHT if tally(x)[0] >= base_finds]
+        best = min(ok, key=lambda x: (-(tally(x)[0] - tally(x)[1]), x != h, x))
+        out[kind] = {"height": best, "finds": tally(best)[0], "false_alarms": tally(best)[1],
+                     "at_single_height": {"height": h, "finds": tally(h)[0], "false_alarms": tally(h)[1]}}
+    return out
 
 
 def _campaign_job(job: tuple[int, int, int, str, Path | None]) -> dict[str, Any]:
@@ -226,6 +256,8 @@ def main() -> None:
     ap.add_argument("--frames", type=Path, default=None, help="save each finding's frame (its box drawn) here")
     ap.add_argument("--before", type=Path, default=ROOT / "bench" / "results" / "park_texture_alarms_before.json",
                     help="report: the results of the same seeds before the change, shown side by side")
+    ap.add_argument("--previous", type=Path, default=None,
+                    help="report: an earlier report of the same seeds (e.g. with another bundle), shown side by side")
     ap.add_argument("--name", default=None, help="results file name under bench/results (default: "
                     "park_texture_tuning to tune, park_texture_alarms to report)")
     args = ap.parse_args()
@@ -271,7 +303,10 @@ def main() -> None:
                     "finds_total": sum(r["variants"][k]["finds"] for r in runs),
                     "false_alarms_total": sum(r["variants"][k]["false_alarms"] for r in runs),
                     "false_alarm_share_pooled": round(sum(r["variants"][k]["false_alarms"] for r in runs) /
-                                                      max(1, sum(r["variants"][k]["findings"] for r in runs)), 4)}
+                                                      max(1, sum(r["variants"][k]["findings"] for r in runs)), 4),
+                    "by_kind_total": {kind: {m: sum(r["variants"][k]["by_kind"].get(kind, {}).get(m, 0) for r in runs)
+                                             for m in ("finds", "false_alarms")}
+                                      for kind in sorted({kk for r in runs for kk in r["variants"][k]["by_kind"]})}}
                 for k, v in VARIANTS.items()}
     record: dict[str, Any] = {
         "game": "park", "agent": "random", "role": args.role, "seeds": seeds,
@@ -291,9 +326,20 @@ def main() -> None:
         best = choose(variants)
         p, c, h, sc = VARIANTS[best]
         record["rule"] = RULE
-        record["chosen"] = {"variant": best, "texture_min_p": p, "texture_confirm": c, "texture_min_height": h,
+        from playtester.vision.dataset import PARK_KINDS
+
+        per_kind = choose_per_kind(variants, best, tuple(PARK_KINDS))
+        table = {k: v["height"] for k, v in per_kind.items()}
+        height: Any = table if any(x != h for x in table.values()) else h
+        record["rule"] = RULE
+        record["per_kind_rule"] = PER_KIND_RULE
+        record["per_kind"] = per_kind
+        record["chosen"] = {"variant": best, "texture_min_p": p, "texture_confirm": c, "texture_min_height": height,
                             "texture_min_score": sc, **{k: variants[best][k] for k in
                                                         ("finds_total", "false_alarms_total", "finds", "false_alarms")}}
+        if isinstance(height, dict):
+            record["chosen"].update({"single_height": h, "finds_total": sum(v["finds"] for v in per_kind.values()),
+                                     "false_alarms_total": sum(v["false_alarms"] for v in per_kind.values())})
         print(f"chosen by the rule on seeds {seeds}: {record['chosen']}")
     else:
         record["freeze"] = FROZEN
@@ -309,6 +355,16 @@ def main() -> None:
                                 "per_seed": before["per_seed"], "false_alarm_share": before["false_alarm_share"],
                                 "per_run": [{k: r[k] for k in ("seed", "findings", "finds", "false_alarms")}
                                             for r in before["runs"]]}
+        if args.previous is not None and args.previous.is_file():
+            import json
+
+            prev = json.loads(args.previous.read_text())
+            record["previous"] = {"file": os.path.relpath(args.previous, ROOT), "bundle": prev.get("bundle"),
+                                  "date": prev.get("date"), "seeds": prev.get("seeds"), "settings": prev.get("settings"),
+                                  "freeze": (prev.get("freeze") or {}).get("frozen_at"), "per_seed": prev["per_seed"],
+                                  "totals": prev.get("totals"), "false_alarm_share": prev["false_alarm_share"],
+                                  "per_run": [{k: r[k] for k in ("seed", "findings", "finds", "false_alarms")}
+                                              for r in prev["runs"]]}
     record["runs"] = runs
     ps = record["per_seed"]
     print(f"{len(runs)} seeds x {args.steps} steps: finds {ps['finds']['mean']:.2f} ± {ps['finds']['sd']:.2f}, "

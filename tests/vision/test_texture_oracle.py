@@ -204,7 +204,7 @@ def test_patches_cut_the_box_with_its_margin_and_crops_take_the_box_back():
 
     frame = np.zeros((480, 640, 3), np.uint8)
     frame[100:200, 300:350] = (200, 40, 40)  # a 50 x 100 red object
-    p = patch(frame, (300, 100, 350, 200))
+    p = patch(frame, (300, 100, 350, 200), shape="box")  # the first bundles' crops (the box resized to a square)
     assert p.shape == (PATCH, PATCH, 3)
     a = int(PATCH * 0.25 / 1.5)  # the margin's share of the patch
     assert (p[a + 2:PATCH - a - 2, a + 2:PATCH - a - 2] == (200, 40, 40)).all()
@@ -212,7 +212,7 @@ def test_patches_cut_the_box_with_its_margin_and_crops_take_the_box_back():
     c = crops(p[None])
     assert tuple(c.shape) == (1, 3, CROP, CROP)
     assert float(c[0, 0, 2:-2, 2:-2].min()) > 0.75 and float(c[0, 1, 2:-2, 2:-2].max()) < 0.2  # all object
-    edge = patch(frame, (600, 440, 660, 500))  # past the frame's corner: grey outside
+    edge = patch(frame, (600, 440, 660, 500), shape="box")  # past the frame's corner: grey outside
     assert (edge[-3:, -3:] == 128).all()
 
 
@@ -233,3 +233,7 @@ def test_vision_verdict_cli_writes_a_bundle_the_oracle_loads(bundle, tmp_path):
     missing = subprocess.run([sys.executable, "-m", "playtester.cli", "vision", "verdict", "park", "--detector",
                               str(tmp_path / "none.pt")], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert missing.returncode == 2 and "no detector at" in missing.stdout + missing.stderr
+    wrong = subprocess.run([sys.executable, "-m", "playtester.cli", "vision", "verdict", "park", "--detector",
+                            str(det_path), "--crop-shape", "round"], capture_output=True, text=True, timeout=120,
+                           cwd=tmp_path)
+    assert wrong.returncode == 2 and "--crop-shape round: one of box, inner, outer" in wrong.stdout + wrong.stderr

@@ -30,7 +30,8 @@ Controls (the paper's 9 actions):
 Instrumentation (:mod:`playtester.probe`), every frame: the features ``x, y`` (tiles), ``angle``
 (degrees, 0 = east, 90 = south), ``pitch`` (window pixels the horizon moved down), ``z`` (jump height),
 ``on_path`` (1 on a path or bridge tile), ``visible`` (OOIs on screen), ``faces_seen``, ``oois_seen``
-and ``oois_tested`` (OOIs with at least ``TESTED_FACES`` faces seen); the entity ``player`` (``angle``,
+and ``oois_tested`` (OOIs all ``TESTED_FACES`` = 8 of whose faces were seen this episode, the rule of the
+benches and the report's maps); the entity ``player`` (``angle``,
 ``pitch``, ``z``, ``on_path``) and one entity per OOI, ``ooi-i`` of kind ``rock_pillar``, ``barrel``,
 ``tire`` or ``chair``, with ``yaw`` (degrees), ``bugged``, ``bug_faces`` (8 entries: ``none``,
 ``lowres`` or ``stretched``), ``reachable`` (from the start region, the navigation bugs included),
@@ -38,7 +39,8 @@ and ``oois_tested`` (OOIs with at least ``TESTED_FACES`` faces seen); the entity
 hidden behind walls, or None when the object is not on screen), ``face`` (the face shown, or None) and
 ``distance``. A face counts as seen when its object is on screen, within ``SEEN_DISTANCE`` tiles and its
 box at least ``SEEN_MIN_HEIGHT`` pixels tall. Events: ``layout`` (once, at the start: sizes and
-counts), ``face_seen`` (``ooi``, ``kind``, ``face``, ``bug``), ``ooi_tested`` (``ooi``) and ``jump``.
+counts), ``face_seen`` (``ooi``, ``kind``, ``face``, ``bug``), ``ooi_tested`` (``ooi``, once its last face is
+seen) and ``jump``.
 Hooks: ``teleport(x, y, angle=None)``, ``walkable()`` (the real collision map, ``[y][x]``),
 ``pathways()`` (every path and bridge tile, ``[x, y]``) and ``layout()`` (the map as rows of
 characters, the invisible walls, the objects).
@@ -122,8 +124,8 @@ DEFAULT_FPS = 30
 # ---- testing the objects --------------------------------------------------------------------------------
 SEEN_DISTANCE = 6.0
 SEEN_MIN_HEIGHT = 32
-TESTED_FACES = 6
 N_FACES = 8
+TESTED_FACES = N_FACES  # an OOI is tested when one episode saw all its faces (what the benches and maps count)
 
 SKY_TOP = np.array((96, 150, 220), np.float32)
 SKY_HORIZON = np.array((200, 220, 235), np.float32)

@@ -133,6 +133,9 @@ def verdict_cmd(
     views: int = typer.Option(300, help="face views of the held-out objects judged end to end (detector + verdict)"),
     seed: int = typer.Option(0, help="seed of the collection and of the training"),
     threads: int = typer.Option(1, help="CPU threads for PyTorch"),
+    crop_shape: str = typer.Option("box", help="how a box becomes the classifier's square crop: box (resized, the "
+                                   "shipped bundle's), inner (the largest square inside it) or outer (the smallest "
+                                   "square round it); inner and outer keep the frame's aspect ratio"),
 ) -> None:
     """Train the object-test verdict classifier (normal / lowres / stretched) on crops labelled from the probe,
     measure it on held-out objects, and bundle it with the detector for the texture oracle."""
@@ -142,12 +145,15 @@ def verdict_cmd(
                              f"{detector}'")
         from playtester.vision import dataset, verdict
 
+        if crop_shape not in verdict.CROP_SHAPES:
+            raise UsageError(f"--crop-shape {crop_shape}: one of {', '.join(verdict.CROP_SHAPES)}")
         name = Path(game).stem
         _, meta = _detector_meta(detector)
         kinds = tuple(meta["kinds"])
         with console.status("collecting crops") as status:
             data = verdict.load_or_collect(game, kinds, crops, seed,
-                                           progress=lambda i, n: status.update(f"collecting crops: {i}/{n}"))
+                                           progress=lambda i, n: status.update(f"collecting crops: {i}/{n}"),
+                                           crop_shape=crop_shape)
         counts = data.counts()
         console.print(f"{len(data)} crops; " + "; ".join(
             f"{s} {counts[s]['objects']} objects, " + ", ".join(f"{counts[s][v]} {v}" for v in verdict.VERDICTS)
