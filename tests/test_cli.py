@@ -56,3 +56,19 @@ def test_bad_input_exits_2_with_a_clear_message(tmp_path):
 def test_games_lists_bundled_games():
     out = playtester("games")
     assert out.returncode == 0 and {"blockmaze", "platformer"} <= set(out.stdout.split())
+
+
+def test_ahead_plays_the_same_run_and_a_bad_value_is_refused(tmp_path):
+    """``--ahead`` (acting ahead) changes how steps travel, not which: the same seed gives the same episodes
+    and the same crash as one step per call; 0 is refused with the option named."""
+    runs = {}
+    for k in ("1", "8"):
+        out = playtester("run", f"{GAMES / 'raise_at.py'}:main", "--steps", "60", "--actions", "blind",
+                         "--game-arg", "n=12", "--ahead", k, "--json", str(tmp_path / f"{k}.json"))
+        assert out.returncode == 1, out.stdout + out.stderr
+        runs[k] = json.loads((tmp_path / f"{k}.json").read_text())
+    assert [(e["outcome"], e["steps"]) for e in runs["1"]["episodes"]] == \
+        [(e["outcome"], e["steps"]) for e in runs["8"]["episodes"]]
+    assert runs["8"]["steps"] == 60 and len(runs["8"]["episodes"]) >= 4
+    out = playtester("run", "blockmaze", "--ahead", "0")
+    assert out.returncode == 2 and "--ahead" in out.stderr

@@ -35,6 +35,10 @@ BACKEND_OPTION = typer.Option("local", "--backend", envvar="PLAYTESTER_BACKEND",
                               help="where the workers run: local (processes of this machine), ray (actors of a "
                               "local Ray instance) or ray:HOST:PORT (actors of that Ray cluster; the agent, oracles "
                               "and store stay here); needs the ray extra")
+AHEAD_OPTION = typer.Option(None, "--ahead", min=1, envvar="PLAYTESTER_AHEAD",
+                            help="acting ahead: an agent that chooses from the action mask alone (random) plays "
+                            "several steps per call to a worker, every step still watched; the steps per Ray "
+                            "actor call (default 8; 1: one step per call)")
 SILENT_AUDIO_OPTION = typer.Option(None, "--silent-audio/--no-silent-audio",
                                    help="play sound and music files this machine cannot decode (MIDI without a "
                                    "synth) as silence, with a warning, instead of crashing (default: the config's "
@@ -153,6 +157,7 @@ def run(
     memory_limit: str | None = MEMORY_LIMIT_OPTION,
     silent_audio: bool | None = SILENT_AUDIO_OPTION,
     backend: str = BACKEND_OPTION,
+    ahead: int | None = AHEAD_OPTION,
 ) -> None:
     """Drive a game with an agent and print what happened: steps/s, episodes, crashes, hangs."""
     from playtester.campaign import run_agent
@@ -187,7 +192,8 @@ def run(
                                           + (f"  out of memory {len(s.memory)}" if s.memory else ""))
 
             summary = run_agent(spec, agent=agent, steps=steps, workers=workers, seed=seed,
-                                actions=None if actions == "default" else actions, on_step=on_step, backend=backend)
+                                actions=None if actions == "default" else actions, on_step=on_step, backend=backend,
+                                ahead=ahead)
             progress.update(task, completed=summary.steps)
     except PlaytesterError as e:
         _fail(e)
@@ -224,6 +230,7 @@ def explore(
     memory_limit: str | None = MEMORY_LIMIT_OPTION,
     silent_audio: bool | None = SILENT_AUDIO_OPTION,
     backend: str = BACKEND_OPTION,
+    ahead: int | None = AHEAD_OPTION,
 ) -> None:
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live
@@ -268,7 +275,7 @@ def explore(
             result = run_explore(spec, out=out, agent=agent, budget=parsed, workers=workers, seed=seed,
                                  actions=None if actions == "default" else actions, resume=resume,
                                  code_coverage=code_coverage, on_progress=on_progress, demos=demos,
-                                 backend=backend)
+                                 backend=backend, ahead=ahead)
         store, cid = result.store, result.campaign_id
         if result.replayed_known:
             console.print(f"replayed {result.replayed_known} known failure(s) first: "

@@ -100,7 +100,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
             workers: int = 1, seed: int = 0, actions: Any = None, resume: bool = False, code_coverage: bool = True,
             replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None,
             max_store_mb: float | None = None, demos: Sequence[str | Path] = (),
-            backend: str | None = None, observers: Sequence[Observer] = ()) -> ExploreResult:
+            backend: str | None = None, observers: Sequence[Observer] = (), ahead: int | None = None) -> ExploreResult:
     """Run a testing campaign: ``agent`` plays the game on ``workers`` workers until ``budget`` is spent;
     every step passes through the oracles; bugs, traces and coverage go to the store in ``out``.
 
@@ -115,7 +115,8 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     store, the agent, the oracles and coverage stay in this process.
 
     ``observers``: more `Observer`s of the campaign's loop, called after the campaign's own (a benchmark's
-    measures, e.g. route coverage).
+    measures, e.g. route coverage). ``ahead``: acting ahead, steps per call to a Ray worker (`CampaignLoop`;
+    None: its default, 1: off).
     """
     check_backend(backend)
     c = _open(spec, out, agent, workers, actions, resume, demos, max_store_mb)
@@ -130,7 +131,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
             envs.append(GameEnv(c.spec, actions=c.space, capture=c.capture, obs_size=capture,
                                 code_coverage=code_coverage, backend=backend))
         return _run(c, envs, agents, budget, seed, code_coverage, replay_known, on_progress, demo_traces,
-                    observers)
+                    observers, ahead)
     finally:
         for env in envs:
             env.close()
@@ -187,7 +188,7 @@ def _code_coverage(spec: GameSpec, on: bool) -> CodeCoverage:
 
 def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, seed: int, code_coverage: bool,
          replay_known: bool, on_progress: Callable[[dict[str, Any]], None] | None,
-         demo_traces: list[tuple[str, Trace]], extra: Sequence[Observer] = ()) -> ExploreResult:
+         demo_traces: list[tuple[str, Trace]], extra: Sequence[Observer] = (), ahead: int | None = None) -> ExploreResult:
     spec, store, prior, cfg = c.spec, c.store, c.prior, c.spec.config
     first_seed = prior.next_seed if prior else seed
     first = envs[0].reset(seed=first_seed)  # the first episode tells which abstraction fits the game
@@ -207,7 +208,7 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
     oracles = oracle_settings(spec)
     loop = CampaignLoop(envs, agents, budget, seed=first_seed + 1, make_suite=lambda: make_oracles(oracles),
                         steps=prior.steps if prior else 0, episodes=prior.episodes if prior else 0,
-                        elapsed_s=prior.elapsed_s if prior else 0.0)
+                        elapsed_s=prior.elapsed_s if prior else 0.0, ahead=ahead)
     loop.observers += _observers(loop, c, cid, abstraction, code, seen, new_bugs, on_progress) + list(extra)
     loop.slots[0].seed, (loop.slots[0].obs, loop.slots[0].info) = first_seed, first
     replayed, reproduced = _prepare(loop, c, info, demo_traces, first_seed, cid, new_bugs, replay_known)

@@ -161,11 +161,12 @@ def campaign_info(spec: GameSpec, env: GameEnv, workers: int, abstraction: str, 
 
 def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers: int = 1, seed: int = 0,
               actions: Any = None, on_step: Callable[[RunSummary], None] | None = None,
-              backend: str | None = None) -> RunSummary:
+              backend: str | None = None, ahead: int | None = None) -> RunSummary:
     """Run ``agent`` on the game for ``steps`` steps in total over ``workers`` worker processes.
 
     Episode seeds are ``seed``, ``seed + 1``, ... in the order episodes start, so a run is reproducible.
     ``backend``: where the workers run (``local``, ``ray``, ``ray:ADDRESS``; `playtester.env.make_worker`).
+    ``ahead``: acting ahead, steps per call to a Ray worker (`CampaignLoop`; None: its default, 1: off).
     """
     oracle_settings(spec), coverage_settings(spec), agent_settings(spec)  # a bad table says so, as explore does
     check_backend(backend)
@@ -180,7 +181,7 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
     summary = RunSummary(spec.text, agent, space.kind, len(space), workers, warnings=list(space.warnings))
     counts = RunCounts(summary, on_step)
     loop = CampaignLoop(envs, make_agents(agent, len(space), workers, seed), Budget(steps=steps), seed=seed + 1,
-                        observers=[counts, ExplorerHooks()])
+                        observers=[counts, ExplorerHooks()], ahead=ahead)
     try:
         loop.slots[0].seed = seed  # the first episode tells a learning agent the game's features
         loop.slots[0].obs, loop.slots[0].info = envs[0].reset(seed=seed)
