@@ -111,3 +111,37 @@ def test_a_trim_keeps_mostly_paths_in_the_world_the_live_game_is_in():
     assert trim(2, 100, 16) == (2, 14)
     assert trim(100, 1, 16) == (15, 1)
     assert trim(100, 0, 16) == (16, 0)
+
+
+def test_a_loop_whose_analysis_ran_out_of_budget_also_offers_the_blind_actions():
+    """A partial analysis may have dropped the only paths that leave a screen (zombie-escape's title kept no
+    way to confirm, and the random agent stayed there): in such a loop the blind actions (`fallback_actions`)
+    are valid beside the analysed ones; in a loop analysed in full they stay masked out."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from conftest import fixture_spec
+
+    from playtester.analysis import analyze
+    from playtester.analysis.space import FALLBACK_PREFIX
+    from playtester.drive.worker import Worker
+
+    def valid_fallbacks(spec, a) -> tuple[int, int]:
+        space = a.space()
+        fb = [i for i, act in enumerate(space.actions) if act.name.startswith(FALLBACK_PREFIX)]
+        with Worker(spec, space=space, capture=None) as w:
+            w.reset(seed=0)
+            obs = w.step(space.actions[0].inputs, frames=3)  # the loop runs
+            return len(fb), sum(int(obs.action_mask[i]) for i in fb)
+
+    part_spec = fixture_spec("many_paths", analysis_seconds=2, analysis_max_forks=10**8)
+    part = analyze(part_spec)
+    assert part.result["partial"]
+    n, valid = valid_fallbacks(part_spec, part)
+    assert n > 50 and valid == n
+    full_spec = fixture_spec("many_paths", analysis_max_forks=64)
+    full = analyze(full_spec)
+    assert not full.result.get("partial")
+    n, valid = valid_fallbacks(full_spec, full)
+    assert n > 50 and valid == 0

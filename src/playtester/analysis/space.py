@@ -74,8 +74,9 @@ class AnalyzedSpace(ActionSpace):
         rt = self._runtime()
         out = rt.mask(ctx)
         extra = len(self.actions) - len(out)
-        if extra > 0:  # the blind actions for loops never analysed (`fallback_actions`): only there
-            out = np.concatenate([out, np.full(extra, 1 if rt.outside else 0, dtype=np.int8)])
+        if extra > 0:  # the blind actions (`fallback_actions`): outside the analysed loops, and in a loop whose
+            # analysis ran out of budget (partial: its actions may not include the inputs that leave it)
+            out = np.concatenate([out, np.full(extra, 1 if rt.outside or rt.partial_here else 0, dtype=np.int8)])
         return out
 
     def perform(self, index: int, ctx: ActionContext) -> tuple[InputFrame, int | None]:
@@ -122,8 +123,10 @@ def fallback_actions(blacklist: list[str]) -> list[Action]:
     """The blind space's actions (press / release of the common keys and mouse buttons, mouse moves over a
     grid), for the frames the game spends in an input loop that was never analysed (a title or game-over
     screen the analysis had no budget left for, or never reached): there no analysed action's condition
-    means anything, and the analysed actions alone (another loop's inputs) may not leave the screen.
-    Masked out while an analysed loop runs."""
+    means anything, and the analysed actions alone (another loop's inputs) may not leave the screen. Also
+    offered, beside the analysed ones, in a loop whose analysis ran out of budget (its ``partial``): the
+    paths dropped may hold the only inputs that leave it (zombie-escape's title, analysed in part, kept no
+    way to confirm, and the random agent stayed there for 1000 steps). Masked out in fully analysed loops."""
     from playtester.actions.blind import blind_space
 
     return [replace(a, name=FALLBACK_PREFIX + a.name) for a in blind_space(blacklist).actions]
@@ -208,6 +211,7 @@ class _Runtime:
         self.pred_inst = inst
         self.errors = 0
         self.outside = False  # the last mask was taken outside the analysed loop (`AnalyzedSpace.mask`)
+        self.partial_here = bool(analysis.get("partial"))  # the loop's analysis ran out of budget: blind actions too
         self._cache: dict[tuple[Any, ...], tuple[InputFrame, dict[str, Any] | None] | None] = {}
         self.perform_unsat = 0
         self._M: list[dict[str, Any]] | None = None
@@ -568,6 +572,7 @@ class _MultiRuntime:
         self.sites = sites
         self.unknown_loop = 0
         self.outside = False
+        self.partial_here = False  # the last mask was taken in a loop whose analysis ran out of budget
         self.loop_steps = [0] * len(self.subs)
 
     def current(self) -> int | None:
@@ -589,6 +594,7 @@ class _MultiRuntime:
     def mask(self, ctx: ActionContext) -> np.ndarray:
         k = self.current()
         self.outside = k is None
+        self.partial_here = k is not None and self.subs[k].partial_here
         if k is None:
             self.unknown_loop += 1
             return np.ones(self.n, dtype=np.int8)
