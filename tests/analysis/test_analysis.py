@@ -455,3 +455,24 @@ def test_past_the_fork_budget_paths_follow_either_side_of_later_input_tests():
     assert len(held) >= 8 and not any(len(h) == 12 for h in held)
     again = analyze(spec, max_forks=8)
     assert [x["sample_inputs"].keys for x in again.actions] == [x["sample_inputs"].keys for x in cut.actions]
+
+
+def test_a_game_test_followed_on_the_live_side_only_is_not_a_condition_of_the_action():
+    """The restart path assumes ``game_over`` (the game plays while it is analysed); the ball test after it
+    would be a second assumed game value, so only the live side (the ball on screen) is followed, and that
+    side must not become part of p_g: the restart would then be valid only while the ball is on screen, which
+    never holds once the game is over (pygame-brickbreaker's restart key, before). Performed after the ball
+    fell, the restart restarts."""
+    spec = spec_of("restart_after_fall")
+    a = analyze(spec)
+    restart = [x for x in a.actions if x["event"] == "KeyDown(r)"]
+    assert restart and all("game_over" in x["p_g"] and "ball_y" not in x["p_g"] for x in restart), \
+        [x["p_g"] for x in restart]
+    i = a.actions.index(restart[0])
+    with Worker(spec, space=a.space(), capture=None) as w:
+        obs = w.reset(seed=0)
+        obs = w.step(InputFrame(), frames=260)  # no input: the ball falls and the game is over
+        assert obs.features["game_over"] == 1 and not obs.done
+        assert obs.action_mask[i]
+        after = w.act(i, frames=1)
+        assert after.features["restarts"] == 1 and after.features["game_over"] == 0

@@ -416,6 +416,7 @@ class Executor:
             # paths kept are a spread sample; always the first (pressed) side made every action hold every
             # input tested late in the frame (all four direction keys at once: a player who does not move)
             sides = sides[::-1]
+        skipped = False
         for side, c in sides:
             deviated, deviations = st.deviated, st.deviations
             if live_side is not None and side != live_side:
@@ -423,6 +424,7 @@ class Executor:
                 if not gnames & st.deviated:
                     deviations += 1
                     if deviations > MAX_DEVIATED:
+                        skipped = True
                         continue  # a second, unrelated game state assumed other than it is now: not followed
                 deviated = st.deviated | gnames
             pc = [*st.pc, c]
@@ -437,6 +439,17 @@ class Executor:
                 out.append((s2, side))
                 if self.truncated or one_side:
                     break
+        if skipped and len(out) == 1 and not (on_event or on_input):
+            # the side the live game takes was followed alone because the other would be a second assumed game
+            # value: it is how the analysis chose to go on, not a condition for the action. Kept in p_g it made
+            # pygame-brickbreaker's restart key (KEYDOWN r while game_over) valid only with the ball still on
+            # screen, which never holds once the game is over (the ball fell), so no agent could restart. A
+            # wrapper of its own (z3 shares equal terms) keeps it out of p_g here only, not where it is forked
+            s2 = out[0][0]
+            marked = z3.And(s2.pc[-1], z3.BoolVal(True))
+            s2.pc[-1] = marked
+            self._keep.append(marked)
+            self.assumed.add(marked.get_id())
         if len(out) == 2:
             self._count_fork()
         return out
