@@ -1,9 +1,10 @@
 """Helpers of the benchmarks that run whole campaigns side by side in a process pool (bench/ppgta.py,
-bench/doom_agents.py): each campaign's own CPU time, and the pool itself."""
+bench/doom_agents.py): each campaign's own CPU time, the pool itself, and the mean and spread over seeds."""
 
 from __future__ import annotations
 
 import resource
+import statistics
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -39,3 +40,9 @@ def run_pool(campaign: Callable[[dict[str, Any]], dict[str, Any]], jobs: list[di
             runs.append(run)
             print(line(run), flush=True)
     return runs
+
+
+def mean_sd(values: list[float]) -> dict[str, float]:
+    """Mean and sample standard deviation (0 for one value), rounded to 4 places: a figure over seeds."""
+    return {"mean": round(statistics.mean(values), 4), "sd": round(statistics.stdev(values), 4) if len(values) > 1
+            else 0.0}

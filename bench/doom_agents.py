@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -37,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from campaign_pool import cpu_seconds, run_pool  # noqa: E402
+from campaign_pool import cpu_seconds, mean_sd, run_pool  # noqa: E402
 from doom_demos import GAME, OUT, route_measures  # noqa: E402
 from provenance import ROOT, provenance, write_results  # noqa: E402
 
@@ -80,11 +79,6 @@ def campaign(job: dict[str, Any]) -> dict[str, Any]:
             "fps": round(r.steps / wall, 1) if wall else None, "agent_stats": r.agent_stats}
 
 
-def _mean_sd(values: list[float]) -> dict[str, float]:
-    return {"mean": round(statistics.mean(values), 4), "sd": round(statistics.stdev(values), 4) if len(values) > 1
-            else 0.0}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--episodes", type=int, default=3)
@@ -113,7 +107,7 @@ def main() -> None:
     for label in dict.fromkeys(r["label"] for r in runs):
         mine = [r for r in runs if r["label"] == label]
         per_agent[label] = {
-            **{k: _mean_sd([float(r[k]) for r in mine]) for k in ("route_coverage", "objects_seen",
+            **{k: mean_sd([float(r[k]) for r in mine]) for k in ("route_coverage", "objects_seen",
                                                                     "steps_per_cpu_s", "fps")},
             "cpu_s": round(sum(r["cpu_s"] for r in mine), 1), "wall_s": round(sum(r["wall_s"] for r in mine), 1),
             "runs": mine,

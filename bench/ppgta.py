@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from campaign_pool import cpu_seconds, run_pool  # noqa: E402
+from campaign_pool import cpu_seconds, mean_sd, run_pool  # noqa: E402
 from park_demos import in_demo_region  # noqa: E402
 from provenance import ROOT, provenance, write_results  # noqa: E402
 
@@ -208,11 +208,6 @@ def score(run: dict[str, Any], reachable: dict[str, bool]) -> dict[str, Any]:
     }
 
 
-def _mean_sd(values: list[float]) -> dict[str, float]:
-    return {"mean": round(statistics.mean(values), 4), "sd": round(statistics.stdev(values), 4) if len(values) > 1
-            else 0.0}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--episodes", type=int, default=45)
@@ -260,7 +255,7 @@ def main() -> None:
                 "tested_after_18", "tested_after_18_share", "right", "success_rate", "fps", "steps_per_cpu_s", "trace_on_paths",
                 "trace_by_lakes")
         per_agent[label] = {
-            **{k: _mean_sd([s[k] for s in scores]) for k in keys},
+            **{k: mean_sd([s[k] for s in scores]) for k in keys},
             "tested_curve_mean": [round(statistics.mean(c), 2) for c in zip(*[s["tested_curve"] for s in scores],
                                                                             strict=False)],
             "cpu_s": sum(r["cpu_s"] for r in mine), "wall_s": sum(r["wall_s"] for r in mine),
