@@ -172,6 +172,27 @@ class GameEnv(gym.Env):
     def step_async(self, action: int) -> None:
         self.worker.act_async(int(action), self.frames_per_action)
 
+    # acting ahead (`CampaignLoop`): a batch of steps whose later actions ``plan`` chooses where the game runs
+    @property
+    def can_act_ahead(self) -> bool:
+        """The worker plays batches (`Worker.act_ahead_async`: the local `Worker` and the `RayWorker`)."""
+        return hasattr(self.worker, "act_ahead_async")
+
+    def act_ahead_async(self, action: int, plan: Any, n: int, chunk: int) -> None:
+        """Start a batch of at most ``n`` steps, ``action`` first (`Worker.act_ahead_async`); `step_wait`
+        answers its steps one at a time, `played` says each one's action."""
+        self.worker.act_ahead_async(int(action), plan, n, self.frames_per_action, chunk)
+
+    @property
+    def ahead(self) -> bool:
+        """The next `step_wait` answers a batch step that was not sent with `step_async`."""
+        return bool(getattr(self.worker, "ahead", False))
+
+    @property
+    def played(self) -> int | None:
+        """The action of the step `step_wait` answered last."""
+        return self.worker.played
+
     def step_wait(self) -> tuple[np.ndarray, float, bool, bool, dict]:
         obs = self.worker.step_wait()
         self.episode_steps += 1

@@ -13,7 +13,7 @@ of the latest step, or None for environments that have none) and ``close()``: `p
 and toy environments alike. An agent is an `playtester.agents.common.Explorer`.
 
 Acting ahead (``ahead`` > 1): when a slot's agent answers `Explorer.plan` with a plan (the random agent does)
-and its environment's worker can play batches (``env.worker.act_ahead_async``: the local `Worker` and the
+and its environment can play batches (``env.can_act_ahead``: `GameEnv` over the local `Worker` or the
 `RayWorker`), the slot's action goes to the worker with the plan, and the worker goes on playing: each later
 action is chosen where the game runs, by the plan, on the action mask of the step before it. A `RayWorker`
 asks its actor for ``ahead`` steps per call and sends the next call as soon as an answer is in (the actor
@@ -252,19 +252,17 @@ class CampaignLoop:
         for slot in active:
             replay = bool(slot.replaying)
             prev, prev_info = slot.obs, slot.info
-            worker = getattr(slot.env, "worker", None)
-            if not replay and getattr(worker, "ahead", False):  # the batch's next step: already played or playing
+            if not replay and getattr(slot.env, "ahead", False):  # the batch's next step: already played or playing
                 sent.append((slot, False, prev, prev_info, True))
                 continue
             a = slot.replaying.popleft() if replay else self._act(slot)  # type: ignore[union-attr]
             if a is None:
                 continue
             slot.actions.append(a)
-            n = 1 if replay else self._plan_len(slot, worker, len(active))
+            n = 1 if replay else self._plan_len(slot, len(active))
             plan = slot.agent.plan(prev, prev_info, slot.index) if n > 1 else None
             if plan is not None:
-                worker.act_ahead_async(a, plan, n, getattr(slot.env, "frames_per_action", None),  # type: ignore[union-attr]
-                                       self.ahead)
+                slot.env.act_ahead_async(a, plan, n, self.ahead)
                 self.batches += 1
             else:
                 slot.env.step_async(a)
@@ -293,11 +291,11 @@ class CampaignLoop:
                 self.finish(slot, "agent", f"{getattr(slot.agent, 'name', 'the agent')} ended the episode")
                 self.start(slot)
 
-    def _plan_len(self, slot: Slot, worker: Any, active: int) -> int:
+    def _plan_len(self, slot: Slot, active: int) -> int:
         """How many steps a plan of the slot may play: up to the episode's step limit and the step budget's
-        rounds left (in calls of ``ahead`` steps); 1 when acting ahead is off (``ahead`` 1), the slot's worker
+        rounds left (in calls of ``ahead`` steps); 1 when acting ahead is off (``ahead`` 1), the slot's environment
         plays no batches or its agent has no plan."""
-        if self.ahead <= 1 or not hasattr(worker, "act_ahead_async") \
+        if self.ahead <= 1 or not getattr(slot.env, "can_act_ahead", False) \
                 or getattr(slot.agent, "plan", None) is None:
             return 1
         n = PLAN_MAX
@@ -311,7 +309,7 @@ class CampaignLoop:
     def _ahead_step(self, slot: Slot, prev: Any, prev_info: dict[str, Any]) -> None:
         """A batch's step, answered: its action into the trace, and the agent asked as if it chose it (its
         state advances as it would have); a plan that chose otherwise than the agent's ``act`` is an error."""
-        played = slot.env.worker.played
+        played = slot.env.played
         self.batched_steps += 1
         try:
             own = slot.agent.act(prev, prev_info, slot.index)
