@@ -202,7 +202,7 @@ def test_analysis_keeps_to_its_cpu_budget_and_says_so():
     t0 = time.perf_counter()
     a = analyze(spec)
     took = time.perf_counter() - t0
-    assert a.cpu_seconds < 3 * 1.5, a.cpu_seconds  # the budget is CPU time in the game process
+    assert a.cpu_seconds <= 3 * 1.05, a.cpu_seconds  # the budget is CPU time in the game process, a ceiling
     assert took < 60, took  # wall time stretches on a busy machine; without the budget: minutes
     assert a.result["partial"] and a.result["actions"]
     assert any(w.startswith("partial action space:") and "analysis_seconds" in w for w in a.warnings), a.warnings

@@ -136,7 +136,8 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     budget = float(options.get("seconds") or sx.HARD_SECONDS)
     ex.max_seconds = budget * sx.FORK_SHARE  # stop forking early: the paths still run, and make the actions
     ex.deadline = time.process_time() + ex.max_seconds
-    ex.hard_deadline = t0_cpu + budget
+    ex.ceiling = t0_cpu + budget  # the budget is a ceiling: the actions are made and named within it
+    ex.hard_deadline = ex.ceiling - sx.FINISH_SHARE * budget  # execution ends here, paths cut where they are
     ex.budget_s = budget
     from playtester.analysis.paths import ACTIONS_RESERVE
 
@@ -727,8 +728,9 @@ def _z3_version() -> str:
 _NAMING_SOLVER: Any = None
 
 
-def _one_solution(formula: Any, screen: tuple[int, int]) -> tuple[Any, str]:
-    """One solution of p_i with the game state left free, as an InputFrame, and its event's name."""
+def _one_solution(formula: Any, screen: tuple[int, int], timeout_ms: int = 500) -> tuple[Any, str]:
+    """One solution of p_i with the game state left free, as an InputFrame, and its event's name (each solver check
+    given ``timeout_ms``)."""
     import pygame
 
     from playtester.analysis.space import add_device_rules, frame_from_model, solve
@@ -737,8 +739,8 @@ def _one_solution(formula: Any, screen: tuple[int, int]) -> tuple[Any, str]:
     global _NAMING_SOLVER
     if _NAMING_SOLVER is None:
         _NAMING_SOLVER = z3.Solver()  # one solver for every action (push / pop): no set-up per action
-        _NAMING_SOLVER.set("timeout", 500)
     s = _NAMING_SOLVER
+    s.set("timeout", timeout_ms)
     s.push()
     try:
         s.add(formula)
@@ -764,13 +766,14 @@ def name_actions(result: dict[str, Any], screen: tuple[int, int], ex: Any = None
     """Give each action a readable, unique name from one solution of its p_i (game state left free),
     and keep that solution as the action's sample inputs (what ``--json`` exports). Past the executor's
     hard deadline the actions not yet named (past the first ``MIN_ACTIONS``) are dropped (a partial space, said in
-    ``ex.partial``)."""
+    ``ex.partial``); past the budget's ceiling, all but those named (at least one)."""
     from playtester.analysis.paths import MIN_ACTIONS
 
     used: dict[str, int] = {}
     solved: dict[str, tuple[Any, str]] = {}  # p_i text -> (frame, event): paths that differ in p_g only
     for n_done, act in enumerate(list(result["actions"])):
-        if ex is not None and n_done >= MIN_ACTIONS and time.process_time() > ex.hard_deadline:
+        if ex is not None and n_done and ((n_done >= MIN_ACTIONS and time.process_time() > ex.hard_deadline)
+                                          or ex.past_ceiling()):
             total = len(result["actions"])
             del result["actions"][n_done:]
             ex.partial = f"{n_done} of {total} actions solved before the analysis budget ran out"
@@ -779,7 +782,7 @@ def name_actions(result: dict[str, Any], screen: tuple[int, int], ex: Any = None
         if act["p_i"] in solved:
             frame, event = solved[act["p_i"]]
         else:
-            frame, event = solved[act["p_i"]] = _one_solution(formula, screen)
+            frame, event = solved[act["p_i"]] = _one_solution(formula, screen, ex.ms_left(500) if ex is not None else 500)
         parts = []
         if event:
             parts.append(event)

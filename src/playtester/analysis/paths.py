@@ -112,7 +112,8 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
     # many paths share p_i (they differ in p_g): build, expand, solve and print it once per distinct p_i
     by_pi: dict[tuple[int, ...], tuple[Any, list[Any], dict[str, Any], str, str]] = {}
     for key, pg_parts, pi_parts, st in unique:
-        if len(order) >= MIN_ACTIONS and time.process_time() > ex.hard_deadline:  # keep those made: a partial space
+        if order and ((len(order) >= MIN_ACTIONS and time.process_time() > ex.hard_deadline)
+                      or ex.past_ceiling()):  # keep those made: a partial space
             ex.partial = "; ".join(filter(None, [ex.partial, f"{len(order)} of {len(unique)} actions made before "
                                                  "the analysis budget ran out"]))
             break
@@ -122,6 +123,7 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
             ex._last_pins = {}
             prev = _previous_frame(pi, ex)
             solver = z3.Solver()
+            solver.set("timeout", ex.ms_left(500))  # within the budget's ceiling
             solver.add(pi)
             pi_text = _readable(_and([c for c in pi_parts if not _is_domain(c)]) if pi_parts else pi, ex.gv)
             got = by_pi[key[1]] = (pi, prev, ex._last_pins, solver.to_smt2(), pi_text)
@@ -192,7 +194,7 @@ def _previous_frame(pi: Any, ex: sx.Executor) -> list[Any]:
     s = getattr(ex, "_frame_solver", None)
     if s is None:
         s = ex._frame_solver = z3.Solver()  # one solver for every p_i (push / pop): no set-up per action
-        s.set("timeout", 200)
+    s.set("timeout", ex.ms_left(200))
     s.push()
     try:
         return _expand(s, pi, names, ex)

@@ -46,6 +46,10 @@ LIVE_SHARE = 0.75  # of the paths a trim keeps, the share kept for paths in the 
 MAX_UNROLL = 64  # iterations of a loop over a constant collection
 MAX_DEPTH = 12  # nested inlined calls
 GIVE_UP_GRACE = 0.05  # share of the budget past the hard deadline, while paths are being cut, before giving up
+# the last share of the budget, kept past the hard deadline for ending the paths still running and making and naming
+# the actions: the budget itself (``Executor.ceiling``) is a ceiling, passed by at most one solver check (each check's
+# timeout is cut to what is left of it, `Executor.ms_left`) or one statement
+FINISH_SHARE = 0.1
 # tests on game state a path may take against what the game does now (`Executor.fork`): a path in another game
 # state (``self.state == "menu"`` while the game plays; later tests of the same values are that one assumption
 # again) is followed, one that also assumes other, unrelated game values differ is not
@@ -280,6 +284,7 @@ class Executor:
         self.hard_deadline = time.process_time() + HARD_SECONDS  # past it: give up (AnalysisBudget)
         self.budget_s = HARD_SECONDS  # the whole budget (the actions phase keeps a share of it)
         self.trim_deadline = self.hard_deadline  # past it: unfinished paths are dropped (set by analysis.live)
+        self.ceiling = self.hard_deadline  # the end of the budget: no action is made or named past it (analysis.live)
         self.dropped_paths = 0
         self._var_cache: dict[int, set[str]] = {}
         self._sat_cache: dict[tuple[int, ...], bool] = {}
@@ -891,7 +896,7 @@ class Executor:
         try:
             for k, stmt in enumerate(stmts):
                 if time.process_time() > self.hard_deadline:
-                    if time.process_time() > self.hard_deadline + GIVE_UP_GRACE * self.budget_s or \
+                    if time.process_time() > min(self.hard_deadline + GIVE_UP_GRACE * self.budget_s, self.ceiling) or \
                             self.trim_deadline >= self.hard_deadline:
                         raise AnalysisBudget(f"symbolic execution passed the analysis budget of CPU time "
                                              f"(at {os.path.basename(file)}:{stmt.lineno})")
@@ -918,6 +923,15 @@ class Executor:
         finally:
             self._after, self._cur = outer, cur
         return states
+
+    def ms_left(self, cap_ms: int) -> int:
+        """A solver check's timeout: ``cap_ms``, or less as the ceiling of the budget comes (at least 1 ms: past the
+        ceiling a check ends at once, unknown)."""
+        return max(1, min(cap_ms, int((self.ceiling - time.process_time()) * 1000)))
+
+    def past_ceiling(self) -> bool:
+        """The whole budget is spent: make and name no more actions."""
+        return time.process_time() > self.ceiling
 
     def _cut_at_deadline(self, states: list[tuple[State, Any]], file: str, stmt: ast.stmt) -> None:
         """At the hard deadline, the paths still running (the trimming kept them) end where they are: their
