@@ -126,6 +126,8 @@ def main() -> None:
                 cl.append(c)
             row[f"{name}_states"] = statistics.mean(st)
             row[f"{name}_lines"] = statistics.mean(cl)
+            row[f"{name}_states_sd"] = statistics.stdev(st) if len(st) > 1 else 0.0
+            row[f"{name}_states_runs"], row[f"{name}_lines_runs"] = st, cl  # each seed's figure
             row[f"{name}_n"] = len(space)
         best = max(row[f"{n}_states"] for n in spaces) or 1
         for n in spaces:
