@@ -1213,6 +1213,7 @@ def install() -> None:
     disp.set_mode = set_mode
 
     _install_silent_audio(pg)
+    _install_headless_fullscreen(pg)
 
     # sprite groups, for the scene abstraction
     import pygame.sprite as sprite
@@ -1238,6 +1239,57 @@ def _silent_audio_on(cfg: Any) -> bool:
     except (AttributeError, pygame.error):
         pass
     return driver.lower() in ("", "dummy", "disk")
+
+
+HEADLESS_VIDEO = ("dummy", "offscreen")  # SDL video drivers with no display behind them
+_FULLSCREEN = [False]  # the virtual fullscreen state of this episode (a fresh fork of the host: windowed)
+
+
+def _install_headless_fullscreen(pg: Any) -> None:
+    """Fullscreen on a display that does not exist. Under SDL's dummy driver (the workers' default),
+    ``pygame.display.toggle_fullscreen()`` raises "That operation is not supported", and a window put in
+    exclusive fullscreen (``Window.set_fullscreen(False)``) crashes the process natively (SIGSEGV or SIGABRT) in
+    the next ``set_mode(size, SCALED)`` (pygame-ce 2.5.8, SDL 2.32.10). Both work on a real display (X11 under
+    Xvfb): crashes of the headless setup, not of the game (zombie-escape's fullscreen key died so in every run).
+    Under a headless driver fullscreen is therefore virtual: those calls succeed, ``display.is_fullscreen()``
+    answers what they set, nothing reaches SDL, and the game's frames keep their size."""
+    if os.environ.get("SDL_VIDEODRIVER", "").lower() not in HEADLESS_VIDEO:
+        return
+    disp = pg.display
+
+    def toggle_fullscreen() -> int:
+        _FULLSCREEN[0] = not _FULLSCREEN[0]
+        return 1
+
+    disp.toggle_fullscreen = toggle_fullscreen
+    if hasattr(disp, "is_fullscreen"):
+        disp.is_fullscreen = lambda: _FULLSCREEN[0]
+    base = getattr(pg, "Window", None)
+    if base is None:
+        try:
+            from pygame._sdl2.video import Window as base  # type: ignore[import-not-found,no-redef]
+        except Exception:  # noqa: BLE001 - a pygame without windows: nothing to make virtual
+            return
+
+    class HeadlessWindow(base):  # type: ignore[misc,valid-type]
+        """A window of the headless display: fullscreen and windowed only set the virtual state."""
+
+        def set_fullscreen(self, desktop: bool = False) -> None:
+            _FULLSCREEN[0] = True
+
+        def set_windowed(self) -> None:
+            _FULLSCREEN[0] = False
+
+    HeadlessWindow.__name__ = HeadlessWindow.__qualname__ = "Window"
+    import importlib
+
+    for where in ("pygame", "pygame.window", "pygame._sdl2", "pygame._sdl2.video"):
+        try:
+            mod = importlib.import_module(where)
+        except Exception:  # noqa: BLE001 - not in this pygame
+            continue
+        if getattr(mod, "Window", None) is base:
+            mod.Window = HeadlessWindow
 
 
 def _install_silent_audio(pg: Any) -> None:
