@@ -115,6 +115,8 @@ class GameEnv(gym.Env):
         backend: where the worker runs: ``"local"`` (a `Worker`: processes of this machine), ``"ray"`` (a
             `RayWorker` in an actor of a local Ray instance) or ``"ray:HOST:PORT"`` (an actor of that Ray
             cluster); see `make_worker`.
+        oracles: check each step where the worker is (`Worker`'s ``oracles``: a picklable callable making an
+            episode's oracle suite; its findings come back in ``last_obs.info["findings"]``); None: no checks there.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
@@ -123,7 +125,7 @@ class GameEnv(gym.Env):
                  obs_type: ObsType = "pixels", obs_size: tuple[int, int] = (84, 84),
                  frames_per_action: int | None = None, max_episode_steps: int | None = None,
                  render_mode: str | None = None, capture: Any = "obs", code_coverage: bool = False,
-                 backend: str | None = None) -> None:
+                 backend: str | None = None, oracles: Any = None) -> None:
         self.spec_ = game if isinstance(game, GameSpec) else resolve(game)
         if obs_type not in ("pixels", "features"):
             raise UsageError(f"obs_type must be 'pixels' or 'features', not {obs_type!r}")
@@ -137,7 +139,8 @@ class GameEnv(gym.Env):
         self.render_mode = render_mode
         if capture == "obs":
             capture = self.obs_size if (obs_type == "pixels" or render_mode) else None
-        self.worker = make_worker(backend, self.spec_, self.space, capture=capture, code_coverage=code_coverage)
+        self.worker = make_worker(backend, self.spec_, self.space, capture=capture, code_coverage=code_coverage,
+                                  **({"oracles": oracles} if oracles is not None else {}))
         self.action_space = gym.spaces.Discrete(len(self.space))
         self.feature_names: list[str] = list(self.spec_.config.features or [])
         if obs_type == "features" and not self.feature_names:
@@ -200,6 +203,15 @@ class GameEnv(gym.Env):
         terminated = bool(obs.done)
         truncated = not terminated and self.episode_steps >= self.max_episode_steps
         return self._convert(obs), float(obs.reward), terminated, truncated, self._info(obs)
+
+    def watch_states(self, state_key: Any) -> bool:
+        """The worker computes each step's abstract state where it runs (`Worker.watch_states`): True, or False
+        when this worker cannot (the caller computes it)."""
+        watch = getattr(self.worker, "watch_states", None)
+        if watch is None:
+            return False
+        watch(state_key)
+        return True
 
     def snapshot(self) -> int | None:
         """Park a copy of the running episode (see `Worker.snapshot`); its id, or None."""

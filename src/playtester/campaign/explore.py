@@ -27,6 +27,8 @@ from playtester.campaign.observers import (
     PositionWatch,
     Progress,
     StateCoverage,
+    StateKey,
+    WorkerOracles,
 )
 from playtester.campaign.run import campaign_info, make_agents, with_memory_limit
 from playtester.coverage.code import CodeCoverage
@@ -45,6 +47,17 @@ from playtester.store import Store
 
 CAPTURE = (48, 48)  # frames the explorer captures: enough for pixel cells and the frozen-screen oracle
 SAVE_AGENT_EVERY_S = 30.0  # a learning agent's state goes to the store this often (and at the end)
+ORACLES_IN = ("worker", "parent")  # where a campaign's oracles check its steps (the first: the default)
+ORACLES_ENV = "PLAYTESTER_ORACLES"  # the environment's choice of ``oracles_in``
+
+
+def check_oracles_in(where: str | None) -> str:
+    """``oracles_in`` as given, else ``$PLAYTESTER_ORACLES``, else ``worker``; a UsageError for anything else."""
+    value = (where if where is not None else os.environ.get(ORACLES_ENV) or ORACLES_IN[0]).strip().lower()
+    if value not in ORACLES_IN:
+        raise UsageError(f"oracles in {value!r}: where a campaign's oracles check its steps is 'worker' (where the "
+                         "game runs: the local worker object, or the Ray actor) or 'parent' (this process)")
+    return value
 
 
 def choose_abstraction(name: str, obs: Observation, features: list[str] | None,
@@ -100,7 +113,8 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
             workers: int = 1, seed: int = 0, actions: Any = None, resume: bool = False, code_coverage: bool = True,
             replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None,
             max_store_mb: float | None = None, demos: Sequence[str | Path] = (),
-            backend: str | None = None, observers: Sequence[Observer] = (), ahead: int | None = None) -> ExploreResult:
+            backend: str | None = None, observers: Sequence[Observer] = (), ahead: int | None = None,
+            oracles_in: str | None = None) -> ExploreResult:
     """Run a testing campaign: ``agent`` plays the game on ``workers`` workers until ``budget`` is spent;
     every step passes through the oracles; bugs, traces and coverage go to the store in ``out``.
 
@@ -112,26 +126,33 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     oracles and left out of coverage and the step count (see `load_demos`).
 
     ``backend``: where the workers run (``local``, ``ray``, ``ray:ADDRESS``; `playtester.env.make_worker`); the
-    store, the agent, the oracles and coverage stay in this process.
+    store, the agent and coverage stay in this process (the oracles: see ``oracles_in``).
 
     ``observers``: more `Observer`s of the campaign's loop, called after the campaign's own (a benchmark's
     measures, e.g. route coverage). ``ahead``: acting ahead, steps per call to a Ray worker (`CampaignLoop`;
     None: its default, 1: off).
+
+    ``oracles_in``: where the oracles check each step: ``worker`` (the default; ``$PLAYTESTER_ORACLES`` when
+    None): where the game's worker is (the local `Worker` object, or the Ray actor), each step's findings coming
+    back with its answer (`WorkerOracles`); ``parent``: in this process, each episode's suite in its slot.
+    The same seeds give the same findings either way.
     """
     check_backend(backend)
+    where = check_oracles_in(oracles_in)
     c = _open(spec, out, agent, workers, actions, resume, demos, max_store_mb)
     agents = make_agents(c.agent, len(c.space), c.workers, seed)
     demo_traces = _demos_for(agents[0], demos, c.spec, c.space)
     capture = getattr(agents[0], "capture", None) or CAPTURE
     # the workers capture what the oracles need (full-size frames for the texture oracle); the agent sees its size
     c.capture = frames_needed(oracle_settings(c.spec)) or capture
+    in_worker = WorkerOracles(oracle_settings(c.spec)) if where == "worker" else None
     envs: list[GameEnv] = []
     try:
         for _ in range(c.workers):
             envs.append(GameEnv(c.spec, actions=c.space, capture=c.capture, obs_size=capture,
-                                code_coverage=code_coverage, backend=backend))
+                                code_coverage=code_coverage, backend=backend, oracles=in_worker))
         return _run(c, envs, agents, budget, seed, code_coverage, replay_known, on_progress, demo_traces,
-                    observers, ahead)
+                    observers, ahead, in_worker is None)
     finally:
         for env in envs:
             env.close()
@@ -188,13 +209,17 @@ def _code_coverage(spec: GameSpec, on: bool) -> CodeCoverage:
 
 def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, seed: int, code_coverage: bool,
          replay_known: bool, on_progress: Callable[[dict[str, Any]], None] | None,
-         demo_traces: list[tuple[str, Trace]], extra: Sequence[Observer] = (), ahead: int | None = None) -> ExploreResult:
+         demo_traces: list[tuple[str, Trace]], extra: Sequence[Observer] = (), ahead: int | None = None,
+         oracles_here: bool = True) -> ExploreResult:
     spec, store, prior, cfg = c.spec, c.store, c.prior, c.spec.config
     first_seed = prior.next_seed if prior else seed
     first = envs[0].reset(seed=first_seed)  # the first episode tells which abstraction fits the game
     cov = coverage_settings(spec)
     abstraction = choose_abstraction(prior.abstraction if prior else cov.abstraction, envs[0].last_obs,
                                      cfg.features, cov.feature_ranges, cov.feature_buckets)
+    if not oracles_here:  # the abstract states are computed where the game runs too (from the next step on)
+        for env in envs:
+            env.watch_states(StateKey(abstraction))
     info = campaign_info(spec, envs[0], c.workers, abstraction.name, envs[0].worker.snapshots_supported)
     code = _code_coverage(spec, code_coverage)
     if prior:
@@ -206,7 +231,9 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
                                        str(budget), c.workers, seed, abstraction.name), {}
     new_bugs: list[int] = []
     oracles = oracle_settings(spec)
-    loop = CampaignLoop(envs, agents, budget, seed=first_seed + 1, make_suite=lambda: make_oracles(oracles),
+    # the oracles in this process: a suite per episode in its slot; else the workers check (`WorkerOracles`)
+    make_suite = (lambda: make_oracles(oracles)) if oracles_here else None
+    loop = CampaignLoop(envs, agents, budget, seed=first_seed + 1, make_suite=make_suite,
                         steps=prior.steps if prior else 0, episodes=prior.episodes if prior else 0,
                         elapsed_s=prior.elapsed_s if prior else 0.0, ahead=ahead)
     loop.observers += _observers(loop, c, cid, abstraction, code, seen, new_bugs, on_progress) + list(extra)

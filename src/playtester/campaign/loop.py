@@ -90,7 +90,8 @@ class Slot:
     actions: list[int] = field(default_factory=list)  # played in this episode, from its start (its trace)
     obs: Any = None
     info: dict[str, Any] = field(default_factory=dict)
-    suite: Any = None  # the oracles' state for this episode (copied into snapshots), None without oracles
+    suite: Any = None  # the oracles' state for this episode (copied into snapshots); None without oracles here
+    # (no ``make_suite``: none, or the workers check where the game runs and copy theirs into their snapshots)
     replaying: deque[int] | None = None  # actions of a trace being replayed (an explorer's return) still to play
     replayed: Callable[[bool], None] | None = None  # called when that replay ends: did it get there?
     replay_t0: float = 0.0

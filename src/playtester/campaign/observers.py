@@ -1,7 +1,9 @@
 """What watches a campaign's steps (`loop.Observer`s), each doing one job:
 
-- `OracleWatch`: each step through the episode's oracle suite; findings go to a sink (the store).
-- `StateCoverage`: the abstract state key of each step, and which states are new (for the explorer too).
+- `OracleWatch`: each step's findings to a sink (the store): found by the worker where the game runs
+  (`WorkerOracles`, the default of ``explore``) or by the episode's oracle suite in this process.
+- `StateCoverage`: the abstract state key of each step (computed by the worker, `StateKey`, or here), and which
+  states are new (for the explorer too).
 - `PositionWatch`: where the player went, per episode (the position map).
 - `BirdsEyeWatch`: each episode's position trace and which objects of interest it tested, with the texture
   oracle's verdicts on them, one JSON line an episode in the run folder (the report's bird's-eye maps).
@@ -33,28 +35,84 @@ from playtester.vision.evaluate import box_iou
 
 
 class OracleWatch(Observer):
-    """Every played step through the slot's oracle suite; findings go to ``sink(slot, finding)``. Replayed
-    steps are watched too (the oracles keep their windows) but what they find was reported before. The
-    step that ends an episode whose worker was lost (``worker_lost``) is not checked."""
+    """Every played step's findings go to ``sink(slot, finding)``: those the worker found where the game runs
+    (`WorkerOracles`: the step's ``info["findings"]``, taken out here), and, with the oracles in this process
+    (the slot's ``suite``, from the loop's ``make_suite``), those of the step through that suite. Replayed
+    steps are watched too (the oracles keep their windows) but what they find was reported before: dropped.
+    The step that ends an episode whose worker was lost (``worker_lost``) is not checked (a worker checking
+    where the game runs never sees it: it is made here)."""
 
     def __init__(self, sink: Callable[[Slot, Any], None]) -> None:
         self.sink = sink
 
     def on_step(self, step: Step) -> None:
         obs = step.game_obs
+        if obs is None:
+            return
+        info = getattr(obs, "info", None)
+        found = info.pop("findings", None) if info else None
         if getattr(getattr(obs, "exit", None), "kind", None) == "worker_lost":
             return  # the worker's actor died: the step never ran in the game (not a frozen screen, not a crash)
-        if step.slot.suite is not None and obs is not None:
+        for f in found or ():
+            self.sink(step.slot, f)
+        if step.slot.suite is not None:
             for f in step.slot.suite.check(obs, step.index):
                 self.sink(step.slot, f)
 
     def on_replay_step(self, slot: Slot, index: int) -> None:
-        if slot.suite is not None and slot.last_obs is not None:
-            slot.suite.check(slot.last_obs, index)
+        obs = slot.last_obs
+        if obs is None:
+            return
+        info = getattr(obs, "info", None)
+        if info:
+            info.pop("findings", None)  # found on the way back: reported when first played
+        if slot.suite is not None:
+            slot.suite.check(obs, index)
+
+
+class StateKey:
+    """A campaign's state abstraction computed where the game runs (`GameEnv.watch_states`): an observation's
+    key, encoded (`encode_key`), or None. Picklable (the abstraction's settings), for a Ray actor."""
+
+    def __init__(self, abstraction: Any) -> None:
+        self.abstraction = abstraction
+
+    def __call__(self, obs: Any) -> str | None:
+        key = self.abstraction.key(obs)
+        return None if key is None else encode_key(key)
+
+
+class WorkerOracles:
+    """The oracles of a campaign checking where the game runs (issue 21): given to each worker (`GameEnv`'s
+    ``oracles``), it makes an episode's oracle suite there, at every reset (`Worker.check_step`). Small and
+    picklable (the game's ``[oracles]`` table as plain values), so a `RayWorker` sends it to its actor; the
+    texture oracle's judge is loaded where the suite is made (``playtester.vision`` registers its loader)."""
+
+    def __init__(self, settings: Any) -> None:
+        self.settings: dict[str, Any] = settings if isinstance(settings, dict) else settings.model_dump()
+        self._model: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"settings": self.settings, "_model": None}
+
+    def __call__(self) -> Any:
+        from playtester.oracles import make_oracles, settings_model
+
+        if self._model is None:
+            if self.settings.get("texture_model"):
+                try:
+                    import playtester.vision  # noqa: F401  registers the texture oracle's judge loader
+                except ImportError:
+                    pass  # the texture oracle says why it is off (a RuntimeWarning) and reports nothing
+            self._model = settings_model().model_validate(self.settings)
+        suite = make_oracles(self._model)
+        suite.reset()
+        return suite
 
 
 class StateCoverage(Observer):
-    """Distinct abstract states: ``key(step)`` gives a step's state (None: it has none), encoded here.
+    """Distinct abstract states: ``key(step)`` gives a step's state (None: it has none), encoded here, unless
+    the worker computed it where the game runs (`StateKey`: the step's ``info["state_key"]``, encoded already).
     ``seen`` counts visits per state over the campaign (a resumed campaign passes its stored counts);
     ``episode[slot]`` counts this episode's, written with the episode."""
 
@@ -67,10 +125,17 @@ class StateCoverage(Observer):
         self.episode[slot.index] = Counter()
 
     def on_step(self, step: Step) -> None:
-        key = self.key(step)
-        if key is None:
-            return
-        k = step.key = encode_key(key)
+        info = getattr(step.game_obs, "info", None)
+        if info and "state_key" in info:
+            k = info["state_key"]
+            if k is None:
+                return
+        else:
+            key = self.key(step)
+            if key is None:
+                return
+            k = encode_key(key)
+        step.key = k
         self.episode.setdefault(step.slot.index, Counter())[k] += 1
         if k not in self.seen:
             self.seen[k] = 0
@@ -153,7 +218,7 @@ class BirdsEyeWatch(Observer):
         for k, e in oois.items():
             if e.attrs["seen_faces"]:
                 ep["faces"][k] = sorted(int(f) for f in e.attrs["seen_faces"])
-        judged = self._judgements(slot, index)
+        judged = self._judgements(slot, index, obs)
         if judged is None or not oois:
             return
         ep["judged"] = True
@@ -169,8 +234,12 @@ class BirdsEyeWatch(Observer):
             ep["gap"] *= 2
 
     @staticmethod
-    def _judgements(slot: Slot, index: int) -> list[Any] | None:
-        """The texture oracle's judgements of this step's frame (None: it did not judge this one)."""
+    def _judgements(slot: Slot, index: int, obs: Any = None) -> list[Any] | None:
+        """The texture oracle's judgements of this step's frame (None: it did not judge this one): sent with
+        the step by a worker that checks where the game runs (``info["judged"]``), else its ``last_judged``."""
+        info = getattr(obs, "info", None)
+        if info and "judged" in info:
+            return info["judged"]
         for oracle in getattr(slot.suite, "oracles", ()):
             if getattr(oracle, "kind", None) == "texture" and getattr(oracle, "judge", None) is not None:
                 last = getattr(oracle, "last_judged", None)

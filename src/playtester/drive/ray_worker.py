@@ -105,11 +105,11 @@ class WorkerHost:
     are small picklable values (observations, ids, numbers)."""
 
     def __init__(self, spec: GameSpec, space: Any, capture: Any, code_coverage: bool,
-                 memory_limit_mb: int | None) -> None:
+                 memory_limit_mb: int | None, oracles: Any = None) -> None:
         from playtester.drive.worker import Worker
 
         self.worker = Worker(spec, space, capture=capture, code_coverage=code_coverage,
-                             memory_limit_mb=memory_limit_mb)
+                             memory_limit_mb=memory_limit_mb, oracles=oracles)
         self._plan: Plan | None = None  # the last batch's plan and its last observation (for act_more)
         self._end: Observation | None = None
         self._frames: int | None = None
@@ -158,6 +158,9 @@ class WorkerHost:
 
     def call(self, target: str, args: tuple[Any, ...], timeout: float) -> Any:
         return self.worker.call(target, *args, timeout=timeout)
+
+    def watch_states(self, state_key: Any) -> None:
+        self.worker.watch_states(state_key)
 
     def snapshot(self) -> int | None:
         return self.worker.snapshot()
@@ -211,17 +214,20 @@ class RayWorker(Stepper):
     """A `Worker` whose processes run in a Ray actor (see the module's doc). Same arguments as `Worker`,
     plus ``address`` (a Ray cluster to join; None: a local Ray instance), ``max_restarts`` (new actors after
     lost ones, over the worker's life) and ``actor_options`` (Ray's ``.options(...)``; by default each new
-    actor goes to the next of the cluster's live nodes in turn, head first: `_next_node`)."""
+    actor goes to the next of the cluster's live nodes in turn, head first: `_next_node`). ``oracles`` (see
+    `Worker`) goes to the actor's `Worker`: the steps are checked in the actor and come back with their findings."""
 
     def __init__(self, spec: GameSpec, space: Any = None, capture: Any = "full", code_coverage: bool = False,
                  memory_limit_mb: int | None = None, *, address: str | None = None, max_restarts: int = MAX_RESTARTS,
-                 actor_options: dict[str, Any] | None = None) -> None:
+                 actor_options: dict[str, Any] | None = None, oracles: Any = None) -> None:
         self._ray = connect(address)
         self._local, self._guarded = address is None, 0  # a local Ray's processes are named to the guard
         self._lost = _lost_errors(self._ray)
         self.spec, self.space, self.capture = spec, space, capture
         self.capabilities = capabilities(spec)
         self.code_coverage, self.memory_limit_mb = code_coverage, memory_limit_mb
+        self.oracles = oracles
+        self.state_key: Any = None  # `watch_states`: sent to each actor this worker starts
         self.max_restarts = max_restarts
         self.actor_options = {"max_restarts": 0, "max_task_retries": 0, **(actor_options or {})}
         self.steps = 0
@@ -252,8 +258,19 @@ class RayWorker(Stepper):
             options["scheduling_strategy"] = _next_node(self._ray)
         cls = self._ray.remote(WorkerHost)
         self._actor = cls.options(**options).remote(self.spec, self.space, self.capture, self.code_coverage,
-                                                    self.memory_limit_mb)
+                                                    self.memory_limit_mb, self.oracles)
         self.actor_starts += 1
+        if self.state_key is not None:  # in order with the calls after it
+            self._actor.watch_states.remote(self.state_key)
+
+    def watch_states(self, state_key: Any) -> None:
+        """`Worker.watch_states` in the actor (and in every actor started after a lost one)."""
+        self.state_key = state_key
+        if self._actor is not None:
+            try:
+                self._get(self._actor.watch_states.remote(state_key), 60.0)
+            except self._lost as e:
+                self._lose(e)
 
     def where(self) -> tuple[str, int]:
         """(node id, pid) of the actor running this worker now."""

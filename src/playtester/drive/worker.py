@@ -16,6 +16,7 @@ what happened arrives as ``Observation.info["exit"]``.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 import re
@@ -27,7 +28,7 @@ import subprocess
 import sys
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -48,6 +49,9 @@ if TYPE_CHECKING:
 Capture = None | str | tuple[int, int]  # None: no frame, "full": full size, (w, h): downscaled
 CODE_SHARE = 0.08  # code coverage: the share of a worker's steps that are traced (see Worker)
 CODE_PATIENCE = 50  # a traced episode stops tracing after this many steps in a row without a new line
+# ``Observation.info`` keys that belong to the step that sent them, not to the state: a restored snapshot's
+# observation leaves them out (its code lines were counted, its findings reported, its judgements read)
+STEP_ONLY = frozenset({"code_lines", "findings", "judged", "state_key"})
 
 
 # ------------------------------------------------------------------------------------ the host side
@@ -261,12 +265,24 @@ class Worker(Stepper):
             traced episode stops tracing after ``code_patience`` steps in a row without a line new to
             this worker. Lines that run only in untraced steps are never counted; 1.0 and patience 0
             trace everything.
+        oracles: checking where the game runs (issue 21): a picklable callable that makes a fresh oracle suite
+            (``check(obs, step) -> findings``, optionally ``notes(step) -> dict``) for each episode, or None
+            (nothing is checked here). With it, every step this worker answers is checked here as it arrives
+            (the reset's step 0, each step of `act` / `step`, of a batch and of `step_many`), and its findings
+            ride back in the step's ``Observation.info["findings"]`` (its notes as further ``info`` keys, e.g.
+            the texture oracle's ``judged``); the suite's state is copied with each snapshot and restored
+            with it (see `check_step`). A `RayWorker` passes it to the `Worker` in its actor.
     """
 
     def __init__(self, spec: GameSpec, space: SpaceLike | None = None, capture: Capture = "full",
                  code_coverage: bool = False, memory_limit_mb: int | None = None,
-                 code_share: float = CODE_SHARE, code_patience: int = CODE_PATIENCE) -> None:
+                 code_share: float = CODE_SHARE, code_patience: int = CODE_PATIENCE,
+                 oracles: Callable[[], Any] | None = None) -> None:
         self.spec = spec
+        self.oracles = oracles
+        self.state_key: Callable[[Observation], str | None] | None = None  # see `watch_states`
+        self.suite: Any = None  # the live episode's oracle suite (made by ``oracles`` at each reset)
+        self._suite_snapshots: dict[int, Any] = {}  # snapshot -> a copy of the suite as it stood there
         self.capabilities = capabilities(spec)
         if memory_limit_mb is None:
             memory_limit_mb = spec.config.memory_limit_mb
@@ -354,6 +370,7 @@ class Worker(Stepper):
         self._episode_pid = None
         self._snapshots.clear()  # parked snapshots die with the host's process group
         self._code_snapshots.clear()
+        self._suite_snapshots.clear()
         self._live_snapshot = None
         self._drop_later.clear()
 
@@ -382,6 +399,7 @@ class Worker(Stepper):
     def reset(self, seed: int = 0) -> Observation:
         """Start a new episode of the game with ``seed`` and return its first frame."""
         self.end_episode()
+        self.suite = None  # the config's init steps are not checked
         if self._proc is None or self._proc.poll() is not None:
             self._kill()
             self._start_host()
@@ -409,7 +427,36 @@ class Worker(Stepper):
             frame = InputFrame.make(keys=step.keys, mouse=step.mouse, buttons=step.buttons)
             obs = self.step(frame, frames=step.frames)
         self.steps = 0
+        if self.oracles is not None:
+            self.suite = self.oracles()
+        self.check_step(obs, 0)
         return obs
+
+    def watch_states(self, state_key: Callable[[Observation], str | None] | None) -> None:
+        """From now on, give each answered step its abstract state, computed here: ``state_key(obs)`` (a
+        picklable callable: the campaign's abstraction, its key encoded) into ``obs.info["state_key"]`` (None:
+        the step has no state). None stops it."""
+        self.state_key = state_key
+
+    def check_step(self, obs: Observation, index: int) -> None:
+        """Check an answered step with the live episode's oracle suite (``oracles``), here, where the game runs:
+        its findings go into ``obs.info["findings"]`` (absent when there are none: the parent's `OracleWatch`
+        sinks them) and the suite's notes of the step (what readers of its state in the parent need, e.g. the
+        texture oracle's ``judged``) into further ``info`` keys. Findings carry no frames (text and numbers).
+        With `watch_states`, the step's abstract state goes into ``obs.info["state_key"]`` too."""
+        if self.state_key is not None:
+            obs.info["state_key"] = self.state_key(obs)
+        suite = self.suite
+        if suite is None:
+            return
+        found = suite.check(obs, index)
+        if found:
+            obs.info["findings"] = found
+        notes = getattr(suite, "notes", None)
+        if notes is not None:
+            extra = notes(index)
+            if extra:
+                obs.info.update(extra)
 
     def step_async(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> None:
         self._send(("step", inputs, frames or self.spec.config.frames_per_action, hold, self.capture))
@@ -577,7 +624,8 @@ class Worker(Stepper):
         self.steps += 1
         obs = self._answer(self.spec.config.step_timeout_s)
         if self._plan is not None:
-            self._plan_next(obs)
+            self._plan_next(obs)  # the game plays the batch's next step while this one is checked
+        self.check_step(obs, self.steps)
         return obs
 
     def _answer(self, timeout: float, starting: bool = False) -> Observation:
@@ -763,6 +811,8 @@ class Worker(Stepper):
             return None  # fork failed (process limit): no snapshot this time
         self._snapshots[msg[1]] = (self._last, self.steps, self.host_starts)
         self._code_snapshots[msg[1]] = self._code_tracing  # a snapshot goes on as its episode did
+        if self.suite is not None:  # the oracles' state at the snapshot, for its restores
+            self._suite_snapshots[msg[1]] = copy.deepcopy(self.suite)
         return int(msg[1])
 
     def restore(self, snapshot: int) -> Observation | None:
@@ -772,6 +822,7 @@ class Worker(Stepper):
         rec = self._snapshots.get(snapshot)
         if rec is None or rec[2] != self.host_starts:
             self._snapshots.pop(snapshot, None)
+            self._suite_snapshots.pop(snapshot, None)
             return None
         self.end_episode()
         if self._proc is None or self._proc.poll() is not None or self._conn is None:
@@ -783,23 +834,27 @@ class Worker(Stepper):
         hello = self._recv(self.spec.config.start_timeout_s)
         if hello is None or hello[0] != "hello":
             self._snapshots.pop(snapshot, None)
+            self._suite_snapshots.pop(snapshot, None)
             if hello is None or hello[0] != "resume_failed":
                 self._kill()
             return None
         obs, steps, _ = rec
         obs = dataclasses.replace(obs, events=[], checks=[], logs=[],
-                                  info={k: v for k, v in obs.info.items() if k != "code_lines"})
+                                  info={k: v for k, v in obs.info.items() if k not in STEP_ONLY})
         self._episode_pid = hello[1]
         self._active, self._pending = True, False
         self._live_snapshot = snapshot
         self.steps = steps
         self._last = obs
         self._code_tracing = self._code_snapshots.get(snapshot, False)
+        saved = self._suite_snapshots.get(snapshot)
+        self.suite = copy.deepcopy(saved) if saved is not None else (self.oracles() if self.oracles else None)
         return obs
 
     def drop_snapshot(self, snapshot: int) -> None:
         """End a parked snapshot (at once, or when the episode resumed from it ends)."""
         self._code_snapshots.pop(snapshot, None)
+        self._suite_snapshots.pop(snapshot, None)
         if self._snapshots.pop(snapshot, None) is None:
             return
         if snapshot == self._live_snapshot:

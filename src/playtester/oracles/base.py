@@ -6,7 +6,7 @@ state it needs within an episode; `reset` starts a new episode.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from playtester.drive.observation import Observation
 from playtester.findings import Finding
@@ -30,6 +30,7 @@ class OracleSuite:
     def __init__(self, oracles: list[Oracle]) -> None:
         self.oracles = oracles
         self._seen: set[str] = set()
+        self._noted: list[Any] = [o for o in oracles if hasattr(o, "notes")]  # oracles with ``notes(step)``
 
     @property
     def kinds(self) -> list[str]:
@@ -47,4 +48,13 @@ class OracleSuite:
                 if f.signature not in self._seen:
                     self._seen.add(f.signature)
                     out.append(f)
+        return out
+
+    def notes(self, step: int) -> dict[str, Any]:
+        """What readers of the oracles' state need of step ``step``, from each oracle that has a
+        ``notes(step)``: small picklable values that a suite checking where the game runs (`Worker.check_step`)
+        sends back with the step (the texture oracle's ``judged``: its judgements of that step's frame)."""
+        out: dict[str, Any] = {}
+        for oracle in self._noted:
+            out.update(oracle.notes(step) or {})
         return out

@@ -200,6 +200,12 @@ class TextureOracle:
         self.last_judged: tuple[int, list[Any]] | None = None
         self.not_judged = 0  # objects found this episode that were too small or too unsure to judge
 
+    def notes(self, step: int) -> dict[str, Any] | None:
+        """``{"judged": judgements}`` when this step's frame was judged (``last_judged``), else None: what the
+        campaign's bird's-eye record reads when the oracles check where the game runs."""
+        last = self.last_judged
+        return {"judged": last[1]} if last is not None and last[0] == step else None
+
     def check(self, obs: Observation, step: int) -> list[Finding]:
         if self.judge is None or obs.frame is None or step % self.every:
             return []

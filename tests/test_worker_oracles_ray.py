@@ -1,0 +1,70 @@
+"""Oracles where the game runs, on the Ray backend (issue 21): each actor checks its steps (one per call or a
+batch acting ahead) and sends the findings back with them; the same seeds give the same findings as with the
+oracles in the parent, and this process runs no oracle at all. Loopback Ray only, as test_ray_backend.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_worker_oracles import campaign
+
+from playtester.campaign import Budget
+from playtester.drive.spec import resolve
+from playtester.env import resolve_space
+from playtester.oracles import OracleSuite
+
+
+@pytest.fixture(scope="module")
+def ray_local():
+    """A local Ray instance for this module, shut down (every actor and Ray process with it) at its end."""
+    ray = pytest.importorskip("ray")
+    from playtester.drive.ray_worker import connect
+
+    connect(None)
+    yield ray
+    ray.shutdown()
+
+
+def count_checks(monkeypatch: Any) -> list[int]:
+    """Oracle checks made in this process (an actor's are not)."""
+    n = [0]
+    real = OracleSuite.check
+
+    def counted(self: OracleSuite, obs: Any, step: int) -> Any:
+        n[0] += 1
+        return real(self, obs, step)
+
+    monkeypatch.setattr(OracleSuite, "check", counted)
+    return n
+
+
+@pytest.mark.parametrize("ahead", [1, 8])
+def test_same_findings_on_ray_with_the_oracles_in_the_actor(tmp_path, ray_local, monkeypatch, ahead):
+    spec = resolve("blockmaze")
+    space = resolve_space(spec, "analyzed")
+    checks = count_checks(monkeypatch)
+    runs = {}
+    for where in ("parent", "worker"):
+        checks[0] = 0
+        found, episodes, r = campaign(spec, tmp_path / where, where, monkeypatch, budget=Budget(steps=300),
+                                      workers=2, seed=3, actions=space, backend="ray", ahead=ahead)
+        runs[where] = (found, episodes, r.states, r.visits, checks[0], r.keys)
+    assert runs["parent"][0], "blockmaze's injected bugs should be found in 300 steps"
+    assert runs["worker"][:4] == runs["parent"][:4]  # findings, episodes, states and their visits
+    assert runs["parent"][4] >= 300 and runs["worker"][4] == 0  # every check ran in the actors
+    assert runs["worker"][5].not_sent == 1 and runs["worker"][5].sent >= 300  # the states: from the actors
+
+
+def test_go_explore_on_ray_with_the_oracles_in_the_actor(tmp_path, ray_local, monkeypatch):
+    """Snapshots parked in the actor carry the suite's state: returns find what they find in the parent."""
+    spec = resolve("blockmaze")
+    space = resolve_space(spec, "analyzed")
+    runs = {}
+    for where in ("parent", "worker"):
+        found, episodes, r = campaign(spec, tmp_path / where, where, monkeypatch, agent="goexplore",
+                                      budget=Budget(steps=600), workers=1, seed=3, actions=space, backend="ray")
+        runs[where] = (found, episodes, r.states, r.agent_stats["snapshots"], r.agent_stats["returns"], r.visits)
+        assert r.agent_stats.get("restore_ms", 0) > 0
+    assert runs["parent"][0] and runs["parent"][4]["snapshot"] > 0
+    assert runs["worker"] == runs["parent"]
