@@ -136,6 +136,9 @@ def verdict_cmd(
     crop_shape: str = typer.Option("box", help="how a box becomes the classifier's square crop: box (resized, the "
                                    "shipped bundle's), inner (the largest square inside it) or outer (the smallest "
                                    "square round it); inner and outer keep the frame's aspect ratio"),
+    stretch_aug: float = typer.Option(0.0, help="share of the normal training crops replaced by synthetic stretched "
+                                      "ones (the box's texture stretched 2.5-3.5x along the width), so every kind "
+                                      "gets stretched examples; 0: none (the shipped bundle's training)"),
 ) -> None:
     """Train the object-test verdict classifier (normal / lowres / stretched) on crops labelled from the probe,
     measure it on held-out objects, and bundle it with the detector for the texture oracle."""
@@ -147,6 +150,8 @@ def verdict_cmd(
 
         if crop_shape not in verdict.CROP_SHAPES:
             raise UsageError(f"--crop-shape {crop_shape}: one of {', '.join(verdict.CROP_SHAPES)}")
+        if not 0.0 <= stretch_aug <= 1.0:
+            raise UsageError(f"--stretch-aug {stretch_aug}: a share of the normal crops, from 0 to 1")
         name = Path(game).stem
         _, meta = _detector_meta(detector)
         kinds = tuple(meta["kinds"])
@@ -158,7 +163,8 @@ def verdict_cmd(
         console.print(f"{len(data)} crops; " + "; ".join(
             f"{s} {counts[s]['objects']} objects, " + ", ".join(f"{counts[s][v]} {v}" for v in verdict.VERDICTS)
             for s in counts))
-        result = verdict.train(data, verdict.VerdictConfig(epochs=epochs, seed=seed, threads=threads),
+        result = verdict.train(data, verdict.VerdictConfig(epochs=epochs, seed=seed, threads=threads,
+                                                                   stretch_aug=stretch_aug),
                                log=console.print)
         test_acc = verdict.accuracy(result.model, data, data.indices("test"))
         path = out or dataset.CACHE_DIR / f"{name}-texture.pt"
