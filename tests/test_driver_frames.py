@@ -131,3 +131,17 @@ def test_reward_is_the_increase_of_the_reward_feature(worker_for):
     w = worker_for(fixture_spec("echo_inputs", reward_feature="frame"))
     w.reset(seed=0)
     assert w.step(InputFrame(), frames=4).reward == 4.0
+
+
+def test_a_child_process_the_game_waits_for_does_not_move_its_clock(worker_for):
+    """``subprocess.run(..., timeout=)`` polls its child with sleeps against the real clock; the game's virtual
+    ``time.sleep`` used to advance the game's clock at each of them without waiting, so the game started at a
+    time set by how long the child took (space-invaders-pygame, through pygame's SysFont and ``fc-list``: 16 ms
+    or 99 s by turns, and different play). Those sleeps are real now: the game starts at 0 ms every time."""
+    w = worker_for(fixture_spec("waits_for_child"))
+    starts = set()
+    for seed in range(3):
+        obs = w.reset(seed=seed)
+        assert not obs.done, obs.exit
+        starts.add(obs.features["start_ms"])
+    assert starts == {0}, starts

@@ -21,6 +21,7 @@ import logging
 import os
 import random
 import sys
+import sysconfig
 import time as _time
 import traceback
 import weakref
@@ -1050,6 +1051,8 @@ def install() -> None:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import numpy.random  # noqa: F401  (every episode seeds it: loaded once here, not in each episode process)
+    import subprocess  # noqa: F401  (bound to the real clocks before the game's become virtual: REAL_WAITS)
+
     import pygame as pg
     import pygame.locals  # noqa: F401  (games import it; have it loaded before the fork)
 
@@ -1357,11 +1360,30 @@ def _restore_audio() -> None:
     pygame.mixer.Sound = _ORIG["Sound"]
 
 
+# standard-library modules whose ``time.sleep`` waits for something outside the game (a child process): there it
+# sleeps for real and the virtual clock stands still. ``subprocess.Popen.wait(timeout)`` polls the child with
+# growing sleeps against the real clock; on the virtual clock each sleep advanced the game's time without
+# waiting, so the game's time at its first frame depended on how long a child took: pygame's ``SysFont`` runs
+# ``fc-list`` with a timeout, and space-invaders-pygame started at 16 ms or at 99 s of virtual time by turns.
+REAL_WAITS = frozenset({"subprocess.py"})
+
+
 def _install_python_time(rt: Runtime) -> None:
-    """Inside the game, ``time.sleep`` advances the virtual clock, and wall clocks read it."""
+    """Inside the game, ``time.sleep`` advances the virtual clock (except where the standard library waits for a
+    child process: `REAL_WAITS`), and wall clocks read it."""
     import time
 
-    time.sleep = lambda s: rt.delay(float(s) * 1000.0)
+    real_sleep = time.sleep
+    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+
+    def sleep(s: float) -> None:
+        caller = sys._getframe(1).f_code.co_filename
+        if os.path.basename(caller) in REAL_WAITS and os.path.realpath(caller).startswith(stdlib):
+            real_sleep(s)  # a real wait (its deadline is on the real clock: `install` imports subprocess first)
+        else:
+            rt.delay(float(s) * 1000.0)
+
+    time.sleep = sleep
     if rt.cfg.virtual_time:
         time.time = lambda: VIRTUAL_EPOCH + rt.now / 1000.0
         time.time_ns = lambda: int((VIRTUAL_EPOCH + rt.now / 1000.0) * 1e9)
