@@ -117,3 +117,19 @@ def test_no_code_coverage_says_off_in_the_summary_and_the_report(tmp_path):
     res = playtester("explore", "blockmaze", "--actions", "blind", "--budget", "30", "--no-shrink",
                      "--out", str(tmp_path / "on"))
     assert "statements" in next(x for x in res.stdout.splitlines() if "code coverage" in x)
+
+
+def test_oracles_in_on_the_command_line(tmp_path):
+    """``--oracles-in parent|worker`` (or PLAYTESTER_ORACLES) picks where the oracles check; the same crash is found
+    either way, and a wrong place is a usage error that names the two."""
+    found = {}
+    for where in ("parent", "worker"):
+        out = tmp_path / where
+        res = playtester("explore", f"{GAMES / 'raise_at.py'}:main", "--game-arg", "n=45", "--actions", "blind",
+                         "--budget", "120", "--out", str(out), "--no-shrink", "--oracles-in", where)
+        assert res.returncode == 1, res.stdout + res.stderr  # bugs found
+        with sqlite3.connect(out / "playtester.sqlite") as db:
+            found[where] = db.execute("select kind, signature, first_step from bugs order by id").fetchall()
+    assert found["parent"] == found["worker"] and found["parent"], found
+    res = playtester("explore", "blockmaze", "--budget", "10", "--out", str(tmp_path / "x"), "--oracles-in", "cloud")
+    assert res.returncode == 2 and "'worker'" in res.stdout + res.stderr and "'parent'" in res.stdout + res.stderr

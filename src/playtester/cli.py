@@ -33,7 +33,7 @@ MEMORY_LIMIT_OPTION = typer.Option(None, "--memory-limit", help="data each episo
                                    "split over the workers)")
 BACKEND_OPTION = typer.Option("local", "--backend", envvar="PLAYTESTER_BACKEND",
                               help="where the workers run: local (processes of this machine), ray (actors of a "
-                              "local Ray instance) or ray:HOST:PORT (actors of that Ray cluster; the agent, oracles "
+                              "local Ray instance) or ray:HOST:PORT (actors of that Ray cluster; the agent, coverage "
                               "and store stay here); needs the ray extra")
 AHEAD_OPTION = typer.Option(None, "--ahead", min=1, envvar="PLAYTESTER_AHEAD",
                             help="acting ahead: an agent that chooses from the action mask alone (random) plays "
@@ -231,6 +231,10 @@ def explore(
     silent_audio: bool | None = SILENT_AUDIO_OPTION,
     backend: str = BACKEND_OPTION,
     ahead: int | None = AHEAD_OPTION,
+    oracles_in: str | None = typer.Option(None, "--oracles-in", envvar="PLAYTESTER_ORACLES",
+                                          help="where the oracles check each step: worker (where the game runs: the "
+                                          "Ray actor, or the local worker; the default) or parent (this process); "
+                                          "the same findings either way"),
 ) -> None:
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live
@@ -275,7 +279,7 @@ def explore(
             result = run_explore(spec, out=out, agent=agent, budget=parsed, workers=workers, seed=seed,
                                  actions=None if actions == "default" else actions, resume=resume,
                                  code_coverage=code_coverage, on_progress=on_progress, demos=demos,
-                                 backend=backend, ahead=ahead)
+                                 backend=backend, ahead=ahead, oracles_in=oracles_in)
         store, cid = result.store, result.campaign_id
         if result.replayed_known:
             console.print(f"replayed {result.replayed_known} known failure(s) first: "
