@@ -51,3 +51,14 @@ def godot():
         if REQUIRE_GODOT:
             pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
         pytest.skip("godot3-server is not installed (apt-get install godot3-server, or make godot)")
+
+
+@pytest.fixture(scope="module")
+def ray_local():
+    """A local Ray instance for this module, shut down (every actor and Ray process with it) at its end."""
+    ray = pytest.importorskip("ray")
+    from playtester.drive.ray_worker import connect
+
+    connect(None)
+    yield ray
+    ray.shutdown()

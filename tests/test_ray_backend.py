@@ -36,17 +36,6 @@ from playtester.store import DB_NAME, Store
 VENV_BIN = Path(sys.executable).parent
 
 
-@pytest.fixture(scope="module")
-def ray_local():
-    """A local Ray instance for this module, shut down (every actor and Ray process with it) at its end."""
-    ray = pytest.importorskip("ray")
-    from playtester.drive.ray_worker import connect
-
-    connect(None)
-    yield ray
-    ray.shutdown()
-
-
 def findings_of(store: Store, cid: int) -> list[tuple[str, int, int]]:
     """(signature, seed of the first trace, first step) of each bug; the wall-clock frame-time oracle left out
     (on a loaded machine it fires at random)."""

@@ -4,39 +4,13 @@ oracles in the parent, and this process runs no oracle at all. Loopback Ray only
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from test_worker_oracles import campaign
+from test_worker_oracles import count_parent_checks as count_checks  # oracle checks made in this process
 
 from playtester.campaign import Budget
 from playtester.drive.spec import resolve
 from playtester.env import resolve_space
-from playtester.oracles import OracleSuite
-
-
-@pytest.fixture(scope="module")
-def ray_local():
-    """A local Ray instance for this module, shut down (every actor and Ray process with it) at its end."""
-    ray = pytest.importorskip("ray")
-    from playtester.drive.ray_worker import connect
-
-    connect(None)
-    yield ray
-    ray.shutdown()
-
-
-def count_checks(monkeypatch: Any) -> list[int]:
-    """Oracle checks made in this process (an actor's are not)."""
-    n = [0]
-    real = OracleSuite.check
-
-    def counted(self: OracleSuite, obs: Any, step: int) -> Any:
-        n[0] += 1
-        return real(self, obs, step)
-
-    monkeypatch.setattr(OracleSuite, "check", counted)
-    return n
 
 
 @pytest.mark.parametrize("ahead", [1, 8])

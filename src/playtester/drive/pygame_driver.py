@@ -1050,9 +1050,9 @@ def install() -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import numpy.random  # noqa: F401  (every episode seeds it: loaded once here, not in each episode process)
     import subprocess  # noqa: F401  (bound to the real clocks before the game's become virtual: REAL_WAITS)
 
+    import numpy.random  # noqa: F401  (every episode seeds it: loaded once here, not in each episode process)
     import pygame as pg
     import pygame.locals  # noqa: F401  (games import it; have it loaded before the fork)
 
