@@ -52,7 +52,21 @@ def test_past_the_ceiling_of_the_budget_no_more_actions_are_made_or_named_and_ch
     ex.ceiling = time.process_time() - 0.5
     assert ex.past_ceiling() and ex.ms_left(500) == 1
     actions, _merged = build_actions(ex, ends, (64, 64))
-    assert len(actions) == 1 and "1 of" in ex.partial and "actions made before the analysis budget ran out" in ex.partial
+    assert len(actions) == 1 and "1 of 399 paths read before the analysis budget ran out" in ex.partial
+    ex.partial = None
+    many = [sx.State(pc=[z3.Bool(f"in:key_{k}")]) for k in range(1, 40)]
+    sx_ceiling, ex.ceiling = ex.ceiling, time.process_time() + 60.0  # reading within the budget, making past it:
+    asked = [0]  # the clock passes the ceiling once the 39 paths are read (38 asks), as the actions are made
+
+    def passes() -> bool:
+        asked[0] += 1
+        return asked[0] > 38
+
+    ex.past_ceiling = passes  # type: ignore[method-assign]
+    actions, _merged = build_actions(ex, many, (64, 64))
+    assert len(actions) == 1 and "1 of 39 actions made before the analysis budget ran out" in ex.partial
+    del ex.past_ceiling
+    ex.ceiling = sx_ceiling
     result = {"actions": actions + [dict(a) for a in actions]}
     result["actions"][1]["_pi"] = result["actions"][0]["_pi"]
     name_actions(result, (64, 64), ex)

@@ -54,7 +54,7 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
     random.Random(len(ends)).shuffle(spread)
     for n_read, k in enumerate(spread):
         st = ends[k]
-        if n_read >= MIN_PATHS and time.process_time() > soft_deadline:  # (some paths read: some actions)
+        if (n_read >= MIN_PATHS and time.process_time() > soft_deadline) or (n_read and ex.past_ceiling()):
             ex.partial = "; ".join(filter(None, [ex.partial, f"{n_read} of {len(ends)} paths read before the "
                                                               "analysis budget ran out"]))
             break
