@@ -3,7 +3,8 @@
 Every figure of this project assumes it (replays, ddmin, the corpus's means over seeds). For each game, a random
 agent (a fixed generator) plays the blind space ``--steps`` steps from one seed, twice, each time in a fresh worker;
 the two runs are compared step by step: the action, the frame (a hash of the 64x64 capture), the game's features and
-whether the episode ended. Nondeterminism that depends on timing (a game clock moved by how long something real
+whether the episode ended. Each run has a HOME of its own (a fresh user: what one run saves is not there for the
+next). Nondeterminism that depends on timing (a game clock moved by how long something real
 took) may not show on an idle machine: ``--load N`` keeps N busy processes running meanwhile, which makes it likelier
 to show, not certain (the clock bug fixed on 2026-11-27, space-invaders-pygame's at seed 2, parted the runs at step
 138 under three ``yes`` processes and not in 4 idle runs, nor in 4 runs under ``--load 3`` another time). Two runs
@@ -24,8 +25,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -66,10 +69,18 @@ def _inner(argv: list[str]) -> None:
 def one_run(spec_text: str, config: str | None, steps: int, seed: int, env: dict[str, str] | None, cwd: str | None,
             timeout: float) -> list[list] | str:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--inner", spec_text, config or "", str(steps), str(seed)]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return f"timed out after {timeout:g} s"
+    with tempfile.TemporaryDirectory(prefix="determinism-home-") as home:
+        # each run a user of its own: what one run saves (planetoids-game's high score, its settings) is not there for
+        # the next, as on two machines; a game whose episodes read what earlier ones wrote is another matter
+        base = dict(env or os.environ)
+        cache = base.get("XDG_CACHE_HOME") or os.path.join(base.get("HOME", home), ".cache")  # caches are kept (a
+        # cold fontconfig cache makes pygame's SysFont wait on fc-list near its 1 s timeout: timing again)
+        env = {**base, "HOME": home, "XDG_DATA_HOME": f"{home}/.local/share", "XDG_CONFIG_HOME": f"{home}/.config",
+               "XDG_CACHE_HOME": cache}
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return f"timed out after {timeout:g} s"
     for line in p.stdout.splitlines():
         if line.startswith("RESULT "):
             return json.loads(line[7:])

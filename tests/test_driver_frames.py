@@ -145,3 +145,15 @@ def test_a_child_process_the_game_waits_for_does_not_move_its_clock(worker_for):
         assert not obs.done, obs.exit
         starts.add(obs.features["start_ms"])
     assert starts == {0}, starts
+
+
+def test_os_entropy_is_drawn_from_the_episode_seed(worker_for):
+    """A game that seeds itself from ``secrets`` / ``os.urandom`` (zombie-escape) plays the same for the same seed:
+    the OS entropy of an episode comes from its seed (``seeded_entropy``, on by default); off, it is the OS's."""
+    w = worker_for(fixture_spec("entropy"))
+    first, again, other = (w.reset(seed=s).features for s in (7, 7, 8))
+    assert first == again and set(first) == {"secrets", "urandom", "uuid4", "system"}
+    assert all(first[k] != other[k] for k in first)  # another seed, other bytes
+    off = worker_for(fixture_spec("entropy", seeded_entropy=False))
+    a, b = (off.reset(seed=7).features for _ in range(2))
+    assert all(a[k] != b[k] for k in a)  # the OS's own (equal by chance: about 2**-31 each)
