@@ -129,14 +129,7 @@ def main() -> None:
 
         games = [(name, name, None, None, None) for name in bundled_games()]
     else:
-        corpus = rg.load_corpus()
-        if args.games:
-            wanted = args.games.split(",")
-            unknown = set(wanted) - {g["name"] for g in corpus}
-            if unknown:
-                sys.exit(f"not in {rg.CORPUS}: {', '.join(sorted(unknown))}")
-            corpus = [g for g in corpus if g["name"] in wanted]
-        for g in corpus:
+        for g in rg.select(args.games):
             rg.install(g)
             games.append((g["name"], g["spec"], str(rg.game_dir(g) / "playtester.toml"), rg.game_env(g),
                           str(rg.game_dir(g) / "run")))

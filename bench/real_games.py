@@ -72,6 +72,18 @@ def load_corpus(path: Path = CORPUS) -> list[dict]:
     return games
 
 
+def select(games: str) -> list[dict]:
+    """The corpus games named in ``games`` (comma-separated; empty: all), or exit naming those it does not hold."""
+    corpus = load_corpus()
+    if games:
+        wanted = games.split(",")
+        unknown = set(wanted) - {g["name"] for g in corpus}
+        if unknown:
+            sys.exit(f"not in {CORPUS}: {', '.join(sorted(unknown))}")
+        corpus = [g for g in corpus if g["name"] in wanted]
+    return corpus
+
+
 def pins(game: dict) -> dict:
     """What an install of ``game`` depends on: a change of any of these reinstalls it."""
     return {"pip": game["pip"], "deps": list(game.get("deps", [])), "python": sys.version.split()[0]}
@@ -527,13 +539,7 @@ def main() -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console()
-    corpus = load_corpus()
-    if args.games:
-        wanted = args.games.split(",")
-        unknown = set(wanted) - {g["name"] for g in corpus}
-        if unknown:
-            sys.exit(f"not in {CORPUS}: {', '.join(sorted(unknown))}")
-        corpus = [g for g in corpus if g["name"] in wanted]
+    corpus = select(args.games)
     seeds = [int(s) for s in args.seeds.split(",")]
     import playtester
 

@@ -231,8 +231,9 @@ def count_parent_checks(monkeypatch: Any) -> list[int]:
     return n
 
 
-@pytest.mark.parametrize("ahead", [1, 8])
-def test_same_findings_with_the_oracles_in_the_parent_and_in_the_worker(tmp_path, monkeypatch, ahead):
+def both_ways(tmp_path: Any, monkeypatch: Any, **kw: Any) -> dict[str, tuple[Any, ...]]:
+    """blockmaze's analyzed space, 300 steps on 2 workers, with the oracles in the parent and in the worker: per
+    place (findings, episodes, states, visits, oracle checks made in this process, the state keys' counts)."""
     spec = resolve("blockmaze")
     space = resolve_space(spec, "analyzed")
     parent_checks = count_parent_checks(monkeypatch)
@@ -240,9 +241,15 @@ def test_same_findings_with_the_oracles_in_the_parent_and_in_the_worker(tmp_path
     for where in ("parent", "worker"):
         parent_checks[0] = 0
         found, episodes, r = campaign(spec, tmp_path / where, where, monkeypatch, budget=Budget(steps=300),
-                                      workers=2, seed=3, actions=space, ahead=ahead)
+                                      workers=2, seed=3, actions=space, **kw)
         runs[where] = (found, episodes, r.states, r.visits, parent_checks[0], r.keys)
     assert runs["parent"][0], "blockmaze's injected bugs should be found in 300 steps"
+    return runs
+
+
+@pytest.mark.parametrize("ahead", [1, 8])
+def test_same_findings_with_the_oracles_in_the_parent_and_in_the_worker(tmp_path, monkeypatch, ahead):
+    runs = both_ways(tmp_path, monkeypatch, ahead=ahead)
     assert runs["worker"][:4] == runs["parent"][:4]  # findings, episodes, states and their visits
     assert runs["parent"][4] >= 300 and runs["worker"][4] == 0  # the worker's run checked nothing in OracleWatch
     # the abstract states: computed in the worker for every step but the first episode's first (its reset

@@ -5,8 +5,7 @@ oracles in the parent, and this process runs no oracle at all. Loopback Ray only
 from __future__ import annotations
 
 import pytest
-from test_worker_oracles import campaign
-from test_worker_oracles import count_parent_checks as count_checks  # oracle checks made in this process
+from test_worker_oracles import both_ways, campaign
 
 from playtester.campaign import Budget
 from playtester.drive.spec import resolve
@@ -15,16 +14,7 @@ from playtester.env import resolve_space
 
 @pytest.mark.parametrize("ahead", [1, 8])
 def test_same_findings_on_ray_with_the_oracles_in_the_actor(tmp_path, ray_local, monkeypatch, ahead):
-    spec = resolve("blockmaze")
-    space = resolve_space(spec, "analyzed")
-    checks = count_checks(monkeypatch)
-    runs = {}
-    for where in ("parent", "worker"):
-        checks[0] = 0
-        found, episodes, r = campaign(spec, tmp_path / where, where, monkeypatch, budget=Budget(steps=300),
-                                      workers=2, seed=3, actions=space, backend="ray", ahead=ahead)
-        runs[where] = (found, episodes, r.states, r.visits, checks[0], r.keys)
-    assert runs["parent"][0], "blockmaze's injected bugs should be found in 300 steps"
+    runs = both_ways(tmp_path, monkeypatch, backend="ray", ahead=ahead)
     assert runs["worker"][:4] == runs["parent"][:4]  # findings, episodes, states and their visits
     assert runs["parent"][4] >= 300 and runs["worker"][4] == 0  # every check ran in the actors
     assert runs["worker"][5].not_sent == 1 and runs["worker"][5].sent >= 300  # the states: from the actors
