@@ -24,7 +24,7 @@ run on the same cores as the parent and the games):
                  same worker acting ahead (``act_ahead``, batches of ``--ahead``).
 
 The machine is shared: `uptime`'s load averages before and after are recorded; run it under ``nice``.
-Writes bench/results/ray_backend.json (command, commit, machine, date); asserts nothing.
+Writes bench/results/ray_backend.json (``--name``: another name; command, commit, machine, date); asserts nothing.
 Usage: nice -n 10 python bench/ray_backend.py [--steps 1000] [--rounds 4] [--latency-steps 300] [--ahead 8]
 """
 
@@ -137,6 +137,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--latency-steps", type=int, default=300)
     ap.add_argument("--ahead", type=int, default=8, help="steps per batch in the acting-ahead runs")
+    ap.add_argument("--name", default="ray_backend", help="results file name under bench/results")
     args = ap.parse_args()
     made = provenance()
     load_before = load()
@@ -210,7 +211,7 @@ def main() -> None:
     print(f"one worker: one step at a time local {lat['local']:.0f} us/step, ray {lat['ray']:.0f} us/step; acting "
           f"ahead local {lat_ahead['local']:.0f}, ray {lat_ahead['ray']:.0f}; a null Ray actor call {null_us:.0f} us; "
           f"load {load_before} -> {record['load_after']}")
-    print(write_results("ray_backend", record, made))
+    print(write_results(args.name, record, made))
 
 
 if __name__ == "__main__":
