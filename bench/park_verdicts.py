@@ -41,10 +41,16 @@ wins if the two differ by more than 0.5 points; (2) else, with ``--holdout-stret
 stretched pillar crops of the training objects left out of training), more of them judged stretched wins; within 5
 crops, the smaller share. It chose 0.3 (validation 100.0% against 99.8%; 132 of 173 against 118).
 
+From a clone (the bundle shipped before 2026-11-27 is in git's history; ``--detector`` takes a bundle's detector):
+
+    git show 5a45741:src/playtester/vision/park-texture.pt > .cache/vision/park-texture-before.pt
     .venv/bin/python bench/park_verdicts.py --train --stretch-aug 0.3 --bundle .cache/vision/park-texture-p30.pt \
-        --detector .cache/vision/park-detector-shipped.pt --select-only --name park_verdicts_augment_select_p30
+        --detector .cache/vision/park-texture-before.pt --select-only --name park_verdicts_augment_select_p30
     .venv/bin/python bench/park_verdicts.py --bundle .cache/vision/park-texture-p30.pt \
-        --compare src/playtester/vision/park-texture.pt --fresh-layouts 21,22 --name park_verdicts_augment
+        --compare .cache/vision/park-texture-before.pt --fresh-layouts 21,22 --name park_verdicts_augment
+
+(The run of 2026-11-27 passed the same detector extracted to ``.cache/vision/park-detector-shipped.pt`` and compared
+with ``src/playtester/vision/park-texture.pt``, which was the old bundle then; the new one ships there since.)
 """
 
 from __future__ import annotations

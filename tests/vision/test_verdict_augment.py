@@ -105,3 +105,9 @@ def test_training_with_synthetic_stretch_says_so_in_the_bundle(tmp_path) -> None
     meta = torch.load(vd.save_bundle(tmp_path / "b.pt", aug, det_path), map_location="cpu", weights_only=True)
     assert meta["verdict"]["augment"]["stretch"]["factors"] == list(vd.STRETCH_FACTORS)
     assert meta["verdict"]["train_cpu_seconds"] > 0
+    # a bundle serves as the detector of the next one (the reproduction from a clone: the old shipped bundle)
+    again = torch.load(vd.save_bundle(tmp_path / "c.pt", plain, tmp_path / "b.pt"), map_location="cpu",
+                       weights_only=True)
+    assert again["detector"].keys() == meta["detector"].keys() and "verdict" not in again["detector"]
+    sd, sd0 = again["detector"]["state_dict"], meta["detector"]["state_dict"]
+    assert sd.keys() == sd0.keys() and all(torch.equal(sd[k], sd0[k]) for k in sd)

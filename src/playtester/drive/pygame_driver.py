@@ -21,7 +21,6 @@ import logging
 import os
 import random
 import sys
-import sysconfig
 import time as _time
 import traceback
 import weakref
@@ -1209,6 +1208,8 @@ def install() -> None:
         surf = _ORIG["set_mode"](*a, **k)
         if RT is not None:
             RT.screen_size = surf.get_size()
+        flags = a[1] if len(a) > 1 else k.get("flags", 0)
+        _FULLSCREEN[0] = bool(int(flags or 0) & pg.FULLSCREEN)  # as a real display: the mode's flag decides
         return surf
 
     disp.flip = flip
@@ -1255,7 +1256,8 @@ def _install_headless_fullscreen(pg: Any) -> None:
     the next ``set_mode(size, SCALED)`` (pygame-ce 2.5.8, SDL 2.32.10). Both work on a real display (X11 under
     Xvfb): crashes of the headless setup, not of the game (zombie-escape's fullscreen key died so in every run).
     Under a headless driver fullscreen is therefore virtual: those calls succeed, ``display.is_fullscreen()``
-    answers what they set, nothing reaches SDL, and the game's frames keep their size."""
+    answers what they and ``set_mode``'s ``FULLSCREEN`` flag set (as X11 under Xvfb answers), nothing reaches SDL,
+    and the game's frames keep their size."""
     if os.environ.get("SDL_VIDEODRIVER", "").lower() not in HEADLESS_VIDEO:
         return
     disp = pg.display
@@ -1390,7 +1392,7 @@ def _install_python_time(rt: Runtime) -> None:
     import time
 
     real_sleep = time.sleep
-    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+    stdlib = warm.STDLIB + os.sep
 
     def sleep(s: float) -> None:
         caller = sys._getframe(1).f_code.co_filename

@@ -23,7 +23,7 @@ import sys
 import sysconfig
 from typing import Any
 
-_STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"])
+STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"])
 _EARLY_PACKAGES = ("pygame", "numpy")  # imported early as well: compiled extensions with no game code
 _NEVER_EARLY = {"this", "antigravity", "__main__", "turtle", "tkinter", "idlelib", "pydoc", "readline"}
 
@@ -114,4 +114,4 @@ def _early(name: str) -> bool:
     if file is None:
         return top in sys.builtin_module_names
     file = os.path.realpath(file)
-    return file.startswith(_STDLIB + os.sep) and "site-packages" not in file
+    return file.startswith(STDLIB + os.sep) and "site-packages" not in file

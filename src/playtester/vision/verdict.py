@@ -597,12 +597,14 @@ def _suppress(dets: list[tuple[Any, str, float]], threshold: float = 0.5) -> lis
 # ---- files ---------------------------------------------------------------------------------------------------
 def save_bundle(path: str | Path, verdict: VerdictResult, detector_path: str | Path, min_score: float = 0.3,
                 **extra: Any) -> Path:
-    """One file with the detector (read from ``detector_path``, a `playtester.vision.detector.save` file),
-    the detector score it is trusted from (``min_score``) and the verdict classifier: what the ``texture``
-    oracle loads."""
+    """One file with the detector (read from ``detector_path``: a `playtester.vision.detector.save` file, or a
+    bundle, whose detector is taken, e.g. the shipped ``park-texture.pt``), the detector score it is trusted from
+    (``min_score``) and the verdict classifier: what the ``texture`` oracle loads."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     detector = torch.load(detector_path, map_location="cpu", weights_only=True)
+    if "verdict" in detector and "detector" in detector:  # a whole bundle: its detector
+        detector = detector["detector"]
     torch.save({"detector": detector, "verdict": {"state_dict": verdict.model.state_dict(),
                                                   "width": verdict.model.width, "verdicts": list(VERDICTS),
                                                   "crop": verdict.model.crop, "patch": PATCH, "margin": MARGIN,
