@@ -77,9 +77,9 @@ class GameConfig(BaseModel):
     step_timeout_s: float = Field(10.0, gt=0, description="wall-clock seconds a step may take before it is a hang")
     start_timeout_s: float = Field(60.0, gt=0, description="wall-clock seconds to reach the first frame")
     virtual_time: bool = Field(True, description="also virtualize time.time/monotonic/perf_counter in the game")
-    seeded_entropy: bool = Field(True, description="OS entropy in the game (os.urandom, secrets, random.SystemRandom, "
-                                 "uuid4) drawn from the episode's seed, so a game that seeds itself from it plays the "
-                                 "same each time")
+    seeded_entropy: bool = Field(True, description="OS entropy in a pygame game (os.urandom, secrets, "
+                                 "random.SystemRandom, uuid4) drawn from the episode's seed, so a game that seeds "
+                                 "itself from it plays the same each time")
     memory_limit_mb: int | None = Field(None, ge=0, description="MiB of data each episode process (and the "
                                         "analysis in it) may use: RLIMIT_DATA; unset: half the machine's "
                                         "memory split over the workers; 0: no limit")
