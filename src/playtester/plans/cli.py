@@ -166,15 +166,33 @@ def from_text(game: str = typer.Argument(..., help="game spec"),
               out: Path | None = typer.Option(None, "--out", "-o", help="plan file to write (default: print it)"),
               embeddings: bool = typer.Option(True, help="use the sentence-embedding model when installed"),
               name: str = typer.Option("from text", help="the plan's name"),
-              game_arg: list[str] = typer.Option([], help="game entry-point argument, name=value")) -> None:
+              game_arg: list[str] = typer.Option([], help="game entry-point argument, name=value"),
+              vocabulary: Path | None = typer.Option(
+                  None, help="a YAML file of the game's own words (word: action or actor kind), beside the plan "
+                             "config's vocabulary"),
+              learn: bool = typer.Option(False, help="ask what each word the matcher could not place names, add the "
+                                                     "answers to --vocabulary (or plan-vocabulary.yaml) and convert "
+                                                     "again")) -> None:
     """Turn written test steps into a plan (sentences -> nodes and rules -> actions and actors)."""
-    from playtester.plans.schema import dump_plan
-    from playtester.plans.text import TextToPlan
+    from playtester.plans.schema import config_for, dump_plan
+    from playtester.plans.text import TextToPlan, load_vocabulary, save_vocabulary
 
     try:
         spec = _spec(game, game_arg)
-        t2p = TextToPlan.for_game(spec, use_embeddings=embeddings)
+        cfg = config_for(spec)
+        if learn and vocabulary is None:
+            vocabulary = Path("plan-vocabulary.yaml")
+        taught = load_vocabulary(vocabulary, cfg.vocabulary_names) if vocabulary and vocabulary.exists() else {}
+        t2p = TextToPlan.for_game(spec, cfg, use_embeddings=embeddings, vocabulary=taught)
         result = t2p.convert(text, name=name)
+        if learn and vocabulary is not None:
+            new = _ask_words(result.steps, cfg.vocabulary_names, taught)
+            if new:
+                taught.update(new)
+                save_vocabulary(vocabulary, taught)
+                console.print(f"taught {len(new)} word(s); wrote {vocabulary}")
+                t2p = TextToPlan.for_game(spec, cfg, use_embeddings=embeddings, vocabulary=taught)
+                result = t2p.convert(text, name=name)
     except PlaytesterError as e:
         _fail(e)
         return
@@ -195,6 +213,27 @@ def from_text(game: str = typer.Argument(..., help="game spec"),
     else:
         console.print(text_out, markup=False)
     raise typer.Exit(1 if result.ambiguous else 0)
+
+
+def _ask_words(steps: list, names: list[str], taught: dict[str, str]) -> dict[str, str]:
+    """Ask, once per word, what each word a rejected step could not place names (Enter: skip it)."""
+    new: dict[str, str] = {}
+    for s in steps:
+        if s.kind != "rejected" or s.unknown is None:
+            continue
+        word = s.unknown[0].lower()
+        if word in taught or word in new:
+            continue
+        console.print(f"  {s.sentence!r}: what does '{word}' name in this game? "
+                      f"({', '.join(names)}; Enter: nothing, skip)", markup=False)
+        while True:
+            answer = typer.prompt("  ", default="", show_default=False).strip()
+            if not answer or answer in names:
+                break
+            console.print(f"  '{answer}' is none of: {', '.join(names)}", style="red", markup=False)
+        if answer:
+            new[word] = answer
+    return new
 
 
 @plan_app.command("train")

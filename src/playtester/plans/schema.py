@@ -278,6 +278,9 @@ class PlanConfig(BaseModel):
         action_categories: optional, for text-to-plan: gameplay action (or ``go``, for moving to and taking
             things) -> general verbs it is a kind of, as WordNet senses in the same notation ("attack":
             ["cut#1", "hit#3"]); a verb filed under one of them (at most three levels up) names the action.
+        vocabulary: optional, for text-to-plan: the game's own words, taught once by a tester: word (or
+            collocation) -> the gameplay action, ``go`` or the actor kind it names ("heave": interact,
+            "bulkhead": door). A taught word names its entry as the description's own words do.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -294,6 +297,7 @@ class PlanConfig(BaseModel):
     actor_descriptions: dict[str, str] = Field(default_factory=dict)
     actor_categories: dict[str, list[str]] = Field(default_factory=dict)
     action_categories: dict[str, list[str]] = Field(default_factory=dict)
+    vocabulary: dict[str, str] = Field(default_factory=dict)
     source: str | None = Field(None, exclude=True)
 
     @field_validator("actor_categories", "action_categories")
@@ -321,12 +325,31 @@ class PlanConfig(BaseModel):
         for a in self.face_actions:
             if a not in self.controls:
                 raise ValueError(f"face_actions: {a!r} is not a control")
+        check_vocabulary(self.vocabulary, self.vocabulary_names)
         return self
+
+    @property
+    def vocabulary_names(self) -> list[str]:
+        """What a taught word may name: the gameplay actions, ``go``, and the actor kinds the config describes
+        (the player's among them: "protagonist: hero")."""
+        kinds = {*self.actor_descriptions, *self.actor_categories, *self.avoid}
+        return [*self.gameplay_actions, "go", *sorted(kinds)]
 
     @property
     def gameplay_actions(self) -> list[str]:
         """The controls that are neither moves nor idle."""
         return [n for n in self.controls if n not in self.moves and n != self.idle]
+
+
+def check_vocabulary(vocabulary: dict[str, str], names: list[str], where: str = "vocabulary") -> None:
+    """Raise ValueError when a taught word is not a word or names nothing of the game (``names``)."""
+    for word, name in vocabulary.items():
+        if not re.fullmatch(r"[A-Za-z][A-Za-z' _-]*", str(word).strip()):
+            raise ValueError(f"{where}: {word!r} is not a word or a collocation")
+        if name not in names:
+            close = difflib.get_close_matches(str(name), names, n=1)
+            raise ValueError(f"{where}: {word!r} names {name!r}, which is no gameplay action, 'go' or actor kind "
+                             f"of this game ({', '.join(names)})" + (f"; did you mean {close[0]!r}?" if close else ""))
 
 
 # --------------------------------------------------------------------------------------------- loading

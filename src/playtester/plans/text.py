@@ -210,11 +210,15 @@ class Step:
     within: float | None = None
     problem: str = ""
     suggestions: list[str] = field(default_factory=list)
+    unknown: tuple[str, str] | None = None  # (the word no entry matched, the entry it came closest to)
 
     def describe(self) -> str:
         if self.kind == "rejected":
             sug = f" (suggestions: {'; '.join(self.suggestions)})" if self.suggestions else ""
-            return f"REJECTED {self.sentence!r}: {self.problem}{sug}"
+            teach = (f"; to teach the game's word once, add '{self.unknown[0].lower()}: NAME' under vocabulary: in "
+                     f"the plan config (NAME: the action or actor kind it names; closest now: {self.unknown[1]})"
+                     ) if self.unknown else ""
+            return f"REJECTED {self.sentence!r}: {self.problem}{sug}{teach}"
         act = f"{self.action.name} ('{self.action.word}' {self.action.score:.2f})" if self.action else "-"
         who = (f"{self.instance or self.actor.name} ('{self.actor.word}' -> {self.actor.name} {self.actor.score:.2f})"
                if self.actor else "-")
@@ -230,6 +234,39 @@ class TextResult:
     @property
     def ambiguous(self) -> list[Step]:
         return [s for s in self.steps if s.kind == "rejected"]
+
+
+def load_vocabulary(path: str | os.PathLike[str], names: list[str]) -> dict[str, str]:
+    """A vocabulary file (YAML: word -> action or actor kind), checked against ``names``.
+
+    Raises:
+        ConfigError: unreadable, not a mapping, or a word that names nothing of the game (file and line).
+    """
+    from playtester import configfile
+    from playtester.errors import ConfigError
+    from playtester.plans.schema import check_vocabulary
+
+    source = configfile.read(path, "yaml", what="vocabulary")
+    data = source.data or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a vocabulary is a mapping of words to actions or actor kinds ('heave: interact')")
+    for word, name in data.items():
+        try:
+            check_vocabulary({str(word): str(name)}, names, where=str(word))
+        except ValueError as e:
+            raise ConfigError(f"{source.where((word,))}: {e}") from None
+    return {str(w): str(n) for w, n in data.items()}
+
+
+def save_vocabulary(path: str | os.PathLike[str], vocabulary: dict[str, str]) -> None:
+    """Write a vocabulary file (sorted; written to a temporary file, then renamed over the old one)."""
+    import yaml
+
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("# the game's own words for text-to-plan (playtester plan from-text --learn): word: action or kind\n")
+        yaml.safe_dump(dict(sorted(vocabulary.items())), f, sort_keys=False)
+    os.replace(tmp, path)
 
 
 class TextToPlan:
@@ -267,7 +304,8 @@ class TextToPlan:
                  use_embeddings: bool = True, player: str | None = None, game: str | None = None,
                  game_args: dict[str, Any] | None = None, use_wordnet: bool = True,
                  categories: dict[str, list[str]] | None = None,
-                 action_categories: dict[str, list[str]] | None = None) -> None:
+                 action_categories: dict[str, list[str]] | None = None,
+                 vocabulary: dict[str, str] | None = None) -> None:
         from playtester.extras import require
 
         spacy = require("spacy", "text", "text-to-plan (plan from-text)")
@@ -313,6 +351,16 @@ class TextToPlan:
             stems = {_stem(w) for w in words}
             self.action_targets[name] = {k for k, ws in self.actor_words.items() if name != GO
                                          and any(_stem(w) in stems for w in ws)}
+        # the game's own words a tester taught (the plan config's ``vocabulary``): each is one of its entry's words
+        self.vocabulary = {str(w).lower().strip().replace(" ", "_"): n for w, n in (vocabulary or {}).items()}
+        for w, n in self.vocabulary.items():
+            if n in self.action_words:
+                self.action_words[n].add(w)
+                self.action_seeds[n] = self.action_seeds[n] | {w}
+            elif n in self.actor_words:
+                self.actor_words[n].add(w)
+            elif n == player:
+                self.player_words.add(_stem(w))  # the player in the game's words: never a target
         # an action whose description passes over its target ("jump ... over a ledge"); the others arrive at it
         self.action_passes = {name: bool(PASSED & set(re.findall(r"[a-z]+", desc.lower())))
                               for name, desc in {**actions, GO: GO_DESCRIPTION}.items()}
@@ -344,7 +392,7 @@ class TextToPlan:
 
     @classmethod
     def for_game(cls, spec: Any, cfg: PlanConfig | None = None, use_embeddings: bool = True,
-                 use_wordnet: bool = True) -> TextToPlan:
+                 use_wordnet: bool = True, vocabulary: dict[str, str] | None = None) -> TextToPlan:
         """Vocabulary from the game's plan config and one reset of the game (its actors and their ids)."""
         from playtester.drive.worker import Worker
         from playtester.plans.agent import control_space
@@ -357,17 +405,20 @@ class TextToPlan:
         for e in obs.entities.values():
             instances.setdefault(e.kind, []).append(e.id)
         player_kind = obs.entities[cfg.player].kind if cfg.player in obs.entities else cfg.player
-        return cls.from_config(cfg, instances, use_embeddings, player_kind, spec.text, use_wordnet)
+        return cls.from_config(cfg, instances, use_embeddings, player_kind, spec.text, use_wordnet, vocabulary)
 
     @classmethod
     def from_config(cls, cfg: PlanConfig, instances: dict[str, list[str]], use_embeddings: bool = True,
-                    player: str | None = None, game: str | None = None, use_wordnet: bool = True) -> TextToPlan:
-        """Vocabulary from a plan config and the actor ids of a game (kind -> ids)."""
+                    player: str | None = None, game: str | None = None, use_wordnet: bool = True,
+                    vocabulary: dict[str, str] | None = None) -> TextToPlan:
+        """Vocabulary from a plan config and the actor ids of a game (kind -> ids); ``vocabulary``: taught
+        words beyond the config's own ``vocabulary``."""
         actors = {k: cfg.actor_descriptions.get(k, "") for k in {*instances, *cfg.actor_descriptions}}
         actions = {a: cfg.controls[a].description for a in cfg.gameplay_actions}
         return cls(actions, actors, instances, use_embeddings, player or cfg.player, game, use_wordnet=use_wordnet,
                    categories=getattr(cfg, "actor_categories", None),
-                   action_categories=getattr(cfg, "action_categories", None))
+                   action_categories=getattr(cfg, "action_categories", None),
+                   vocabulary={**getattr(cfg, "vocabulary", {}), **(vocabulary or {})})
 
     def _derived_from(self, noun: str, verbs: frozenset[str]) -> bool:
         """Whether WordNet relates a sense of ``noun`` to one of ``verbs`` by derivation ("collectable" <- collect)."""
@@ -917,6 +968,9 @@ class TextToPlan:
                 for j, n in enumerate(act_names):
                     if n != GO and not self._verb_fits(w, None) and self._wordnet_action(w, n) <= self.wordnet_opinion:
                         a_scores[i, j] = min(float(a_scores[i, j]), self.action_threshold - 0.01)
+        for i, w in enumerate(words):
+            if _stem(w) in self.player_words:
+                a_scores[i, :] = 0.0  # the player's name is no verb ("Pip should walk ...", taught "pip: hero")
         full = a_scores
         if forced is not None:
             a_scores = np.zeros_like(a_scores)
@@ -953,7 +1007,8 @@ class TextToPlan:
                   sorted(enumerate(act_names), key=lambda x: -float(a_scores[:, x[0]].max()))[:3]]
         if action.score < self.action_threshold and forced is None:
             return Step(sentence, "rejected", problem=f"no action of the game matches (best: {action.name!r} "
-                        f"for '{action.word}', {action.score:.2f} < {self.action_threshold})", suggestions=sugg_a)
+                        f"for '{action.word}', {action.score:.2f} < {self.action_threshold})", suggestions=sugg_a,
+                        unknown=(action.word, action.name))
         if a2 is not None and action.score - a2.score < self.margin and a2.score >= self.action_threshold:
             return Step(sentence, "rejected", problem=f"ambiguous action: {action.name!r} ('{action.word}' "
                         f"{action.score:.2f}) or {a2.name!r} ('{a2.word}' {a2.score:.2f})", suggestions=sugg_a)
@@ -1011,7 +1066,7 @@ class TextToPlan:
                 return Step(sentence, "rejected", action=action,
                             problem=f"unknown actor: {', '.join(repr(w) for w in r_words)} names no actor of the "
                             f"game (closest: {actor_names[j]!r} for '{r_words[k]}', {float(c_scores[k, j]):.2f})",
-                            suggestions=sugg)
+                            suggestions=sugg, unknown=(r_words[k], actor_names[j]))
         # every other thing the sentence names must be an actor too ("cast a fireball at the dragon")
         if actor is not None:
             for phrase in self._noun_phrases(doc):
