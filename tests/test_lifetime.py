@@ -297,3 +297,28 @@ def _alive(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+GUARD_EXITS = """
+import os
+from playtester.drive.lifetime import guard
+pid = os.spawnvp(os.P_NOWAIT, "setsid", ["setsid", "sleep", "120"])  # a session of its own; no Popen to warn
+assert guard([pid]) == 1
+print(pid, flush=True)
+"""
+
+
+def test_a_normal_exit_ends_the_guard_and_what_it_named_with_no_resource_warning():
+    out = subprocess.run([sys.executable, "-W", "always::ResourceWarning", "-c", GUARD_EXITS], capture_output=True,
+                         text=True, timeout=60)
+    child = int(out.stdout.split()[0])
+    try:
+        assert out.returncode == 0, out.stderr
+        assert "ResourceWarning" not in out.stderr, out.stderr  # the guard's pipe and process were ended at exit
+        deadline = time.time() + 10
+        while time.time() < deadline and _alive(child):
+            time.sleep(0.05)
+        assert not _alive(child), "the named process outlived its parent's normal exit"
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)

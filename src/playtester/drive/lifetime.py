@@ -315,6 +315,18 @@ def descendants(pid: int | None = None) -> list[int]:
     return out
 
 
+def _end_guard(proc: Any, timeout: float = 5.0) -> None:
+    """At a normal exit: close the guard's pipe, as this process's death would, and wait for the guard to do its
+    work and exit (so no pipe or child is left to the interpreter's teardown)."""
+    import subprocess
+
+    try:
+        proc.stdin.close()
+        proc.wait(timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+
+
 def guard(pids: list[int]) -> int:
     """Name ``pids`` to the guard process (started on first use), which SIGKILLs those still running when this
     process dies, however it dies; how many were newly named. Linux only (a no-op without ``/proc``)."""
@@ -335,9 +347,12 @@ def guard(pids: list[int]) -> int:
     if not lines:
         return 0
     if _GUARD is None or _GUARD.poll() is not None:
+        import atexit
+
         _GUARD = subprocess.Popen([sys.executable, "-m", "playtester.drive.reaper"], stdin=subprocess.PIPE,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
                                   close_fds=True, text=True)
+        atexit.register(_end_guard, _GUARD)
     try:
         _GUARD.stdin.write("".join(lines))
         _GUARD.stdin.flush()
