@@ -6,9 +6,19 @@ development too: all three are development data now) and ``test2`` (the third he
 the matcher was frozen again, with words in neither the plan config, the code nor the other sets; measured
 once at 38% and used for development in issue 17), ``test3`` (the fourth held-out set, written blind after
 the freeze of 2026-11-25T15:20Z that added the config's actor and action categories; measured once at 33% and
-used for development since) and ``test4`` (the fifth held-out set, written blind after the next freeze;
-skipped while ``bench/data/text2plan_dungeon.test4.yaml`` does not exist). Another set can be named on the command
+used for development since), ``test4`` (the fifth held-out set, written blind after the freeze of
+2026-11-25T18:23Z, measured once at 40%; development data since issue 17's session of 2026-11-27) and
+``test5`` (the sixth held-out set, written blind after the freeze of 2026-11-27, which added the taught
+vocabulary and left every item of the other sets as it was). Another set can be named on the command
 line: ``--sets dev,test2=path/to/file.yaml``.
+
+Teaching (``--teach test5``): the ``plan from-text --learn`` loop, with a tester simulated from the set's own
+word labels (each item's words a tester would explain: verb -> action, noun -> kind, a name of the hero ->
+the player's kind): every step rejected with a word it could not place (``Step.unknown``) is a question; the
+tester answers it from the item's labels, or says "nothing" (skips) for a word the labels do not have or an
+impossible step; the set is converted again with the taught words, until no new question is asked (at most
+``--teach-rounds``). This measures a tester's effort to get a fresh set right (questions asked, words taught,
+all-correct after), not how the matcher generalizes: the answers come from the set itself.
 
 Frozen hashes: ``FROZEN`` lists every file the matcher's results depend on (the matcher's modules, the
 plan config with its ``actor_categories`` / ``action_categories``, and the schema that reads them). Each set file with a ``frozen:`` header (the sha256 of those files when the matcher was
@@ -26,7 +36,7 @@ command exits 1 on them). "Wrongly rejected": possible items that came back with
 "Named": of the possible steps, how often some word of the step's clause scores above the threshold
 for the right action (the right actor), whatever the rest of the step became: which half is missing.
 
-Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2,test3,test4] [--json out.json]`` (bench/results/text2plan.json
+Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2,test3,test4,test5] [--json out.json]`` (bench/results/text2plan.json
 always).
 """
 
@@ -51,8 +61,9 @@ SETS = {"dev": DATA / "text2plan_dungeon.dev.yaml", "dev2": DATA / "text2plan_du
         "test": DATA / "text2plan_dungeon.test.yaml",
         "test2": DATA / "text2plan_dungeon.test2.yaml",  # measured once at 38%, development data since issue 17
         "test3": DATA / "text2plan_dungeon.test3.yaml",  # measured once at 33%, development data since
-        "test4": DATA / "text2plan_dungeon.test4.yaml"}  # test4: the held-out set, once it is written
-HELD_OUT = {"test4"}  # sets written after the last freeze (the others are development data)
+        "test4": DATA / "text2plan_dungeon.test4.yaml",  # measured once at 40%, development data since
+        "test5": DATA / "text2plan_dungeon.test5.yaml"}  # the held-out set, written after the last freeze
+HELD_OUT = {"test5"}  # sets written after the last freeze (the others are development data)
 # every file the matcher's results depend on: its modules and the plan config (the seeds)
 # (schema.py: it reads the config's actor_categories / action_categories, the seeds of the categories)
 FROZEN = [ROOT / "src" / "playtester" / "plans" / "text.py", ROOT / "src" / "playtester" / "plans" / "wordnet.py",
@@ -69,9 +80,46 @@ def sha256(path: Path) -> str:
 def items(path: Path) -> list[tuple[str, list[tuple]]]:
     """(text, expected steps) of a data file: ``sentences`` rows are one step, ``plans`` several."""
     data = yaml.safe_load(path.read_text())
-    out = [(s, [(k, a, c)]) for s, k, a, c in data.get("sentences") or []]
+    out = [(row[0], [tuple(row[1:4])]) for row in data.get("sentences") or []]
     out += [(p["text"], [tuple(st) for st in p["steps"]]) for p in data.get("plans") or []]
     return out
+
+
+def word_labels(path: Path) -> dict[str, dict[str, str]]:
+    """item text -> {word: what it names} (a sentence row's 5th element, a plan's ``words``), where given."""
+    data = yaml.safe_load(path.read_text())
+    out = {row[0]: dict(row[4] or {}) for row in data.get("sentences") or [] if len(row) > 4}
+    out.update({p["text"]: dict(p.get("words") or {}) for p in data.get("plans") or [] if "words" in p})
+    return {t: {str(w).lower(): str(n) for w, n in ws.items()} for t, ws in out.items()}
+
+
+def teach(spec, data: list[tuple[str, list[tuple]]], labels: dict[str, dict[str, str]], rounds: int = 5,
+          **kw) -> dict:
+    """The ``plan from-text --learn`` loop with a tester simulated from the set's word labels (see the module's
+    docstring): the vocabulary taught, the questions asked, and the evaluation with the taught words."""
+    from playtester.plans.text import TextToPlan
+
+    taught: dict[str, str] = {}
+    asked: set[str] = set()
+    for _ in range(rounds):
+        t2p = TextToPlan.for_game(spec, vocabulary=taught, **kw)
+        new: dict[str, str] = {}
+        for text, _want in data:
+            for st in t2p.steps(text):
+                if st.kind != "rejected" or st.unknown is None:
+                    continue
+                word = st.unknown[0].lower()
+                if word in asked:
+                    continue
+                asked.add(word)
+                answer = labels.get(text, {}).get(word)
+                if answer is not None:
+                    new[word] = answer
+        if not new:
+            break
+        taught.update(new)
+    t2p = TextToPlan.for_game(spec, vocabulary=taught, **kw)
+    return {**evaluate(t2p, data), "questions": len(asked), "words_taught": len(taught), "vocabulary": taught}
 
 
 def frozen_hashes(path: Path) -> dict[str, str]:
@@ -208,7 +256,7 @@ def print_table(results: dict, names: list[str], columns: tuple[str, str], cells
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/text2plan.json)")
-    parser.add_argument("--sets", default="dev,dev2,test,test2,test3,test4",
+    parser.add_argument("--sets", default="dev,dev2,test,test2,test3,test4,test5",
                         help="of " + ", ".join(SETS) + ", or NAME=PATH for another file (a missing file is skipped)")
     parser.add_argument("--freeze-note", type=Path, default=None,
                         help="sha256sum-style note of the matcher's files at the freeze, for held-out sets without a "
@@ -216,6 +264,9 @@ def main() -> None:
     parser.add_argument("--write-freeze-note", type=Path, default=None,
                         help="freeze the matcher: write the FROZEN files' sha256 and the time to this file, and exit")
     parser.add_argument("--why", default="", help="with --write-freeze-note: a word on what this freeze is")
+    parser.add_argument("--teach", default="test5", help="sets to also convert after a simulated tester taught the "
+                        "words the matcher asked about (embeddings + WordNet; see the docstring); '' for none")
+    parser.add_argument("--teach-rounds", type=int, default=5)
     args = parser.parse_args()
     if args.write_freeze_note is not None:
         print(write_freeze_note(args.write_freeze_note, args.why), end="")
@@ -259,6 +310,18 @@ def main() -> None:
                                  **{s: evaluate(t2p, d) for s, d in data.items()}}
         print(f"  {label}: " + ", ".join(f"{s} {out['results'][label][s]['all_correct']}/{len(d)}"
                                          for s, d in data.items()), flush=True)
+    out["taught"] = {}
+    for s in filter(None, args.teach.split(",")):
+        if s not in paths or "embeddings + WordNet" not in out["results"]:
+            continue
+        labels = word_labels(paths[s])
+        if not labels:
+            print(f"  {s}: no word labels, not taught")
+            continue
+        out["taught"][s] = e = teach(spec, data[s], labels, args.teach_rounds)
+        print(f"  taught, {s}: {e['all_correct']}/{e['items']} all correct after {e['questions']} questions "
+              f"({e['words_taught']} words taught), impossible rejected {e['impossible_rejected']}/{e['impossible']}",
+              flush=True)
     print_table(out["results"], names, ("all correct", "impossible rejected"),
                 lambda e: (f"{e['all_correct_share']:.0%} ({e['all_correct']}/{e['items']})",
                            f"{e['impossible_rejected']}/{e['impossible']}"))

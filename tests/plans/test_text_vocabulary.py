@@ -106,3 +106,26 @@ def test_plan_from_text_learn_asks_once_writes_the_file_and_converts_again(tmp_p
     again = subprocess.run([sys.executable, "-m", "playtester.cli", "plan", "from-text", "dungeon", "Zorp the lever.",
                             "--no-embeddings", "--vocabulary", str(words)], capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and "what does" not in again.stdout
+
+
+def test_the_benchmark_teaches_from_a_sets_word_labels_and_skips_what_they_lack(tmp_path):
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    try:
+        import text2plan
+    finally:
+        sys.path.pop(0)
+    from playtester.drive.spec import resolve
+
+    data = tmp_path / "set.yaml"
+    data.write_text(yaml.safe_dump({"sentences": [
+        ["Zorp the lever.", "node", "interact", "switch", {"zorp": "interact"}],
+        ["Walk to the glimmerstone.", "node", "go", "shrine", {"glimmerstone": "shrine"}],
+        ["Blorf the lever.", "reject", None, None, {}]]}))
+    items, labels = text2plan.items(data), text2plan.word_labels(data)
+    assert items[0] == ("Zorp the lever.", [("node", "interact", "switch")])
+    e = text2plan.teach(resolve("dungeon"), items, labels, use_embeddings=False)
+    assert e["vocabulary"] == {"zorp": "interact", "glimmerstone": "shrine"}  # "blorf": asked, not taught
+    assert e["questions"] == 3 and e["words_taught"] == 2
+    assert e["all_correct"] == 3 and e["impossible_rejected"] == 1
