@@ -116,3 +116,48 @@ def test_explore_calls_extra_observers_on_every_step(tmp_path):
     r = explore(resolve("blockmaze"), out=tmp_path, budget=Budget(steps=40), code_coverage=False,
                 replay_known=False, observers=[count])
     assert r.steps == 40 and count.steps == 40 and count.ends == 1
+
+
+def test_a_bug_found_again_is_counted_without_a_transaction_each_time_and_every_count_is_kept(tmp_path):
+    """`Store.record_finding` keeps the counts of known bugs in memory until `flush_counts` (each episode's end,
+    the campaign's end, reading bugs, closing the store): another connection sees them only then, and none is
+    lost; a bug is still written at once, with its trace."""
+    from playtester.findings import Finding
+
+    store = Store(tmp_path)
+    cid = store.new_campaign("blockmaze", {}, "random", {}, "100", 1, 0, "default")
+    f = Finding("stuck", "stuck for 200 steps", "stuck:hero", 7)
+    other = Store(tmp_path)  # another reader of the same file (the report, a resumed campaign)
+    ids = [store.record_finding(cid, "blockmaze", f, None, 1.0) for _ in range(5)]
+    assert ids[0][1] is True and all(i == (ids[0][0], False) for i in ids[1:])
+    assert [(b.signature, b.count) for b in other.bugs(cid)] == [("stuck:hero", 1)]  # the new bug: at once
+    store.flush_counts()
+    assert other.bugs(cid)[0].count == 5
+    for _ in range(3):
+        store.record_finding(cid, "blockmaze", f, None, 2.0)
+    store.close()  # closing writes what is pending
+    assert other.bugs(cid)[0].count == 8
+    other.close()
+
+
+def test_an_interrupted_campaign_keeps_the_counts_of_its_episode_in_flight(tmp_path, monkeypatch):
+    """Interrupted right after a bug was found again (its count pending in memory): the count is written."""
+    counted = []
+    record = Store.record_finding
+
+    def recording(self, cid, game, finding, trace, t):
+        counted.append(finding.signature)
+        out = record(self, cid, game, finding, trace, t)
+        if self._pending:  # a repeat is pending: stop the campaign here, as Ctrl-C would
+            raise KeyboardInterrupt
+        return out
+
+    monkeypatch.setattr(Store, "record_finding", recording)
+    with pytest.raises(KeyboardInterrupt):
+        explore(fixture_spec("buggy"), out=tmp_path, budget=Budget(steps=20_000), workers=1, replay_known=False,
+                actions="blind")
+    store = Store(tmp_path)
+    by_sig = {b.signature: b.count for b in store.bugs()}
+    store.close()
+    assert len(counted) > len(by_sig)  # some bug was found again
+    assert sum(by_sig.values()) == len(counted)

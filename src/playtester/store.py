@@ -102,6 +102,8 @@ class Store:
     def __init__(self, folder: str | Path, create: bool = True, max_mb: float | None = None) -> None:
         self.folder = Path(folder)
         self.path = self.folder / DB_NAME
+        self._known: dict[tuple[int, str], int] = {}  # (campaign, signature) -> bug id, of bugs seen here
+        self._pending: dict[int, int] = {}  # bug id -> times found again, not written yet
         if not create and not self.path.is_file():
             raise StoreError(f"no playtester store in {self.folder} (expected {self.path}); run "
                              "'playtester explore GAME --out DIR' first")
@@ -125,7 +127,10 @@ class Store:
                              "and the disk has space") from None
 
     def close(self) -> None:
-        self.db.close()
+        try:
+            self.flush_counts()
+        finally:
+            self.db.close()
 
     @contextmanager
     def tx(self) -> Iterator[sqlite3.Connection]:
@@ -183,19 +188,38 @@ class Store:
     # ---- bugs
     def record_finding(self, campaign_id: int, game: str, finding: Finding, trace: Trace | None,
                        found_s: float) -> tuple[int, bool]:
-        """Store a finding as a new bug or one more count of a known one. Returns (bug id, is new)."""
+        """Store a finding as a new bug or one more count of a known one. Returns (bug id, is new).
+
+        A bug this store wrote or found in this process is counted in memory (no transaction) and its counts
+        are added at `flush_counts` (a campaign calls it at each episode's end; reading bugs and closing the
+        store do too): a bug found again every few steps cost a transaction each time. A new bug is written
+        at once, with its trace."""
+        known = self._known.get((campaign_id, finding.signature))
+        if known is not None:
+            self._pending[known] = self._pending.get(known, 0) + 1
+            return known, False
         with self.tx() as db:
             row = db.execute("SELECT id FROM bugs WHERE campaign_id=? AND signature=?",
                              (campaign_id, finding.signature)).fetchone()
             if row:
                 db.execute("UPDATE bugs SET count = count + 1 WHERE id=?", (row[0],))
+                self._known[(campaign_id, finding.signature)] = int(row[0])
                 return int(row[0]), False
             cur = db.execute(
                 "INSERT INTO bugs (campaign_id, game, signature, kind, message, location, count, first_found_s, "
                 "first_found_at, first_step, trace, details) VALUES (?,?,?,?,?,?,1,?,?,?,?,?)",
                 (campaign_id, game, finding.signature, finding.kind, finding.message, finding.location, found_s,
                  time.time(), finding.step, trace.to_json() if trace else None, json.dumps(finding.details)))
+            self._known[(campaign_id, finding.signature)] = int(cur.lastrowid)
             return int(cur.lastrowid), True
+
+    def flush_counts(self) -> None:
+        """Add the counts of bugs found again since the last flush (see `record_finding`), in one transaction."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, {}
+        with self.tx() as db:
+            db.executemany("UPDATE bugs SET count = count + ? WHERE id=?", [(n, bid) for bid, n in pending.items()])
 
     def _bug(self, row: tuple[Any, ...]) -> Bug:
         (bid, _cid, _game, sig, kind, msg, loc, count, first_s, _at, first_step, trace, min_trace, flaky,
@@ -205,6 +229,7 @@ class Store:
                    None if flaky is None else bool(flaky), json.loads(details))
 
     def bugs(self, campaign_id: int | None = None) -> list[Bug]:
+        self.flush_counts()
         if campaign_id is None:
             rows = self.db.execute("SELECT * FROM bugs ORDER BY id").fetchall()
         else:
@@ -215,6 +240,7 @@ class Store:
         return int(self.db.execute("SELECT COUNT(*) FROM bugs WHERE campaign_id=?", (campaign_id,)).fetchone()[0])
 
     def bug(self, bug_id: int) -> Bug:
+        self.flush_counts()
         row = self.db.execute("SELECT * FROM bugs WHERE id=?", (bug_id,)).fetchone()
         if row is None:
             ids = [r[0] for r in self.db.execute("SELECT id FROM bugs ORDER BY id")]

@@ -4,6 +4,7 @@ happen (so a killed campaign resumes and its report still renders)."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 from collections.abc import Callable, Sequence
@@ -239,12 +240,32 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
     loop.observers += _observers(loop, c, cid, abstraction, code, seen, new_bugs, on_progress) + list(extra)
     loop.slots[0].seed, (loop.slots[0].obs, loop.slots[0].info) = first_seed, first
     replayed, reproduced = _prepare(loop, c, info, demo_traces, first_seed, cid, new_bugs, replay_known)
-    loop.run(reset=[False] + [True] * (c.workers - 1))
+    try:
+        loop.run(reset=[False] + [True] * (c.workers - 1))
+    except BaseException:  # interrupted (or failed): the repeat counts of the episodes in flight are kept too
+        with contextlib.suppress(Exception):
+            store.flush_counts()
+        raise
     store.update_campaign(cid, status="finished", steps=loop.steps, episodes=loop.episodes, elapsed_s=loop.now_s())
     states = next(o for o in loop.observers if isinstance(o, StateCoverage))
     stats = agents[0].stats() if hasattr(agents[0], "stats") else {}
     return ExploreResult(cid, store, loop.steps, loop.episodes, loop.now_s(), len(states.seen), code.covered(),
                          code.total(), new_bugs, replayed, reproduced, stats, loop.warnings)
+
+
+class CountWriter(Observer):
+    """Writes the counts of bugs found again (`Store.record_finding` keeps them in memory) at each episode's
+    end and at the campaign's end: a driver killed mid-episode loses only that episode's repeat counts, never
+    a bug."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def on_episode_end(self, slot: Slot, outcome: str, reason: str) -> None:
+        self.store.flush_counts()
+
+    def on_end(self, loop: CampaignLoop) -> None:
+        self.store.flush_counts()
 
 
 def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstraction, code: CodeCoverage,
@@ -265,8 +286,8 @@ def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstract
     cov = coverage_settings(spec)
     positions, code_watch = PositionWatch(cov.position_cell, cov.position), CodeWatch(code)
     birdseye = BirdsEyeWatch(store.folder / BIRDSEYE_FILE.format(cid=cid), cov.position)  # the report's maps
-    observers: list[Observer] = [OracleWatch(sink), birdseye, states, positions, code_watch, ExplorerHooks(),
-                                 EpisodeWriter(store, cid, states, positions, code_watch)]
+    observers: list[Observer] = [OracleWatch(sink), CountWriter(store), birdseye, states, positions, code_watch,
+                                 ExplorerHooks(), EpisodeWriter(store, cid, states, positions, code_watch)]
     if getattr(agent, "shared", False):
         observers.append(AgentSaver(lambda blob: store.update_campaign(cid, agent_state=blob), agent,
                                     SAVE_AGENT_EVERY_S))
