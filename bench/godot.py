@@ -28,9 +28,16 @@
    = 10 frames of the raw game's CPU / a step's CPU.
    ``server_direct_*``: the protocol alone, no Worker (a `RemoteGame` in this process, one step per request, and
    batches of 10 steps per request: ``then``).
+   ``server_ahead_*``: acting ahead (``Worker.act_ahead`` with the random agent's plan, what a campaign's random agent
+   does): the episode process plays the batch itself, several steps in flight at Godot and several per request, each
+   step still answered and observed on its own; beside ``server_steps_s`` (one ``Worker.act`` per step, a round trip
+   to Godot each) in the same rounds. ``*_ratio_fixed_rounds``: each round's speed against the raw rate of the same
+   round (``*_best``: the best round).
+   ``--measures a,b,...`` runs only those throughput measures; ``--name NAME`` writes bench/results/NAME.json (the
+   committed godot.json is left alone).
 
 Usage: python bench/godot.py [--rounds 3] [--seeds 3] [--steps 1500] [--addon OLD.gd] [--before REV]
-       [--skip analysis,reply,throughput,spaces,agents]
+       [--skip analysis,reply,throughput,spaces,agents] [--measures KEY,...] [--name NAME]
 The machine may be shared (the figures are noisy); it asserts nothing.
 """
 
@@ -169,10 +176,15 @@ def _tree_cpu() -> tuple[float, float]:
     return total, godot
 
 
-def driven(kind: str, steps: int, addon: str | None) -> float:
+def driven(kind: str, steps: int, addon: str | None, ahead: int = 0) -> float:
     """steps/s of the declared space played at random through a Worker (no oracles), no episode ends. The CPU time
     all processes spent on those steps goes to LAST_CPU (a figure the machine's other load disturbs less than
-    wall-clock time: it counts what the steps cost, not how long they waited for a core)."""
+    wall-clock time: it counts what the steps cost, not how long they waited for a core). ``ahead``: acting ahead
+    (`Worker.act_ahead`, the random agent's `RandomPlan`), batches of that many steps, each step still observed;
+    0: one `Worker.act` per step (a round trip to the game each)."""
+    import numpy as np
+
+    from playtester.agents.common import RandomPlan
     from playtester.drive.worker import Worker
     from playtester.env import default_space
 
@@ -188,10 +200,17 @@ def driven(kind: str, steps: int, addon: str | None) -> float:
             w.reset(seed=0)
             for _ in range(50):
                 w.act(rng.randrange(len(space)))
+            plan = RandomPlan.of(np.random.default_rng(0), len(space))
             c0 = _tree_cpu()
             t0 = time.perf_counter()
-            for _ in range(steps):
-                w.act(rng.randrange(len(space)))
+            if ahead:
+                done = 0
+                while done < steps:
+                    acts, _ = w.act_ahead(plan.choose(None), plan, min(ahead, steps - done))
+                    done += len(acts)
+            else:
+                for _ in range(steps):
+                    w.act(rng.randrange(len(space)))
             rate = steps / (time.perf_counter() - t0)
             c1 = _tree_cpu()
             LAST_CPU.update(total=(c1[0] - c0[0]) / steps * 1e6, godot=(c1[1] - c0[1]) / steps * 1e6)
@@ -264,7 +283,7 @@ class Xvfb:
         self.proc.wait()
 
 
-def throughput(rounds: int, addon: str | None, before: str | None) -> dict:
+def throughput(rounds: int, addon: str | None, before: str | None, only: set[str] | None = None) -> dict:
     cols: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp, Xvfb() as display:
         project = raw_copy(Path(tmp))
@@ -278,6 +297,9 @@ def throughput(rounds: int, addon: str | None, before: str | None) -> dict:
                 "runner_raw_fixed_fps": lambda: raw_fps("godot3-runner", project, 3000, True, display),
                 "runner_raw_free_fps": lambda: raw_fps("godot3-runner", project, 600, False, display),
             }
+            # acting ahead (the random agent's plan, `Worker.act_ahead`): the episode process plays the batch, several
+            # steps in flight at Godot and several per request, every step still observed
+            m["server_ahead_steps_s"] = lambda: driven("godot", 2000, None, ahead=2000)
             m["server_steps_s_whole"] = lambda: driven_env("godot", 2000, {"PLAYTESTER_REMOTE_DELTA": "0"})
             m["server_steps_s_variant"] = lambda: driven_env("godot", 2000, {"PLAYTESTER_REMOTE_ENCODING":
                                                                              "godot-variant"})
@@ -290,32 +312,48 @@ def throughput(rounds: int, addon: str | None, before: str | None) -> dict:
                 m["server_steps_s_other_addon"] = lambda: driven("godot", 2000, addon)
                 m["runner_steps_s_other_addon"] = lambda: driven("godot-runner", 300, addon)
             m["server_raw_cpu_us_per_frame"] = lambda: raw_cpu("godot3-server", project, 40000)
+            if only:
+                m = {k: f for k, f in m.items() if k in only}
             for k, f in m.items():
                 LAST_CPU.clear()
                 cols.setdefault(k, []).append(f())
-                if k.startswith("server_steps_s") and LAST_CPU:
+                if k.startswith(("server_steps_s", "server_ahead_steps_s")) and LAST_CPU:
                     cols.setdefault(k.replace("steps_s", "cpu_us_per_step"), []).append(LAST_CPU["total"])
                     cols.setdefault(k.replace("steps_s", "godot_cpu_us_per_step"), []).append(LAST_CPU["godot"])
             print(f"round {r}: " + ", ".join(f"{k} {v[-1]:,.0f}" for k, v in cols.items()), flush=True)
     med = {k: statistics.median(v) for k, v in cols.items()}
     out: dict = {"rounds": rounds, "frames_per_step": FRAMES_PER_STEP, "median": med, "all": cols}
     for side in ("server", "runner"):
+        if f"{side}_steps_s" not in med or f"{side}_raw_fixed_fps" not in med:
+            continue
         frames = med[f"{side}_steps_s"] * FRAMES_PER_STEP
         out[f"{side}_ratio_fixed"] = frames / med[f"{side}_raw_fixed_fps"]
-        out[f"{side}_ratio_free"] = frames / med[f"{side}_raw_free_fps"]
+        if f"{side}_raw_free_fps" in med:
+            out[f"{side}_ratio_free"] = frames / med[f"{side}_raw_free_fps"]
         if before:
             out[f"{side}_ratio_fixed_before"] = med[f"{side}_steps_s_before"] * FRAMES_PER_STEP / \
                 med[f"{side}_raw_fixed_fps"]
         if addon:
             out[f"{side}_ratio_fixed_other_addon"] = med[f"{side}_steps_s_other_addon"] * FRAMES_PER_STEP / \
                 med[f"{side}_raw_fixed_fps"]
-    for k in ("server_steps_s_whole", "server_steps_s_variant", "server_direct_steps_s",
+    for k in ("server_ahead_steps_s", "server_steps_s_whole", "server_steps_s_variant", "server_direct_steps_s",
               "server_direct_batch10_steps_s"):
-        out[k.replace("steps_s", "ratio_fixed")] = med[k] * FRAMES_PER_STEP / med["server_raw_fixed_fps"]
+        if k in med and "server_raw_fixed_fps" in med:
+            out[k.replace("steps_s", "ratio_fixed")] = med[k] * FRAMES_PER_STEP / med["server_raw_fixed_fps"]
+    # each round's own ratio (its speed against the raw rate measured in the same round) and the best round: the
+    # machine's other load moves both, so a round's ratio is steadier than a ratio of medians
+    for k in ("server_steps_s", "server_ahead_steps_s"):
+        if k in cols and "server_raw_fixed_fps" in cols:
+            per = [v * FRAMES_PER_STEP / raw for v, raw in zip(cols[k], cols["server_raw_fixed_fps"], strict=True)]
+            out[k.replace("steps_s", "ratio_fixed") + "_rounds"] = per
+            out[k.replace("steps_s", "ratio_fixed") + "_best"] = max(per)
+            out[k.replace("steps_s", "ratio_fixed") + "_rounds_median"] = statistics.median(per)
+            out[k + "_best"] = max(cols[k])
     # the same ratio in CPU time: the CPU a step's 10 frames cost the game alone, against the CPU the whole step cost
     # (all processes): what the machine's other load disturbs least
-    for k in [k for k in med if k.startswith("server_cpu_us_per_step")]:
-        out[k.replace("cpu_us_per_step", "ratio_cpu")] = FRAMES_PER_STEP * med["server_raw_cpu_us_per_frame"] / med[k]
+    for k in [k for k in med if k.startswith(("server_cpu_us_per_step", "server_ahead_cpu_us_per_step"))]:
+        if "server_raw_cpu_us_per_frame" in med:
+            out[k.replace("cpu_us_per_step", "ratio_cpu")] = FRAMES_PER_STEP * med["server_raw_cpu_us_per_frame"] / med[k]
     if before:
         out["before"] = {"rev": before, "files": list(OWN_FILES)}
     return out
@@ -478,7 +516,9 @@ def main() -> None:
     ap.add_argument("--explore-steps", type=int, default=1000)
     ap.add_argument("--addon", default=None, help="another add-on to measure in the same rounds (before/after)")
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: throughput,analysis,spaces,agents")
-    ap.add_argument("--name", default="godot")
+    ap.add_argument("--name", default="godot", help="the results file: bench/results/NAME.json")
+    ap.add_argument("--measures", default="", help="throughput: only these measures (comma-separated keys, e.g. "
+                    "server_steps_s,server_ahead_steps_s,server_raw_fixed_fps,server_raw_cpu_us_per_frame)")
     ap.add_argument("--before", default=None, help="git revision of playtester's Godot files to measure against")
     ap.add_argument("--driven", nargs=2, default=None, help=argparse.SUPPRESS)  # KIND STEPS: one measure (child)
     args = ap.parse_args()
@@ -506,12 +546,21 @@ def main() -> None:
         print("observation (entities + JSON) per step: " + ", ".join(f"{u:.0f} us" for u in c) +
               " (this add-on" + (", --addon)" if args.addon else ")"), flush=True)
     if "throughput" not in skip:
-        record["throughput"] = throughput(args.rounds, args.addon, args.before)
+        only = set(filter(None, args.measures.split(","))) or None
+        record["throughput"] = throughput(args.rounds, args.addon, args.before, only)
         t = record["throughput"]
-        print(f"throughput: server {t['median']['server_steps_s']:,.0f} steps/s (ratio {t['server_ratio_fixed']:.2f} "
-              f"of --fixed-fps, {t['server_ratio_free']:.2f} of free), runner {t['median']['runner_steps_s']:,.0f} "
-              f"steps/s (ratio {t['runner_ratio_fixed']:.2f} / {t['runner_ratio_free']:.2f})", flush=True)
         m = t["median"]
+        for side in ("server", "runner"):
+            if f"{side}_ratio_fixed" in t:
+                print(f"throughput: {side} {m[f'{side}_steps_s']:,.0f} steps/s (ratio {t[f'{side}_ratio_fixed']:.2f} of "
+                      f"--fixed-fps" + (f", {t[f'{side}_ratio_free']:.2f} of free)" if f"{side}_ratio_free" in t else ")"),
+                      flush=True)
+        if "server_ahead_ratio_fixed" in t:
+            print(f"throughput: server acting ahead {m['server_ahead_steps_s']:,.0f} steps/s (ratio "
+                  f"{t['server_ahead_ratio_fixed']:.2f} of --fixed-fps; each round against its own raw rate: median "
+                  f"{t['server_ahead_ratio_fixed_rounds_median']:.2f}, best {t['server_ahead_ratio_fixed_best']:.2f}; one "
+                  f"step per round trip: median {t.get('server_ratio_fixed_rounds_median', 0):.2f}, best "
+                  f"{t.get('server_ratio_fixed_best', 0):.2f})", flush=True)
         print("  server: " + ", ".join(f"{k} {v:,.0f}" for k, v in m.items() if k.startswith("server")), flush=True)
     if "spaces" not in skip:
         record["spaces"] = {"steps": args.steps, **compare({"declared": ("random", "default"),

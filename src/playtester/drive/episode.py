@@ -118,6 +118,8 @@ def serve(ep: Episode) -> None:
         if op == "snapshot":
             ep.snapshot()
             continue
+        if op == "stop":  # the stop of a batch the episode had ended already (remote games: `Worker._settle`)
+            continue
         if ep.over():  # the episode is over: answer with the same final state
             send(ep.conn, ("obs", ep.final_observation()))
             continue
@@ -126,6 +128,10 @@ def serve(ep: Episode) -> None:
         elif op == "act":
             _, index, frames, ep.capture = msg
             inputs, hold = ep.perform(index)
+        elif op == "ahead":  # a batch the episode plays itself (an episode whose hello said so: remote games)
+            _, index, frames, ep.capture, plan, n = msg
+            inputs, hold = ep.perform(index)
+            ep.batch = (index, plan, n)  # type: ignore[attr-defined]
         else:
             raise RuntimeError(f"unknown command {op!r}")
         ep.begin_step(inputs, max(1, int(frames)), hold)

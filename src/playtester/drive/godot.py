@@ -207,10 +207,20 @@ class GodotRunner(RemoteRunner):
             return True, ("missing", hooks)
         return True, ("ok", reply.get("value"))
 
+    def static_mask(self) -> Any:
+        """All ones for a space whose masks and inputs depend on nothing (the declared space: each action is its
+        fixed InputMap actions, always valid), else None (``analyzed``'s masks read the watched terms, ``blind``'s
+        presses and releases depend on what is held)."""
+        space = self.space  # the plain ActionSpace of kind native (the drive layer does not import the actions layer)
+        if space is None or self.watch or type(space).__name__ != "ActionSpace" or getattr(space, "kind", "") != "native" \
+                or any(a.when is not None or a.mode != "native" for a in getattr(space, "actions", [])):
+            return None
+        return super().static_mask()
+
     def observe(self, reply: dict[str, Any]) -> Any:
         obs = super().observe(reply)
         self.watch_values = reply.get("watch")
-        if self.space is not None and not obs.done:
+        if self.space is not None and not obs.done and self.shared_mask is None:  # (a static mask: set already)
             obs.action_mask = self.space.mask(self.context(obs.features))  # type: ignore[union-attr]
         return obs
 

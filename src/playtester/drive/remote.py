@@ -61,6 +61,11 @@ MAX_MESSAGE = 64 << 20  # bytes: a larger length prefix is a broken peer, not a 
 SYNC = "@@playtester sync "
 HELLO_MARK = "@@playtester hello"  # printed to stderr just before the hello: what came before is start-up noise
 STDERR_SLICE = 0.02  # s: while waiting for an answer, the game's stderr pipe is drained this often
+PIPELINE = 16  # acting ahead on a game that offers "pipeline": steps sent before the oldest one's answer is in
+BUNDLE = 8  # ... answered steps sent to the worker in one message, when they are in together
+NAP_STEPS = 4  # ... when none of the steps in flight is answered yet, wait about this many steps' time first
+NAP_MAX = 0.002  # s (at most)
+GROUP = 8  # ... and "batch_each": steps per request (the first and its "then", each answered as it ends)
 HANG_SHARE = 0.8  # of step_timeout_s: the episode reports the hang (with the game's stderr) before the
 #                   worker's own watchdog, which would kill the episode process without a word
 
@@ -328,7 +333,8 @@ class StderrReader:
     def __init__(self, stream: Any, engine: str) -> None:
         self.engine = engine
         self.tail: deque[str] = deque(maxlen=200)
-        self.records: list[LogRecord] = []
+        self.records: list[LogRecord] = []  # error records since the last sync line
+        self.tagged: list[tuple[int, list[LogRecord]]] = []  # (seq, the records printed before its sync line)
         self.synced = -1
         self.counting = False  # error lines count once the game said hello (engine start-up noise does not): from
         #                        its HELLO_MARK line, or (a game without stderr_sync) from the hello itself
@@ -379,14 +385,19 @@ class StderrReader:
         if line == HELLO_MARK:
             self._flush()
             self.records.clear()
+            self.tagged.clear()
             self.counting = True
             return
         if line.startswith(SYNC):
             self._flush()
             try:
-                self.synced = max(self.synced, int(line[len(SYNC):]))
+                seq = int(line[len(SYNC):])
             except ValueError:
-                pass
+                return
+            self.synced = max(self.synced, seq)
+            if self.records:  # they were printed during request seq (a pipelined game may already be on the next)
+                self.tagged.append((seq, self.records))
+                self.records = []
             return
         self.tail.append(line)
         self._parse(line)
@@ -410,6 +421,8 @@ class StderrReader:
 
     def wait_sync(self, seq: int, timeout: float) -> None:
         """Until the marker of request ``seq`` was read (every line printed before the reply is in)."""
+        if self.synced >= seq:  # read already (a pipelined game's answers come in together): no read needed
+            return
         self.pump()
         if self.synced >= seq:
             return
@@ -421,9 +434,19 @@ class StderrReader:
             self.pump(left)
 
     def take(self, pump: bool = True) -> list[LogRecord]:
+        """Every record read so far."""
         if pump:
             self.pump()
-        out, self.records = self.records, []
+        out = [r for _, rs in self.tagged for r in rs] + self.records
+        self.tagged, self.records = [], []
+        return out
+
+    def take_upto(self, seq: int) -> list[LogRecord]:
+        """The records printed before the sync line of request ``seq`` (and of older ones), not those printed
+        after it: with requests pipelined, the game may be playing the next one already."""
+        out: list[LogRecord] = []
+        while self.tagged and self.tagged[0][0] <= seq:
+            out += self.tagged.pop(0)[1]
         return out
 
     def text(self, n: int = 60) -> str:
@@ -508,6 +531,7 @@ class RemoteGame:
         self._xvfb: subprocess.Popen[bytes] | None = None
         self._status: int | None = None
         self._rbuf = bytearray()  # what was read of the game's socket and is not a whole message yet
+        self._sent: deque[int] = deque()  # seqs of the requests sent and not answered yet (`submit`)
         if autostart:
             self.start()
 
@@ -584,26 +608,84 @@ class RemoteGame:
     def request(self, msg: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         """Send ``msg`` (a seq is added) and return its answer (an ``observation`` or ``error``), with the
         error lines the game printed meanwhile as ``logs`` (`LogRecord`s)."""
-        assert self.sock is not None and self.hello is not None and self.stderr is not None
+        return self.answer(self.submit(msg), timeout)
+
+    def submit(self, msg: dict[str, Any]) -> int:
+        """Send ``msg`` with a seq of its own, without waiting for its answer (`answer`); its seq. A game whose
+        hello offers ``pipeline`` may be sent the next requests before it answers this one (it answers them in
+        order)."""
+        assert self.sock is not None
         seq = next(self._seq)
         try:
             send_msg(self.sock, {**msg, "seq": seq})
         except OSError as e:
             raise GameGone(str(e)) from None
+        self._sent.append(seq)
+        return seq
+
+    def submit_steps(self, steps: list[dict[str, Any]]) -> list[int]:
+        """Send several ``step`` requests as one (the first, the rest in its ``then``, each with a seq of its own and
+        ``each``: a game whose hello offers ``batch_each`` answers every one of them as it ends); their seqs, each
+        answered with `answer`."""
+        if len(steps) == 1:
+            return [self.submit(steps[0])]
+        assert self.sock is not None
+        seqs = [next(self._seq) for _ in steps]
+        then = [{"inputs": st["inputs"], "frames": st["frames"], "seq": q}
+                for st, q in zip(steps[1:], seqs[1:], strict=True)]
+        msg = {**steps[0], "seq": seqs[0], "each": True, "then": then}
+        try:
+            send_msg(self.sock, msg)
+        except OSError as e:
+            raise GameGone(str(e)) from None
+        self._sent.extend(seqs)
+        return seqs
+
+    def answer(self, seq: int, timeout: float | None) -> dict[str, Any]:
+        """The answer to request ``seq`` (`submit`; answers to older requests are read and dropped), with the error
+        lines the game printed while it played that request as ``logs_parsed`` (`LogRecord`s): with requests
+        pipelined, those printed before the game's sync line of ``seq``, not those of the next request."""
+        assert self.sock is not None and self.hello is not None and self.stderr is not None
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             reply = self._next_message(deadline)
             if reply.get("seq", seq) == seq:
                 break  # an answer to an older request (it timed out on our side) is dropped
+        while self._sent and self._sent[0] <= seq:
+            self._sent.popleft()
         synced = bool(self.hello.capabilities.get("stderr_sync"))
         if synced:
             self.stderr.wait_sync(seq, 2.0)  # it reads the pipe
+        if synced and self._sent:  # the game may be printing the next request's lines already
+            records = self.stderr.take_upto(seq)
+        else:
+            records = self.stderr.take(pump=not synced)
         logs: dict[tuple[str, str, str, int], LogRecord] = {}
-        for r in self.stderr.take(pump=not synced):  # one record per distinct error and step (an error may repeat every frame)
+        for r in records:  # one record per distinct error and step (an error may repeat every frame)
             r.frame = int(reply.get("frame_no", 0) or 0)
             logs.setdefault((r.level, r.message, r.file, r.line), r)
         reply["logs_parsed"] = list(logs.values())
         return reply
+
+    def answer_ready(self) -> bool:
+        """The next message of the game's is all here (read without waiting): taking it costs no wait."""
+        buf = self._rbuf
+        if len(buf) < 4 or len(buf) < 4 + struct.unpack_from(">I", buf)[0]:
+            try:
+                chunk = self.sock.recv(1 << 20, socket.MSG_DONTWAIT)  # type: ignore[union-attr]
+            except (BlockingIOError, InterruptedError):
+                return False
+            except OSError:
+                return False  # the wait for it says what happened
+            if not chunk:
+                return False
+            buf += chunk
+        return len(buf) >= 4 and len(buf) >= 4 + struct.unpack_from(">I", buf)[0]
+
+    @property
+    def in_flight(self) -> int:
+        """Requests sent and not answered yet."""
+        return len(self._sent)
 
     def _next_message(self, deadline: float | None) -> dict[str, Any]:
         """The game's next message, read from its socket while its stderr is read too (a game blocked on a full
@@ -1179,6 +1261,9 @@ class RemoteRunner:
         self.done = False
         self.ended = False
         self.pending: tuple[InputFrame, int] = (InputFrame(), 1)
+        self.batch: tuple[int, Any, int] | None = None  # a batch to play (`serve`'s "ahead"): action, plan, steps
+        self.shared_mask: np.ndarray | None = None  # in a batch with a static mask: every step's mask (one object,
+        #                                             pickled once per message to the worker; nobody writes masks)
         self.last: Observation | None = None
         self.reward_total = 0.0
         self.table = EntityTable()  # the entities so far, for a game that sends only what changed
@@ -1229,7 +1314,8 @@ class RemoteRunner:
         if cfg.reward_feature and self.last is not None:
             obs.reward = obs.features.get(cfg.reward_feature, 0.0) - self.last.features.get(cfg.reward_feature, 0.0)
         if self.space is not None:
-            obs.action_mask = np.ones(len(self.space), dtype=np.int8)
+            obs.action_mask = self.shared_mask if self.shared_mask is not None else \
+                np.ones(len(self.space), dtype=np.int8)
         if obs.done:
             obs.info["done_reason"] = "the game said done"
         hit = [e.name for e in obs.events if e.name in cfg.done_events]
@@ -1333,6 +1419,9 @@ class RemoteRunner:
                 serve(self)
                 if self.ended:
                     return
+                if self.batch is not None:
+                    self.play_batch()
+                    continue
                 inputs, frames = self.pending
                 obs = self.exchange({"type": "step", "inputs": self.inputs_of(inputs), "frames": frames,
                                      "capture": _capture_arg(self.capture)}, "step")
@@ -1341,6 +1430,173 @@ class RemoteRunner:
             self.game.close()
             if self.launch.cleanup is not None:
                 self.launch.cleanup()
+
+    # ---- acting ahead: a batch played here (`Worker.act_ahead_async` on a remote game)
+    def static_mask(self) -> np.ndarray | None:
+        """The action mask every step has, when neither the mask nor an action's inputs depend on the game's
+        state (the next steps' inputs are then known before the last answer is in), else None. Here: every
+        step's mask is all ones and an action is its fixed inputs."""
+        return None if self.space is None else np.ones(len(self.space), dtype=np.int8)
+
+    def step_request(self, inputs: InputFrame, frames: int) -> dict[str, Any]:
+        return {"type": "step", "inputs": self.inputs_of(inputs), "frames": frames,
+                "capture": _capture_arg(self.capture)}
+
+    def collect(self, seq: int) -> Observation:
+        """The observation of step request ``seq`` (`exchange`'s second half: a hang, crash or broken protocol is
+        the episode's final observation)."""
+        assert self.game is not None
+        try:
+            reply = self.game.answer(seq, self.step_timeout)
+        except GameTimeout:
+            return self.ended_by(self.hang("step"))
+        except GameGone as e:
+            return self.ended_by(self.died(str(e)))
+        except ProtocolError as e:
+            self.game.kill()
+            return self.ended_by(GameExit("worker", message=f"the {self.launch.engine} game broke the protocol: {e}",
+                                          traceback=self.game.stderr.text()))
+        try:
+            return self.observe(reply)
+        except ProtocolError as e:
+            self.game.kill()
+            return self.ended_by(GameExit("worker", message=str(e), traceback=self.game.stderr.text()))
+
+    def drain(self) -> None:
+        """Read and drop the answers to the steps still in flight (played past the batch's end: the episode is
+        over), so that the game's connection and stderr are clean for the next episode; a game that does not
+        answer them is killed (and replaced at the next episode)."""
+        assert self.game is not None
+        while self.game.in_flight and not self.game.broken:
+            try:
+                self.game.answer(self.game._sent[0], self.step_timeout)
+            except (GameTimeout, GameGone, ProtocolError):
+                self.game.kill()
+
+    def parent_says(self) -> str | None:
+        """The parent's ``stop`` or ``end`` of the batch, if it came (read without waiting)."""
+        try:
+            if not self.conn.poll(0):
+                return None
+            msg = self.conn.recv()
+        except (EOFError, OSError):
+            return "end"
+        return "end" if msg[0] != "stop" else "stop"
+
+    def play_batch(self) -> None:
+        """Play the batch `serve` set up (its first step's inputs in ``pending``): each later action is chosen here
+        by the plan on the step before's action mask, and every step is answered to the parent on its own,
+        ``(obs, action, more)`` (``more``: another step of the batch follows), as soon as it is in (the steps whose
+        answers are in together go in one message: ``("bobs", [(obs, action, more), ...])``; the step that ends it
+        with a crash, hang or broken answer as ``("final", obs, action)``). The next step goes to the game before
+        this one is handed on, so the game plays while the parent looks.
+        With a mask and inputs that depend on nothing (`static_mask`) and a game that offers ``pipeline``, up to
+        ``PIPELINE`` steps are in flight at the game, so it never waits for us, ``GROUP`` per request with
+        ``batch_each`` (each still answered on its own, with its own sync line: its error lines are its own); when
+        none of them is answered yet, this process sleeps about ``NAP_STEPS`` steps' time before it looks, so that
+        answers are read and handed on several at a time (one wake-up of each process for several steps: about a
+        third less CPU a step). The batch ends after its steps, at a ``done`` or final observation, when the plan
+        raises `NoValidActionError`, or when the parent says ``stop`` (the steps in flight are still answered) or
+        ``end``. A hang, crash or broken answer is the step it happens in (the steps before it are handed on
+        first)."""
+        from playtester.errors import NoValidActionError
+
+        assert self.game is not None and self.batch is not None
+        action, plan, left = self.batch
+        self.batch = None
+        inputs, frames = self.pending
+        static = self.static_mask()
+        caps = self.game.hello.capabilities if self.game.hello else {}
+        self.shared_mask = static
+        depth = PIPELINE if static is not None and caps.get("pipeline") and caps.get("stderr_sync") else 1
+        group = GROUP if depth > 1 and caps.get("batch_each") and self.capture is None else 1
+        flight: deque[tuple[int, int | None]] = deque()  # (action, seq) of the steps sent, in order
+        out: list[tuple[Observation, int, bool]] = []  # answered steps not sent to the parent yet
+        nap = group > 1 and os.environ.get("PLAYTESTER_REMOTE_NAP", "1") != "0"
+        t0, answered = time.perf_counter(), 0
+        stopped: str | None = None
+
+        def submit(a: int, inputs: InputFrame) -> bool:
+            try:
+                flight.append((a, self.game.submit(self.step_request(inputs, frames))))  # type: ignore[union-attr]
+            except GameGone:
+                flight.append((a, None))  # the game is gone: that is this step's end
+                return False
+            return True
+
+        def submit_group(chosen: list[tuple[int, InputFrame]]) -> bool:
+            try:
+                seqs = self.game.submit_steps([self.step_request(i, frames) for _, i in chosen])  # type: ignore[union-attr]
+            except GameGone:
+                flight.append((chosen[0][0], None))  # the game is gone: that is this step's end
+                return False
+            flight.extend((a, q) for (a, _), q in zip(chosen, seqs, strict=True))
+            return True
+
+        def next_action(mask: Any) -> int | None:
+            try:
+                return int(plan.choose(mask))
+            except NoValidActionError:
+                return None  # the caller's agent says so at its next act
+
+        submit(action, inputs)
+        left -= 1
+        while flight:
+            if static is not None:  # the inputs do not depend on the answers: keep the game busy
+                while left > 0 and stopped is None and len(flight) + min(group, left) <= depth:
+                    chosen: list[tuple[int, InputFrame]] = []
+                    while len(chosen) < min(group, left):
+                        a = next_action(static)
+                        if a is None:
+                            left = 0
+                            break
+                        inputs, hold = self.perform(a)
+                        self.begin_step(inputs, frames, hold)
+                        chosen.append((a, inputs))
+                    left = max(0, left - len(chosen))
+                    if chosen and not submit_group(chosen):
+                        left = 0
+            if nap and len(flight) > NAP_STEPS and answered and not self.game.answer_ready():
+                # none is in yet: let the game play a few more before we look (at its pace so far), so that they
+                # are read, handed on and woken for together, not one wake-up of each process per step
+                time.sleep(min(NAP_MAX, NAP_STEPS * (time.perf_counter() - t0) / answered))
+            a, seq = flight.popleft()
+            if seq is None:  # the game was gone before the request went: its death is this step's
+                obs = self.ended_by(self.died("the connection closed"))
+            else:
+                obs = self.collect(seq)
+            if obs.exit is not None:  # a crash, hang or broken protocol: this step's (its action with it); the batch ends
+                self.shared_mask = None
+                if out:
+                    send(self.conn, ("bobs", out))
+                send(self.conn, ("final", obs, a))
+                self.ended = True
+                return
+            self.last = obs
+            answered += 1
+            if obs.done:
+                self.drain()
+                left = 0
+                flight.clear()
+            elif static is None and left > 0 and stopped is None:  # choose on this step's mask
+                nxt = next_action(obs.action_mask)
+                if nxt is None:
+                    left = 0
+                else:
+                    inputs, hold = self.perform(nxt)
+                    self.begin_step(inputs, frames, hold)
+                    left -= 1
+                    submit(nxt, inputs)
+            out.append((obs, a, bool(flight)))
+            # the steps whose answers are in already go to the parent together: one message, one wake-up
+            if not flight or len(out) >= BUNDLE or not self.game.answer_ready():
+                send(self.conn, ("bobs", out))
+                out = []
+                if stopped is None and flight:
+                    stopped = self.parent_says()
+        self.shared_mask = None
+        if stopped == "end":
+            self.end()
 
     def send(self, obs: Observation) -> None:
         if obs.exit is not None:
@@ -1359,7 +1615,7 @@ def run_remote(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, op
     `RemoteRunner` subclass, if it has one."""
     from playtester.errors import GameSpecError
 
-    conn.send(("hello", os.getpid()))
+    conn.send(("hello", os.getpid(), {"ahead": True}))  # it plays a batch itself (`RemoteRunner.play_batch`)
     try:
         try:
             how = launch()

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -314,7 +315,11 @@ class Worker(Stepper):
         self._plan_left = 0  # steps of the batch not sent yet
         self._plan_frames: int | None = None
         self._auto = False  # the step in flight was sent by the batch, not by the caller
-        self._held: tuple[Observation, int | None] | None = None  # a batch step read early (by `call`)
+        self._held: list[tuple[Observation, int | None]] = []  # batch steps read early (by `call`), in order
+        self._episode_plays = False  # the episode process plays a batch itself (its hello said so: remote games)
+        self._ebatch = False  # such a batch is under way: its steps arrive as "bobs" messages
+        self._bobs: tuple[int, bool] | None = None  # the last batch step's action and whether more follow
+        self._bq: deque[tuple[Any, ...]] = deque()  # batch steps that came in one message, not answered yet
         self._last: Observation | None = None
         self.steps = 0
         self.host_starts = 0
@@ -366,7 +371,8 @@ class Worker(Stepper):
             self._conn.close()
         self._proc = self._conn = None
         self._active = self._pending = False
-        self._plan, self._auto, self._held = None, False, None
+        self._plan, self._auto, self._held, self._ebatch = None, False, [], False
+        self._bq.clear()
         self._episode_pid = None
         self._snapshots.clear()  # parked snapshots die with the host's process group
         self._code_snapshots.clear()
@@ -417,6 +423,7 @@ class Worker(Stepper):
             self._kill()
             raise WorkerError(f"the worker did not start an episode (got {hello!r}); log:\n{self.log_tail()}")
         self._episode_pid = hello[1]
+        self._episode_plays = len(hello) > 2 and bool(hello[2].get("ahead"))
         self._active = True
         self._pending = True
         self.steps = 0
@@ -479,7 +486,16 @@ class Worker(Stepper):
         ``done``, when the plan raises `NoValidActionError`, or when `call`, `snapshot`, `end_episode` or
         `reset` comes between (a batch step in flight then is read and kept for the next `step_wait`;
         `end_episode` and `reset` drop it). Every step is observed, timed and watched as by `act`: a crash or
-        hang is that step's. The `RayWorker` plays the batch in its actor, ``chunk`` steps per remote call."""
+        hang is that step's. The `RayWorker` plays the batch in its actor, ``chunk`` steps per remote call.
+        An episode process that says it can (remote games: `playtester.drive.remote.RemoteRunner.play_batch`)
+        gets the plan with the first action and plays the batch itself, each step still answered on its own;
+        `call` then sees the game past the batch's steps it played before it read the stop (all kept)."""
+        if self._episode_plays and plan is not None and n > 1 and self._active:
+            action = self.checked_action(action)
+            self._send(("ahead", action, frames or self.spec.config.frames_per_action, self.capture, plan, int(n)))
+            self._sent = action
+            self._ebatch = True
+            return
         self.act_async(action, frames)
         self._plan = plan if n > 1 else None
         self._plan_left, self._plan_frames = n - 1, frames
@@ -487,7 +503,7 @@ class Worker(Stepper):
     @property
     def ahead(self) -> bool:
         """The next `step_wait` answers a step of a batch that the caller did not send itself."""
-        return self._held is not None or (self._pending and self._auto)
+        return bool(self._held) or (self._pending and self._auto)
 
     def _plan_next(self, obs: Observation) -> None:
         """Send the batch's next step, chosen on ``obs``'s mask, unless the batch ends at ``obs``."""
@@ -508,11 +524,22 @@ class Worker(Stepper):
         """End acting ahead: no further batch step is sent; one in flight is read and kept for the next
         `step_wait` (``keep``) or read and dropped."""
         self._plan = None
-        if self._auto and self._pending:
+        if self._ebatch and self._auto and self._pending:  # the episode plays it: it stops after the steps in flight
+            assert self._conn is not None
+            try:
+                send(self._conn, ("stop",))
+            except OSError:
+                pass
+            held = []
+            while self._auto and self._pending:
+                obs = self.step_wait()
+                held.append((obs, self.played))
+            self._held = self._held + held if keep else []
+        elif self._auto and self._pending:
             obs = self.step_wait()
-            self._held = (obs, self.played) if keep else None
+            self._held = self._held + [(obs, self.played)] if keep else []
         elif not keep:
-            self._held = None
+            self._held = []
         self._auto = False
 
     def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> list[Observation]:
@@ -527,7 +554,7 @@ class Worker(Stepper):
         state, which is read and dropped here). For inputs that do not depend on what the game shows, not
         even its action mask: replays of a trace, ddmin's candidates (an agent that chooses from the mask,
         as the random agent does, acts ahead with `act_ahead_async` instead)."""
-        if self._pending or self._held is not None:
+        if self._pending or self._held:
             raise WorkerError("a step is already in flight; call step_wait() first")
         msgs = []
         for inputs, frames in steps:
@@ -595,7 +622,7 @@ class Worker(Stepper):
             self._active = False
 
     def _send(self, msg: tuple[Any, ...]) -> None:
-        if self._pending or self._held is not None:
+        if self._pending or self._held:
             raise WorkerError("a step is already in flight; call step_wait() first")
         if not self._active:
             if self._last is None:
@@ -611,33 +638,47 @@ class Worker(Stepper):
 
     def step_wait(self) -> Observation:
         """The answer to the step sent with `step_async` / `act_async` (or the next of a batch: `ahead`)."""
-        if self._held is not None:
-            (obs, self.played), self._held = self._held, None
+        if self._held:
+            obs, self.played = self._held.pop(0)
             return obs
         if not self._pending:
             raise WorkerError("no step in flight; call step_async() first")
         self.played, self._auto = self._sent, False
         if not self._active:
-            self._pending, self._plan = False, None
+            self._pending, self._plan, self._ebatch = False, None, False
             assert self._last is not None
             return self._last
         self.steps += 1
         obs = self._answer(self.spec.config.step_timeout_s)
+        if self._ebatch:  # a step of a batch the episode plays: its action, and whether the batch goes on
+            bobs, self._bobs = self._bobs, None
+            if bobs is not None:
+                self.played = self._sent = bobs[0]
+            if bobs is not None and bobs[1] and self._active:
+                self._pending = self._auto = True
+            else:
+                self._ebatch = False
         if self._plan is not None:
             self._plan_next(obs)  # the game plays the batch's next step while this one is checked
         self.check_step(obs, self.steps)
         return obs
 
     def _answer(self, timeout: float, starting: bool = False) -> Observation:
-        msg = self._recv(timeout)
+        msg = self._bq.popleft() if self._bq else self._recv(timeout)
         self._pending = False
         if msg is None:
             return self._hang(timeout, starting)
         kind = msg[0]
         if kind == "obs":
             obs: Observation = msg[1]
+        elif kind == "bobs":  # steps of a batch the episode plays itself: ("bobs", [(obs, action, more), ...])
+            obs, action, more = msg[1][0]
+            self._bobs = (action, more)
+            self._bq.extend(("bobs", [x]) for x in msg[1][1:])
         elif kind == "final":
             obs = msg[1]
+            if len(msg) > 2:  # the last step of a batch the episode played: its action
+                self._bobs = (msg[2], False)
             self._expect_exit()
         elif kind == "exited":
             obs = self._died(*msg[2:])
@@ -778,6 +819,7 @@ class Worker(Stepper):
             except OSError:
                 self._kill()
         self._active = self._pending = False
+        self._bq.clear()
         self._episode_pid = None
         self._last = None
         self._live_snapshot = None
@@ -795,7 +837,7 @@ class Worker(Stepper):
         """Park a copy of the running episode in its current state; returns its id (None when the episode
         is over, a step is in flight, or snapshots are not supported). `restore` resumes it, any number of
         times; `drop_snapshot` ends it. Snapshots live until dropped or until the worker restarts."""
-        if not self.snapshots_supported or not self._active or self._pending or self._held is not None \
+        if not self.snapshots_supported or not self._active or self._pending or self._held \
                 or self._last is None or self._last.done or self._conn is None:
             return None
         try:

@@ -38,6 +38,7 @@ var delta := false  # reset's "delta": observations carry only the entities that
 var last_sig := {}  # node instance id -> what was sent of it last ([x, y, prop values...]), for delta
 var last_ids := {}  # entity ids in the last observation, for delta's "gone"
 var queued := []  # step's "then": the steps still to play before the answer
+var each := false  # step's "each": every step of the batch is answered as it ends (each "then" step has its seq)
 var encoding := "json"  # of our answers, as reset asked: "json" or "godot-variant" (var2bytes: ~5x cheaper here)
 
 
@@ -66,6 +67,7 @@ func _ready():
 		return
 	peer.set_no_delay(true)
 	get_tree().connect("node_added", self, "_on_node_added")
+	get_tree().connect("node_removed", self, "_on_node_removed")
 	if get_tree().current_scene:
 		_watch_tree(get_tree().current_scene)
 	var info := Engine.get_version_info()
@@ -73,7 +75,8 @@ func _ready():
 	_send({"type": "hello", "protocol": PROTOCOL, "engine": "godot", "engine_version": info["string"],
 		"game": ProjectSettings.get_setting("application/config/name"),
 		"capabilities": {"pixels": pixels, "entities": true, "snapshots": false, "inputs": ["actions", "keys"],
-			"stderr_sync": true, "fps": fps, "encodings": ["json", "godot-variant"], "delta": true, "batch": true},
+			"stderr_sync": true, "fps": fps, "encodings": ["json", "godot-variant"], "delta": true, "batch": true,
+			"pipeline": true, "batch_each": true},
 		"actions": _input_actions()})
 
 
@@ -83,8 +86,11 @@ func _process(_delta):
 		frames_left -= 1
 		if frames_left > 0:
 			return
-		if not queued.empty():  # a batch: the next step's inputs, no answer in between
+		if not queued.empty():  # a batch: the next step's inputs, no answer in between (with "each": one)
 			var next = queued.pop_front()
+			if each:
+				_reply()
+				seq = int(next.get("seq", seq)) if typeof(next) == TYPE_DICTIONARY else seq
 			_apply_inputs(next.get("inputs", {}) if typeof(next) == TYPE_DICTIONARY else {})
 			frames_left = max(1, int(next.get("frames", 1)) if typeof(next) == TYPE_DICTIONARY else 1)
 			return
@@ -114,11 +120,10 @@ func _send(msg: Dictionary) -> void:
 		data = var2bytes(msg)  # Godot's binary Variant format: playtester decodes it (docs/protocol.md, Encodings)
 	else:
 		data = to_json(msg).to_utf8()
-	var buf := StreamPeerBuffer.new()  # the length and the JSON in one write (two small writes wait on ACKs)
-	buf.big_endian = true
-	buf.put_u32(data.size())
-	buf.put_data(data)
-	peer.put_data(buf.data_array)
+	var n := data.size()  # the length and the JSON in one write (two small writes wait on ACKs)
+	var buf := PoolByteArray([(n >> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255])
+	buf.append_array(data)
+	peer.put_data(buf)
 
 
 func _recv():
@@ -160,6 +165,7 @@ func _serve() -> void:
 			var then = msg.get("then", [])  # more steps to play before answering (docs/protocol.md, Batches)
 			queued = then if typeof(then) == TYPE_ARRAY else []
 			capture = msg.get("capture", null)
+			each = bool(msg.get("each", false)) and not queued.empty() and (capture == null or not pixels)
 			state = "running"
 			return
 		elif kind == "reset":
@@ -291,6 +297,8 @@ func _input_actions() -> Array:
 
 # ---- what the game looks like
 var seen_ids := {}  # the entity ids of the observation being built
+var bodies = null  # the scene's physics bodies (a scene with no "playtester" group), until the tree changes
+var bodies_scene := 0
 
 
 func _entities() -> Array:
@@ -301,34 +309,40 @@ func _entities() -> Array:
 		return out
 	var nodes: Array = get_tree().get_nodes_in_group("playtester")
 	if nodes.empty():
-		nodes = []
-		_bodies(scene, nodes)
+		if bodies == null or bodies_scene != scene.get_instance_id():  # walked again only when the tree changed
+			bodies = []
+			bodies_scene = scene.get_instance_id()
+			_bodies(scene, bodies)
+		nodes = bodies
 	for n in nodes:
-		if not n.is_inside_tree():
+		if not is_instance_valid(n) or not n.is_inside_tree():
 			continue
-		var info = node_info.get(n.get_instance_id())
-		if info == null:  # id, kind and variable names are worked out once per node (instance ids are not reused)
-			info = [String(n.name) if n == scene else String(scene.get_path_to(n)), _kind(n), _prop_names(n)]
-			node_info[n.get_instance_id()] = info
+		var iid: int = n.get_instance_id()
+		var info = node_info.get(iid)
+		if info == null:  # id, kind, variable names and where it is are worked out once per node (ids are not reused)
+			var where := 1 if n is Node2D else (2 if n is Spatial else 0)
+			info = [String(n.name) if n == scene else String(scene.get_path_to(n)), _kind(n), _prop_names(n), where]
+			node_info[iid] = info
 		var names: Array = info[2]
 		var sig := []  # the variables' values, then the position
 		for name in names:
 			var v = n.get(name)
-			var t := typeof(v)
-			if not (t == TYPE_INT or t == TYPE_REAL or t == TYPE_BOOL or t == TYPE_STRING):
-				v = _plain(v)
-			sig.append(v)
+			match typeof(v):
+				TYPE_INT, TYPE_REAL, TYPE_BOOL, TYPE_STRING:
+					sig.append(v)
+				_:
+					sig.append(_plain(v))
 		var pos = null
-		if n is Node2D:
-			pos = n.global_position
-		elif n is Spatial:
-			var o: Vector3 = n.global_transform.origin
-			pos = Vector2(o.x, o.z)
+		match info[3]:
+			1:
+				pos = n.global_position
+			2:
+				var o: Vector3 = n.global_transform.origin
+				pos = Vector2(o.x, o.z)
 		sig.append(pos)
 		if delta:
 			seen_ids[info[0]] = true
-			var iid: int = n.get_instance_id()
-			if last_ids.has(info[0]) and last_sig.get(iid) == sig:
+			if last_sig.get(iid) == sig and last_ids.has(info[0]):
 				continue  # unchanged since the last observation: not sent
 			last_sig[iid] = sig
 		var props := {}
@@ -420,7 +434,12 @@ func _watched() -> Array:
 
 # ---- signals as events
 func _on_node_added(node: Node) -> void:
+	bodies = null
 	_watch(node)
+
+
+func _on_node_removed(_node: Node) -> void:
+	bodies = null
 
 
 func _watch_tree(node: Node) -> void:
