@@ -8,6 +8,7 @@ from conftest import fixture_spec
 
 from playtester.drive.inputs import InputFrame
 from playtester.drive.spec import bundled_games, resolve
+from playtester.errors import GameSpecError
 
 
 def test_flip_then_tick_is_one_frame_and_tick_sets_virtual_time(worker_for):
@@ -157,3 +158,26 @@ def test_os_entropy_is_drawn_from_the_episode_seed(worker_for):
     off = worker_for(fixture_spec("entropy", seeded_entropy=False))
     a, b = (off.reset(seed=7).features for _ in range(2))
     assert all(a[k] != b[k] for k in a)  # the OS's own (equal by chance: about 2**-31 each)
+
+
+def test_each_episode_starts_with_a_home_of_its_own(worker_for, tmp_path, monkeypatch):
+    """What one episode saves under HOME (a high score: planetoids-game) is not there for the next, so the same
+    seed plays the same on any machine (``fresh_home``, on by default); ``home`` is a folder each episode's HOME
+    starts as a copy of; off, the episodes share the worker's HOME."""
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    (tmp_path / "user").mkdir()
+    w = worker_for(fixture_spec("home_save"))
+    assert [w.reset(seed=1).features["runs_before"] for _ in range(3)] == [0, 0, 0]
+    assert not (tmp_path / "user" / ".home_save_runs").exists()  # the user's HOME is untouched
+    template = tmp_path / "saved"
+    (template / ".config").mkdir(parents=True)
+    (template / ".config" / "home_save.txt").write_text("5")
+    (template / ".home_save_runs").write_text("41")
+    t = worker_for(fixture_spec("home_save", home=str(template)))
+    assert [(o.features["runs_before"], o.features["level"]) for o in (t.reset(seed=1), t.reset(seed=1))] == \
+        [(41, 5), (41, 5)]
+    assert (template / ".home_save_runs").read_text() == "41"  # the template is copied, never written
+    shared = worker_for(fixture_spec("home_save", fresh_home=False))
+    assert [shared.reset(seed=1).features["runs_before"] for _ in range(2)] == [0, 1]
+    with pytest.raises(GameSpecError, match="home: the folder .*nowhere does not exist"):
+        worker_for(fixture_spec("home_save", home=str(tmp_path / "nowhere"))).reset(seed=1)

@@ -87,6 +87,9 @@ class EpisodeOptions:
         memory_limit_mb: the episode process's data limit in MiB (``RLIMIT_DATA``); 0 or None: none.
         warm_notes: file where episodes note what they loaded, for the host to load before the next fork
             (`playtester.drive.warm`); None: no notes.
+        home: the folder the host makes afresh before each episode (a copy of ``home_from``, else empty) and
+            the episode process takes as its HOME (`GameConfig.fresh_home`); None: the worker's own HOME.
+        home_from: the folder ``home`` starts as a copy of; None: empty.
     """
 
     capture: object = "full"
@@ -98,6 +101,8 @@ class EpisodeOptions:
     code_every: int = 20
     memory_limit_mb: int | None = None
     warm_notes: str | None = None
+    home: str | None = None
+    home_from: str | None = None
 
     @property
     def fatal_dump(self) -> str | None:

@@ -80,6 +80,12 @@ class GameConfig(BaseModel):
     seeded_entropy: bool = Field(True, description="OS entropy in a pygame game (os.urandom, secrets, "
                                  "random.SystemRandom, uuid4) drawn from the episode's seed, so a game that seeds "
                                  "itself from it plays the same each time")
+    fresh_home: bool = Field(True, description="each episode of a game whose Python runs in the episode process "
+                             "starts with a HOME of its own (and XDG config, data and state folders in it), empty or "
+                             "a copy of `home`, so what one episode saves (a high score, settings) is not there for "
+                             "the next and the same seed plays the same on any machine; caches stay shared")
+    home: str | None = Field(None, description="a folder copied as every episode's starting HOME (with "
+                             "fresh_home), relative to the config file: saved settings a test needs")
     memory_limit_mb: int | None = Field(None, ge=0, description="MiB of data each episode process (and the "
                                         "analysis in it) may use: RLIMIT_DATA; unset: half the machine's "
                                         "memory split over the workers; 0: no limit")

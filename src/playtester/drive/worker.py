@@ -97,10 +97,14 @@ def host_main(fd: int, parent_pid: int) -> None:
         prepare = getattr(space, "prepare", None)
         if prepare is not None:
             prepare()  # work every episode would repeat (parsing an analyzed space) is done once, here
+        if opts.home:
+            _fresh_home(opts.home, opts.home_from)
         pid = os.fork()
         if pid == 0:
             try:
                 lifetime.die_with_parent(host_pid)
+                if opts.home:
+                    _use_home(opts.home)
                 lifetime.apply_memory_limit(opts.memory_limit_mb)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 backend.call("run_episode", conn, spec, seed, space, opts)
@@ -112,6 +116,29 @@ def host_main(fd: int, parent_pid: int) -> None:
         except OSError:
             os._exit(0)
         _reap()
+
+
+def _fresh_home(home: str, template: str | None) -> None:
+    """Make ``home`` afresh for the next episode: a copy of ``template``, else empty (what the last episode
+    saved there is gone). A template that cannot be copied leaves it empty; the game then says what it misses."""
+    shutil.rmtree(home, ignore_errors=True)
+    try:
+        if template:
+            shutil.copytree(template, home, symlinks=True)
+            return
+    except OSError:
+        shutil.rmtree(home, ignore_errors=True)
+    os.makedirs(home, exist_ok=True)
+
+
+def _use_home(home: str) -> None:
+    """In the episode process: ``home`` is HOME, and the XDG config, data and state folders are in it (what a
+    game saves goes there); the cache folder stays the user's (a cold fontconfig cache would make pygame's
+    ``SysFont`` wait on ``fc-list``)."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    os.environ.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+                      XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+                      XDG_STATE_HOME=os.path.join(home, ".local", "state"), XDG_CACHE_HOME=cache)
 
 
 def _wait(pid: int) -> tuple[int, int]:
@@ -416,7 +443,7 @@ class Worker(Stepper):
                               code_include=self.code_include, code_trace=self._code_tracing,
                               code_known={f: sorted(v) for f, v in self.code_known.items()} if self._code_tracing
                               else None, code_patience=self.code_patience, memory_limit_mb=self.memory_limit_mb,
-                              warm_notes=os.path.join(self._tmp_dir, "warm.txt"))
+                              warm_notes=os.path.join(self._tmp_dir, "warm.txt"), **self._home_options())
         self._conn.send(("episode", self.spec, int(seed), self.space, opts))
         hello = self._recv(timeout=self.spec.config.start_timeout_s)
         if hello is None or hello[0] != "hello":
@@ -438,6 +465,21 @@ class Worker(Stepper):
             self.suite = self.oracles()
         self.check_step(obs, 0)
         return obs
+
+    def _home_options(self) -> dict[str, str | None]:
+        """``home`` / ``home_from`` of the episode (`GameConfig.fresh_home`): for a game whose Python runs in the
+        episode process (a remote engine's runtime gets its own environment from its backend)."""
+        cfg = self.spec.config
+        if not cfg.fresh_home or not capabilities(self.spec).python:
+            return {}
+        template = cfg.home
+        if template and not os.path.isabs(template) and self.spec.config_path:
+            template = os.path.join(os.path.dirname(self.spec.config_path), template)
+        if template and not os.path.isdir(template):
+            raise GameSpecError(f"home: the folder {template} does not exist (each episode's HOME starts as a copy "
+                                f"of it; relative paths are relative to the game's config file): create it, or "
+                                f"remove 'home' for an empty HOME")
+        return {"home": os.path.join(self._tmp_dir, "home"), "home_from": template}
 
     def watch_states(self, state_key: Callable[[Observation], str | None] | None) -> None:
         """From now on, give each answered step its abstract state, computed here: ``state_key(obs)`` (a
