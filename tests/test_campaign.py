@@ -161,3 +161,21 @@ def test_an_interrupted_campaign_keeps_the_counts_of_its_episode_in_flight(tmp_p
     store.close()
     assert len(counted) > len(by_sig)  # some bug was found again
     assert sum(by_sig.values()) == len(counted)
+
+
+def test_a_trace_is_written_as_its_fields_and_read_back_the_same():
+    """`Trace.to_json` writes the fields as they are (no deep copy first): the same JSON as `asdict`'s, and a
+    trace read back equals the one written."""
+    import json
+    from dataclasses import asdict
+
+    from playtester.actions.space import space_to_dict
+    from playtester.env import resolve_space
+    from playtester.findings import Trace
+
+    spec = resolve("blockmaze")
+    trace = Trace(spec.text, spec.config.model_dump(mode="json"), 3, space_to_dict(resolve_space(spec, "analyzed")),
+                  [1, 4, 2, 0], capture=[84, 84])
+    text = trace.to_json()
+    assert text == json.dumps(asdict(trace), sort_keys=True)
+    assert Trace.from_json(text) == trace

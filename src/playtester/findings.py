@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from playtester.drive.observation import TraceFrame
@@ -109,7 +109,9 @@ class Trace:
         return tuple(self.capture) if isinstance(self.capture, list) else self.capture  # type: ignore[return-value]
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        # the fields as they are (plain JSON values): `asdict` deep-copies the nested space and config first, which
+        # took about ten times as long as the encoding (9 ms of 10 for an analyzed blockmaze space), once per new bug
+        return json.dumps({f.name: getattr(self, f.name) for f in fields(self)}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Trace:
