@@ -181,3 +181,16 @@ def test_each_episode_starts_with_a_home_of_its_own(worker_for, tmp_path, monkey
     assert [shared.reset(seed=1).features["runs_before"] for _ in range(2)] == [0, 1]
     with pytest.raises(GameSpecError, match="home: the folder .*nowhere does not exist"):
         worker_for(fixture_spec("home_save", home=str(tmp_path / "nowhere"))).reset(seed=1)
+
+
+def test_a_gymnasium_environment_drawing_from_pythons_randomness_plays_the_same_for_the_same_seed(worker_for,
+                                                                                                 monkeypatch):
+    """The Gymnasium runner seeds Python's randomness as the pygame runner does (`seed_python`): ``random``, numpy's
+    global generator and OS entropy come from the episode's seed, not only the environment's own ``np_random``."""
+    from conftest import GAMES
+
+    monkeypatch.setenv("PYTHONPATH", str(GAMES))
+    w = worker_for(resolve("gym:gym_draws:Draws-v0"))
+    first, again, other = (w.reset(seed=s).frame[0, :3].tolist() for s in (7, 7, 8))
+    assert first == again and first != [[0, 0, 0]] * 3
+    assert all(a != b for a, b in zip(first, other, strict=True))  # another seed, other draws

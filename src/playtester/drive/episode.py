@@ -138,6 +138,39 @@ def serve(ep: Episode) -> None:
         return
 
 
+def seed_python(seed: int, entropy: bool = True) -> None:
+    """Python-level randomness of an episode process from the episode's seed, for every in-process runner:
+    ``random``, numpy's global generator and, with ``entropy`` (`GameConfig.seeded_entropy`), OS entropy
+    (`seed_entropy`). A game or environment that draws from them without seeding them itself plays the same
+    for the same seed."""
+    import random
+
+    import numpy as np
+
+    random.seed(seed)
+    np.random.seed(seed % (2**32))
+    if entropy:
+        seed_entropy(seed)
+
+
+def seed_entropy(seed: int) -> None:
+    """OS entropy drawn from the episode's seed: ``os.urandom`` and what reads it (``secrets``, ``random.SystemRandom``,
+    ``uuid.uuid4``) give the same bytes for the same seed (``random.Random()`` without a seed reads the OS in C: not
+    covered). A game that seeds itself from ``secrets`` (zombie-escape's ad-hoc runs) otherwise plays differently
+    each time, and no trace of it replays. This episode process only (a fresh fork of the host each episode)."""
+    import random
+
+    stream = random.Random(f"playtester-entropy-{seed}")
+
+    def urandom(n: int) -> bytes:
+        if n < 0:
+            raise ValueError("negative argument not allowed")
+        return stream.getrandbits(8 * n).to_bytes(n, "little") if n else b""
+
+    os.urandom = urandom
+    random._urandom = urandom  # type: ignore[attr-defined]  (SystemRandom and secrets read it from there)
+
+
 def run_runner(conn: Any, memory_limit_mb: int | None, make: Callable[[], Any],
                close: Callable[[Any], None] | None = None) -> None:
     """The body of an episode process whose game is one runner object (gym's `GymRunner`, ViZDoom's

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from playtester.drive.context import SpaceLike
-from playtester.drive.episode import run_runner, send, serve
+from playtester.drive.episode import run_runner, seed_python, send, serve
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, resize_nearest
 from playtester.drive.spec import GameSpec
@@ -143,6 +143,8 @@ def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
 
 
 def run_gym_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:
-    """Body of an episode process for a Gymnasium environment."""
+    """Body of an episode process for a Gymnasium environment (Python's randomness seeded as a pygame game's, then
+    the environment through ``reset(seed=)``)."""
+    seed_python(seed, getattr(spec.config, "seeded_entropy", True))
     run_runner(conn, getattr(spec.config, "memory_limit_mb", None),
                lambda: GymRunner(conn, spec, seed, space, opts.capture))

@@ -32,7 +32,7 @@ import numpy as np
 from playtester import probe
 from playtester.drive import lifetime, warm
 from playtester.drive.context import ActionContext, SpaceLike
-from playtester.drive.episode import send, serve
+from playtester.drive.episode import seed_python, send, serve
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import (
     CheckFailure,
@@ -1362,22 +1362,6 @@ def _restore_audio() -> None:
     pygame.mixer.Sound = _ORIG["Sound"]
 
 
-def _seed_entropy(seed: int) -> None:
-    """OS entropy drawn from the episode's seed: ``os.urandom`` and what reads it (``secrets``, ``random.SystemRandom``,
-    ``uuid.uuid4``) give the same bytes for the same seed (``random.Random()`` without a seed reads the OS in C: not
-    covered). A game that seeds itself from ``secrets`` (zombie-escape's ad-hoc runs) otherwise plays differently
-    each time, and no trace of it replays. This episode process only (a fresh fork of the host each episode)."""
-    stream = random.Random(f"playtester-entropy-{seed}")
-
-    def urandom(n: int) -> bytes:
-        if n < 0:
-            raise ValueError("negative argument not allowed")
-        return stream.getrandbits(8 * n).to_bytes(n, "little") if n else b""
-
-    os.urandom = urandom
-    random._urandom = urandom  # type: ignore[attr-defined]  (SystemRandom and secrets read it from there)
-
-
 # standard-library modules whose ``time.sleep`` waits for something outside the game (a child process): there it
 # sleeps for real and the virtual clock stands still. ``subprocess.Popen.wait(timeout)`` polls the child with
 # growing sleeps against the real clock; on the virtual clock each sleep advanced the game's time without
@@ -1469,10 +1453,7 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
         # such a crash has a location (the worker reads it when the episode dies of a signal)
         faulthandler.enable(file=open(opts.fatal_dump, "w"), all_threads=False)  # noqa: SIM115
     warm.episode_started()
-    random.seed(seed)
-    np.random.seed(seed % (2**32))
-    if spec.config.seeded_entropy:
-        _seed_entropy(seed)
+    seed_python(seed, spec.config.seeded_entropy)
     if spec.root:
         os.chdir(spec.root)
         sys.path.insert(0, spec.root)

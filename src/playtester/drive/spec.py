@@ -77,9 +77,9 @@ class GameConfig(BaseModel):
     step_timeout_s: float = Field(10.0, gt=0, description="wall-clock seconds a step may take before it is a hang")
     start_timeout_s: float = Field(60.0, gt=0, description="wall-clock seconds to reach the first frame")
     virtual_time: bool = Field(True, description="also virtualize time.time/monotonic/perf_counter in the game")
-    seeded_entropy: bool = Field(True, description="OS entropy in a pygame game (os.urandom, secrets, "
-                                 "random.SystemRandom, uuid4) drawn from the episode's seed, so a game that seeds "
-                                 "itself from it plays the same each time")
+    seeded_entropy: bool = Field(True, description="OS entropy in a pygame game or Gymnasium environment "
+                                 "(os.urandom, secrets, random.SystemRandom, uuid4) drawn from the episode's seed, so "
+                                 "a game that seeds itself from it plays the same each time")
     fresh_home: bool = Field(True, description="each episode of a game whose Python runs in the episode process "
                              "starts with a HOME of its own (and XDG config, data and state folders in it), empty or "
                              "a copy of `home`, so what one episode saves (a high score, settings) is not there for "
