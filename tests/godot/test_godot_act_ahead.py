@@ -16,14 +16,13 @@ as with one step per round trip:
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from test_godot_backend import _need, godot_processes, mine
+from test_godot_backend import _need, _server, godot_processes, mine  # noqa: F401  (_server: autouse)
 
 import playtester.campaign.loop as loop_module
 from playtester.actions.space import native_space
@@ -32,16 +31,8 @@ from playtester.campaign import Budget, Observer, explore
 from playtester.drive.spec import resolve
 from playtester.env import default_space, resolve_space
 
-REQUIRE = os.environ.get("PLAYTESTER_REQUIRE_GODOT") == "1"
 FAULTPROJ = Path(__file__).resolve().parent / "faultproj"
 
-
-@pytest.fixture(autouse=True)
-def _server():
-    if shutil.which("godot3-server") is None:
-        if REQUIRE:
-            pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
-        pytest.skip("godot3-server is not installed (apt-get install godot3-server, or make godot)")
 
 
 def seen(obs: Any) -> tuple:

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
+from test_godot_backend import _server  # noqa: F401  (the autouse fixture: skip without godot3-server)
 
 from playtester.drive.spec import GAMES_DIR, resolve
 
 COINHOP = GAMES_DIR / "godot" / "coinhop"
-REQUIRE = os.environ.get("PLAYTESTER_REQUIRE_GODOT") == "1"
 
-
-@pytest.fixture(autouse=True)
-def _server():
-    if shutil.which("godot3-server") is None:
-        if REQUIRE:
-            pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
-        pytest.skip("godot3-server is not installed (apt-get install godot3-server, or make godot)")
 
 
 def test_hooks_reach_the_main_scene(worker_for):

@@ -30,3 +30,16 @@ def plan_writer(folder: Path):
         return path
 
     return write
+
+
+# the dungeon's actors at the start of an episode (kind -> ids), for text-to-plan matchers made without a game
+DUNGEON_INSTANCES = {"hero": ["hero"], "switch": ["switch-0"], "door": ["door-0"], "shrine": ["shrine"],
+                     "enemy": ["enemy-0", "enemy-1"], "coin": ["coin-0", "coin-1", "coin-2"],
+                     "lava": ["lava-0", "lava-1", "lava-2", "lava-3"]}
+
+
+def got(step) -> tuple:
+    """A text-to-plan step as (kind, action, actor kind); a rejected one as ("reject", None, None)."""
+    if step.kind == "rejected":
+        return ("reject", None, None)
+    return (step.kind, step.action.name if step.action else None, step.actor.name if step.actor else None)

@@ -7,22 +7,14 @@ names no action, whatever its embeddings say. Every word here is in none of the 
 from __future__ import annotations
 
 import pytest
-from plankit import GAMES
+from plankit import DUNGEON_INSTANCES, GAMES, got
 
 from playtester.plans.schema import load_config
 from playtester.plans.text import TextToPlan, load_embedder, wordnet_folder
 
 HAS_WORDNET = wordnet_folder() is not None
 pytestmark = pytest.mark.skipif(not HAS_WORDNET, reason="WordNet (Debian's wordnet-base) is not installed: make wordnet")
-INSTANCES = {"hero": ["hero"], "switch": ["switch-0"], "door": ["door-0"], "shrine": ["shrine"],
-             "enemy": ["enemy-0", "enemy-1"], "coin": ["coin-0", "coin-1", "coin-2"],
-             "lava": ["lava-0", "lava-1", "lava-2", "lava-3"]}
-
-
-def got(step) -> tuple:
-    if step.kind == "rejected":
-        return ("reject", None, None)
-    return (step.kind, step.action.name if step.action else None, step.actor.name if step.actor else None)
+INSTANCES = DUNGEON_INSTANCES
 
 
 @pytest.fixture(scope="module")

@@ -10,23 +10,15 @@ import sys
 
 import pytest
 import yaml
-from plankit import GAMES
+from plankit import DUNGEON_INSTANCES, GAMES, got
 
 from playtester.errors import ConfigError
 from playtester.plans.schema import load_config
 from playtester.plans.text import TextToPlan, load_vocabulary, save_vocabulary, wordnet_folder
 
 pytestmark = pytest.mark.skipif(wordnet_folder() is None, reason="WordNet (Debian's wordnet-base) is not installed")
-INSTANCES = {"hero": ["hero"], "switch": ["switch-0"], "door": ["door-0"], "shrine": ["shrine"],
-             "enemy": ["enemy-0", "enemy-1"], "coin": ["coin-0", "coin-1", "coin-2"],
-             "lava": ["lava-0", "lava-1", "lava-2", "lava-3"]}
+INSTANCES = DUNGEON_INSTANCES
 TAUGHT = {"zorp": "interact", "glimmerstone": "shrine", "pip": "hero", "skree": "enemy"}
-
-
-def got(step) -> tuple:
-    if step.kind == "rejected":
-        return ("reject", None, None)
-    return (step.kind, step.action.name if step.action else None, step.actor.name if step.actor else None)
 
 
 @pytest.fixture(scope="module")

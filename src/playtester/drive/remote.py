@@ -1369,8 +1369,15 @@ class RemoteRunner:
 
     def exchange(self, msg: dict[str, Any], what: str) -> Observation:
         assert self.game is not None
+        game = self.game
+        return self.observed(lambda: game.request(msg, self.step_timeout), what)
+
+    def observed(self, reply_of: Callable[[], dict[str, Any]], what: str) -> Observation:
+        """The observation of the reply ``reply_of()`` waits for; a hang, a dead game or a broken protocol (the game
+        is killed) is the episode's final observation."""
+        assert self.game is not None
         try:
-            reply = self.game.request(msg, self.step_timeout)
+            reply = reply_of()
         except GameTimeout:
             return self.ended_by(self.hang(what))
         except GameGone as e:
@@ -1382,6 +1389,7 @@ class RemoteRunner:
         try:
             return self.observe(reply)
         except ProtocolError as e:
+            self.game.kill()
             return self.ended_by(GameExit("worker", message=str(e), traceback=self.game.stderr.text()))
 
     def run(self) -> None:
@@ -1446,21 +1454,8 @@ class RemoteRunner:
         """The observation of step request ``seq`` (`exchange`'s second half: a hang, crash or broken protocol is
         the episode's final observation)."""
         assert self.game is not None
-        try:
-            reply = self.game.answer(seq, self.step_timeout)
-        except GameTimeout:
-            return self.ended_by(self.hang("step"))
-        except GameGone as e:
-            return self.ended_by(self.died(str(e)))
-        except ProtocolError as e:
-            self.game.kill()
-            return self.ended_by(GameExit("worker", message=f"the {self.launch.engine} game broke the protocol: {e}",
-                                          traceback=self.game.stderr.text()))
-        try:
-            return self.observe(reply)
-        except ProtocolError as e:
-            self.game.kill()
-            return self.ended_by(GameExit("worker", message=str(e), traceback=self.game.stderr.text()))
+        game = self.game
+        return self.observed(lambda: game.answer(seq, self.step_timeout), "step")
 
     def drain(self) -> None:
         """Read and drop the answers to the steps still in flight (played past the batch's end: the episode is
