@@ -121,3 +121,18 @@ def test_the_benchmark_teaches_from_a_sets_word_labels_and_skips_what_they_lack(
     assert e["vocabulary"] == {"zorp": "interact", "glimmerstone": "shrine"}  # "blorf": asked, not taught
     assert e["questions"] == 3 and e["words_taught"] == 2
     assert e["all_correct"] == 3 and e["impossible_rejected"] == 1
+
+
+def test_plan_from_text_names_a_missing_vocabulary_file_and_learn_stops_at_the_end_of_input(tmp_path):
+    missing = subprocess.run([sys.executable, "-m", "playtester.cli", "plan", "from-text", "dungeon", "Zorp the lever.",
+                              "--no-embeddings", "--vocabulary", str(tmp_path / "nowhere.yaml")], capture_output=True,
+                             text=True, timeout=300)
+    assert missing.returncode != 0 and "nowhere.yaml: no such file" in missing.stdout + missing.stderr
+    words = tmp_path / "words.yaml"
+    closed = subprocess.run([sys.executable, "-m", "playtester.cli", "plan", "from-text", "dungeon",
+                             "Zorp the lever. Walk to the glimmerstone.", "--no-embeddings", "--learn", "--vocabulary",
+                             str(words)], input="interact\n", capture_output=True, text=True, timeout=300)
+    # the second question meets the end of the input: the first answer is kept, the unplaced step stays rejected
+    assert closed.returncode == 1, closed.stdout + closed.stderr
+    assert yaml.safe_load(words.read_text()) == {"zorp": "interact"}
+    assert "action interact ('Zorp'" in closed.stdout and "Traceback" not in closed.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import click
 import typer
 from rich.console import Console
 
@@ -182,6 +183,9 @@ def from_text(game: str = typer.Argument(..., help="game spec"),
         cfg = config_for(spec)
         if learn and vocabulary is None:
             vocabulary = Path("plan-vocabulary.yaml")
+        if vocabulary is not None and not learn and not vocabulary.exists():
+            raise UsageError(f"--vocabulary {vocabulary}: no such file (write one, 'word: action or kind' a line, or "
+                             f"let --learn write it)")
         taught = load_vocabulary(vocabulary, cfg.vocabulary_names) if vocabulary and vocabulary.exists() else {}
         t2p = TextToPlan.for_game(spec, cfg, use_embeddings=embeddings, vocabulary=taught)
         result = t2p.convert(text, name=name)
@@ -227,7 +231,10 @@ def _ask_words(steps: list, names: list[str], taught: dict[str, str]) -> dict[st
         console.print(f"  {s.sentence!r}: what does '{word}' name in this game? "
                       f"({', '.join(names)}; Enter: nothing, skip)", markup=False)
         while True:
-            answer = typer.prompt("  ", default="", show_default=False).strip()
+            try:
+                answer = typer.prompt("  ", default="", show_default=False).strip()
+            except (click.exceptions.Abort, typer.Abort):  # no more input (Ctrl-D, a closed pipe): keep what was answered
+                return new
             if not answer or answer in names:
                 break
             console.print(f"  '{answer}' is none of: {', '.join(names)}", style="red", markup=False)
