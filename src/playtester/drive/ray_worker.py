@@ -15,7 +15,17 @@ Acting ahead (``act_ahead_async``): one remote call plays several steps in the a
 there by the agent's plan on the action mask of the step before it (the random agent's plan draws what its
 ``act`` would); ``step_wait`` answers them one at a time from here, and the plan's next call goes as soon as
 an answer is in, so the actor plays while the campaign looks at the steps it has. A step costs the parent one
-Ray call per batch instead of one per step (a null actor call is about 1 ms on a loaded 2-core machine).
+Ray call per batch instead of one per step (a null actor call is about 1 ms on a loaded 2-core machine). `DEPTH`
+calls of a plan are in flight at once: the actor finds its next batch queued when it ends one, instead of
+idling for a round trip through this process (a batch cut short by the episode's end makes the calls queued
+behind it answer nothing). A batch's answer crosses Ray as one pickled bytes object (``COMPACT``: Ray's own
+serializer costs more on a list of observations), and the worker actors send Ray no task events
+(``TASK_EVENTS``: the state API and timeline do not list their calls); these hold on a cluster too.
+
+A local instance (no address) is started with ``LOCAL_SYSTEM_CONFIG``: its workers at this process's niceness
+(Ray's default puts them 15 lower, so on a shared machine the games yield the cores to everything else), and
+no event-loop stats or metrics collection. A cluster joined by address keeps its own settings. Where the CPU
+goes per step, process by process, is measured by ``bench/ray_backend.py``.
 
 Faults: an actor (or its node) that dies mid-episode ends that episode with ``GameExit(kind="worker_lost")``
 (not a game failure: no crash finding, no bug). The next `reset` starts a new actor; a slot whose actor was
@@ -32,6 +42,7 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import pickle
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
@@ -49,6 +60,16 @@ WAIT_SLACK_S = 60.0  # beyond the step timeout (the actor's own watchdog), how l
 LOCAL_CPUS = 1  # the local Ray instance started without an address (actors take no CPU while they run)
 LOCAL_OBJECT_STORE = 128 * 2**20  # bytes: observations are small
 _ID_BITS = 32  # a snapshot id is (actor generation << 32) | the snapshot's pid in that actor
+# Ray's settings for the local instance (`connect` without an address; a cluster joined by address keeps its own):
+LOCAL_SYSTEM_CONFIG: dict[str, Any] = {
+    "worker_niceness": 0,  # Ray starts its workers at nice 15: the actors, and the games they fork, would yield the
+    # cores to the driver, Ray's daemons and anything else on the machine
+    "event_stats": False,  # timing and counting every event-loop handler, in every Ray process, for debug dumps
+    "enable_metrics_collection": False,  # Ray's Prometheus metrics: no dashboard reads them here
+}
+TASK_EVENTS = False  # Ray's per-call task events (state API, timeline) for the worker actors: cost on every call
+COMPACT = True  # a batch's answer crosses Ray as one pickled bytes object (Ray's serializer walks each object)
+DEPTH = 2  # acting ahead: calls of a plan in flight to the actor (2: its next batch is queued when it ends one)
 
 
 def parse_backend(text: str | None) -> tuple[str, str | None]:
@@ -92,7 +113,8 @@ def connect(address: str | None) -> Any:
         if address:
             ray.init(address=address, **quiet)
         else:
-            ray.init(num_cpus=LOCAL_CPUS, include_dashboard=False, object_store_memory=LOCAL_OBJECT_STORE, **quiet)
+            ray.init(num_cpus=LOCAL_CPUS, include_dashboard=False, object_store_memory=LOCAL_OBJECT_STORE,
+                     _system_config=dict(LOCAL_SYSTEM_CONFIG), **quiet)
             guard(descendants())  # Ray's agents outlive a killed driver otherwise (children of its raylet)
     except (ConnectionError, RuntimeError, ValueError) as e:
         raise WorkerError(f"cannot {'join the Ray cluster at ' + address if address else 'start a local Ray'}: "
@@ -105,11 +127,12 @@ class WorkerHost:
     are small picklable values (observations, ids, numbers)."""
 
     def __init__(self, spec: GameSpec, space: Any, capture: Any, code_coverage: bool,
-                 memory_limit_mb: int | None, oracles: Any = None) -> None:
+                 memory_limit_mb: int | None, oracles: Any = None, compact: bool = False) -> None:
         from playtester.drive.worker import Worker
 
         self.worker = Worker(spec, space, capture=capture, code_coverage=code_coverage,
                              memory_limit_mb=memory_limit_mb, oracles=oracles)
+        self.compact = compact  # the steps' answers go back pickled here, as one bytes object (`RayWorker._steps`)
         self._plan: Plan | None = None  # the last batch's plan and its last observation (for act_more)
         self._end: Observation | None = None
         self._frames: int | None = None
@@ -125,36 +148,44 @@ class WorkerHost:
         obs = self.worker.reset(seed=seed)
         return obs, self._state()
 
-    def act(self, action: int, frames: int | None) -> tuple[Observation, int]:
+    def _answer(self, value: Any) -> Any:
+        """A step's answer as it crosses Ray: pickled here in one piece (``compact``), or as it is."""
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL) if self.compact else value
+
+    def act(self, action: int, frames: int | None) -> Any:
         obs = self.worker.act(action, frames)
-        return obs, self.worker.steps
+        return self._answer((obs, self.worker.steps))
 
-    def step(self, inputs: InputFrame, frames: int | None, hold: int | None) -> tuple[Observation, int]:
+    def step(self, inputs: InputFrame, frames: int | None, hold: int | None) -> Any:
         obs = self.worker.step(inputs, frames, hold)
-        return obs, self.worker.steps
+        return self._answer((obs, self.worker.steps))
 
-    def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> tuple[list[Observation], int]:
+    def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> Any:
         out = self.worker.step_many(steps)
-        return out, self.worker.steps
+        return self._answer((out, self.worker.steps))
 
-    def act_ahead(self, action: int, plan: Plan | None, n: int,
-                  frames: int | None) -> tuple[list[int | None], list[Observation], int]:
+    def _ahead(self, action: int, plan: Plan | None, n: int,
+               frames: int | None) -> tuple[list[int | None], list[Observation], int]:
         self._plan, self._frames = plan, frames  # kept for act_more
         actions, out = self.worker.act_ahead(action, plan, n, frames)
         self._end = out[-1]
         return actions, out, self.worker.steps
 
-    def act_more(self, n: int) -> tuple[list[int | None], list[Observation], int]:
+    def act_ahead(self, action: int, plan: Plan | None, n: int, frames: int | None) -> Any:
+        """(actions, observations, steps) of a batch (`Worker.act_ahead`), as `_answer` sends it."""
+        return self._answer(self._ahead(action, plan, n, frames))
+
+    def act_more(self, n: int) -> Any:
         """The next ``n`` steps of the last batch's plan (its first action chosen on the last step's mask too);
         none when that step ended the episode or the plan cannot choose."""
         plan, end = self._plan, self._end
         if plan is None or end is None or end.done:
-            return [], [], self.worker.steps
+            return self._answer(([], [], self.worker.steps))
         try:
             action = plan.choose(end.action_mask)
         except NoValidActionError:
-            return [], [], self.worker.steps
-        return self.act_ahead(action, plan, n, self._frames)
+            return self._answer(([], [], self.worker.steps))
+        return self._answer(self._ahead(action, plan, n, self._frames))
 
     def call(self, target: str, args: tuple[Any, ...], timeout: float) -> Any:
         return self.worker.call(target, *args, timeout=timeout)
@@ -229,7 +260,8 @@ class RayWorker(Stepper):
         self.oracles = oracles
         self.state_key: Any = None  # `watch_states`: sent to each actor this worker starts
         self.max_restarts = max_restarts
-        self.actor_options = {"max_restarts": 0, "max_task_retries": 0, **(actor_options or {})}
+        self.actor_options = {"max_restarts": 0, "max_task_retries": 0, "enable_task_events": TASK_EVENTS,
+                              **(actor_options or {})}
         self.steps = 0
         self.peak_rss_kb = 0
         self.final_code_lines: dict[str, list[int]] = {}
@@ -244,6 +276,7 @@ class RayWorker(Stepper):
         self._more = 0  # steps the plan may still play after the batch in flight (in calls of _chunk steps)
         self._chunk = 0
         self._cont = False  # the batch in flight continues a plan (act_more): no step the caller sent
+        self._queued: deque[tuple[Any, int]] = deque()  # continuations sent after the one in flight: (ref, steps)
         self._buf: deque[tuple[Observation, int | None]] = deque()  # a batch's steps not answered yet
         self._sent: int | None = None  # the action of the step in flight (None: raw inputs)
         self.played: int | None = None  # the action of the step `step_wait` answered last
@@ -258,7 +291,7 @@ class RayWorker(Stepper):
             options["scheduling_strategy"] = _next_node(self._ray)
         cls = self._ray.remote(WorkerHost)
         self._actor = cls.options(**options).remote(self.spec, self.space, self.capture, self.code_coverage,
-                                                    self.memory_limit_mb, self.oracles)
+                                                    self.memory_limit_mb, self.oracles, COMPACT)
         self.actor_starts += 1
         if self.state_key is not None:  # in order with the calls after it
             self._actor.watch_states.remote(self.state_key)
@@ -284,12 +317,18 @@ class RayWorker(Stepper):
     def _get(self, ref: Any, timeout: float) -> Any:
         return self._ray.get(ref, timeout=timeout)
 
+    def _steps(self, ref: Any, timeout: float) -> Any:
+        """The answer of a step call (`WorkerHost._answer`: pickled in one piece, or as it is)."""
+        value = self._ray.get(ref, timeout=timeout)
+        return pickle.loads(value) if isinstance(value, bytes) else value
+
     def _lose(self, e: BaseException) -> None:
         """The actor is gone (or does not answer): forget it and its snapshots; the next reset starts another."""
         self.lost += 1
         self.lost_reason = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
         actor, self._actor, self._pending, self._active, self._batch = self._actor, None, None, False, 0
         self._buf.clear()
+        self._queued.clear()
         self._more, self._cont = 0, False
         if actor is not None:
             try:
@@ -363,6 +402,15 @@ class RayWorker(Stepper):
         self._sent = action
         if self._pending is not True:
             self._batch, self._more, self._chunk, self._cont = first, int(n) - first, first, False
+            self._queue_more()
+
+    def _queue_more(self) -> None:
+        """Keep `DEPTH` calls of the plan in flight: the next continuations go now, so the actor finds its next
+        batch queued when it ends one (instead of waiting for this process to take the answer and ask again)."""
+        while self._more > 0 and 1 + len(self._queued) < DEPTH:
+            n = min(self._more, self._chunk)
+            self._queued.append((self._actor.act_more.remote(n), n))
+            self._more -= n
 
     @property
     def ahead(self) -> bool:
@@ -378,14 +426,16 @@ class RayWorker(Stepper):
         return self._pending is not None and self._pending is not True
 
     def _fetch(self, go_on: bool = True) -> None:
-        """Take the answer of the batch in flight into the buffer and (``go_on``) send the plan's next call.
-        A lost actor: the first batch's answer is a ``worker_lost`` end; a continuation's is nothing (the
-        caller's next step finds the episode ended so)."""
+        """Take the answer of the batch in flight into the buffer; the next call already queued (`DEPTH`) is in
+        flight now, and (``go_on``) the plan's next call goes. A batch that ended short (the episode ended, or
+        the plan could not choose) ends the plan: a continuation queued behind it plays nothing. A lost actor:
+        the first batch's answer is a ``worker_lost`` end; a continuation's is nothing (the caller's next step
+        finds the episode ended so)."""
         ref, self._pending = self._pending, None
         batch, self._batch = self._batch, 0
         cont, self._cont = self._cont, False
         try:
-            actions, out, steps = self._get(ref, self.spec.config.step_timeout_s * batch + WAIT_SLACK_S)
+            actions, out, steps = self._steps(ref, self.spec.config.step_timeout_s * batch + WAIT_SLACK_S)
         except self._lost as e:
             self._lose(e)
             obs = self._lost_obs()
@@ -396,12 +446,19 @@ class RayWorker(Stepper):
             self._active = False
         self.steps = steps - len(out) - len(self._buf)
         self._buf.extend(zip(out, actions, strict=True))
-        if go_on and self._more > 0 and len(out) == batch and not out[-1].done:
+        if len(out) < batch or out[-1].done:
+            self._more = 0
+            self._queued.clear()  # each answers nothing, in order in the actor: the plan ended here
+            return
+        if not go_on:
+            self._more = 0  # nothing more is sent; what is queued already is the caller's to take or drop
+        if self._queued:
+            (self._pending, self._batch), self._cont = self._queued.popleft(), True
+        elif self._more > 0:
             n = min(self._more, self._chunk)
             self._pending = self._actor.act_more.remote(n)
             self._batch, self._more, self._cont = n, self._more - n, True
-        else:
-            self._more = 0
+        self._queue_more()
 
     def _send(self, method: str, *args: Any) -> None:
         if self._pending is not None or self._buf:
@@ -431,7 +488,7 @@ class RayWorker(Stepper):
             assert self._last is not None
             return self._last
         try:
-            obs, self.steps = self._get(ref, self.spec.config.step_timeout_s + WAIT_SLACK_S)
+            obs, self.steps = self._steps(ref, self.spec.config.step_timeout_s + WAIT_SLACK_S)
         except self._lost as e:
             self._lose(e)
             return self._lost_obs()
@@ -441,9 +498,13 @@ class RayWorker(Stepper):
         return obs
 
     def _wait_pending(self) -> None:
-        """Read the step in flight, and drop what is left of a batch (the episode is being ended or replaced)."""
+        """Read the step in flight, and drop what is left of a batch (the episode is being ended or replaced):
+        a continuation still queued is not waited for (the actor plays it, in order, before the next call)."""
         if self._batch and self._pending is not None:
             self._fetch(go_on=False)
+            if self._cont:
+                self._pending, self._batch, self._cont = None, 0, False
+            self._queued.clear()
         elif self._pending is not None:
             self.step_wait()
         self._buf.clear()
@@ -459,8 +520,8 @@ class RayWorker(Stepper):
             assert self._last is not None, "no episode is running; call reset() first"
             return [self._last]
         try:
-            out, self.steps = self._get(self._actor.step_many.remote(list(steps)),
-                                        self.spec.config.step_timeout_s * len(steps) + WAIT_SLACK_S)
+            out, self.steps = self._steps(self._actor.step_many.remote(list(steps)),
+                                          self.spec.config.step_timeout_s * len(steps) + WAIT_SLACK_S)
         except self._lost as e:
             self._lose(e)
             return [self._lost_obs()]
@@ -472,7 +533,7 @@ class RayWorker(Stepper):
 
     def call(self, target: str, *args: Any, timeout: float = 60.0) -> Any:
         """`Worker.call` in the actor's live episode (after a batch step in flight: the plan ends there)."""
-        if self._cont and self._pending is not None:
+        while self._cont and self._pending is not None:  # the plan's steps in flight, kept for step_wait
             self._fetch(go_on=False)
         if self._pending is not None:
             raise WorkerError("a step is already in flight; call step_wait() first")
@@ -536,6 +597,7 @@ class RayWorker(Stepper):
         actor, self._actor = self._actor, None
         self._pending, self._active, self._batch = None, False, 0
         self._buf.clear()
+        self._queued.clear()
         self._more, self._cont = 0, False
         if actor is None:
             return
