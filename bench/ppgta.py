@@ -23,6 +23,11 @@ truth being read for scoring only:
 Campaigns run in ``--jobs`` processes at once (spawned; torch one thread each). Results: bench/results/NAME.json,
 bird's-eye maps of each agent's first seed in bench/results/NAME_AGENT_{traces,status}.png.
 
+``--inspect DIR`` takes the inspection demonstrations from DIR; ``--write-inspect-demos N --inspect DIR`` writes N
+by the orbit demonstrator (`orbit`: it circles its object keeping it in view, every action following from where
+the object is on screen; ``bench/park_demos.py``'s demonstrator walks between stand points only it knows, with its
+object on no detector box for about half its steps, and a pixel policy imitating it never saw all 8 faces).
+
     .venv/bin/python bench/ppgta.py [--episodes 45] [--steps 2000] [--seeds 0,1,2] [--jobs 2]
 """
 
@@ -107,6 +112,91 @@ def write_lake_demos(n: int, out: Path, first_seed: int = 70001, steps: int = 90
             written += 1
             (out / f"lakes_{written:03d}.json").write_text(trace.to_json())
             print(f"lakes {written}/{n}: seed {seed}, {len(demo.actions)} steps", flush=True)
+    finally:
+        env.close()
+
+
+ORBIT_NEAR, ORBIT_FAR = 1.4, 2.4  # tiles: the orbit demonstrator's distance band round its object
+ORBIT_TOLERANCE = 12.0  # degrees off the view's centre before it turns (one turn step is 12 degrees)
+ORBIT_REACH = 6.0  # tiles: an object farther than this from the start is not one to inspect from there
+ORBIT_LIMIT = 400  # steps an orbit may take before it is given up
+
+
+def orbit_action(dist: float, bearing: float, side: str) -> str:
+    """The orbit demonstrator's action, a function of what the screen shows of its object: off the view's centre
+    (``bearing``, degrees, positive = to the right) -> turn to it; too far / too near (``dist``, tiles: the box's
+    height on screen) -> forward / back; else strafe round it on ``side``."""
+    if abs(bearing) > ORBIT_TOLERANCE:
+        return "turn_right" if bearing > 0 else "turn_left"
+    if dist > ORBIT_FAR:
+        return "forward"
+    if dist < ORBIT_NEAR:
+        return "back"
+    return side
+
+
+def orbit(demo: Any, limit: int = ORBIT_LIMIT) -> str | None:
+    """Inspect the nearest reachable object within ``ORBIT_REACH`` tiles by circling it with it in view (strafing
+    round it, the other way when blocked) until all 8 faces are seen: its id, or None.
+
+    Unlike `park_demos.Demonstrator.inspect` (which walks between stand points it alone knows, along tile-centre
+    routes, and has its object on no box for about half its steps), every action follows from where the object is
+    on screen, so a pixel policy can learn it (the ground truth only picks the object and says when to stop)."""
+    from playtester.games.park import TESTED_FACES
+
+    x, y, _ = demo.pose()
+    near = sorted((math.dist((x, y), e.pos), k) for k, e in demo.oois().items() if e.attrs.get("reachable"))
+    if not near or near[0][0] > ORBIT_REACH:
+        return None
+    ooi = near[0][1]
+    ox, oy = demo.oois()[ooi].pos
+    side, stuck = "strafe_left", 0
+    while len(demo.actions) < limit:
+        if len(demo.oois()[ooi].attrs.get("seen_faces") or ()) >= TESTED_FACES:
+            return ooi
+        x, y, angle = demo.pose()
+        bearing = (math.degrees(math.atan2(oy - y, ox - x)) - angle + 180) % 360 - 180
+        a = orbit_action(math.dist((x, y), (ox, oy)), bearing, side)
+        demo.act(a)
+        if a.startswith("turn"):
+            continue
+        if math.dist((x, y), demo.pose()[:2]) >= 0.01:
+            stuck = 0
+            continue
+        stuck += 1  # blocked (a tree, the water, the object): circle the other way
+        if stuck > 20:
+            return None
+        if a == side:
+            side = "strafe_right" if side == "strafe_left" else "strafe_left"
+    return None
+
+
+def write_inspect_demos(n: int, out: Path, first_seed: int = 50001) -> None:
+    """``n`` OOI inspections by the orbit demonstrator (`orbit`), from the park's random starts (episode seeds
+    from ``first_seed + 1``; starts with no object within reach are skipped), as trace files in ``out``."""
+    from park_demos import Demonstrator
+
+    from playtester.actions.space import space_to_dict
+    from playtester.drive.spec import resolve
+    from playtester.env import GameEnv
+    from playtester.findings import Trace
+
+    spec = resolve("park")
+    env = GameEnv(spec, capture=None)
+    space = space_to_dict(env.space)
+    out.mkdir(parents=True, exist_ok=True)
+    written, seed = 0, first_seed
+    try:
+        while written < n:
+            seed += 1
+            demo = Demonstrator(env, seed)
+            ooi = orbit(demo)
+            if ooi is None:
+                continue
+            trace = Trace(spec.text, spec.config.model_dump(mode="json"), seed, space, demo.actions)
+            written += 1
+            (out / f"inspect_{written:03d}.json").write_text(trace.to_json())
+            print(f"inspect {written}/{n}: seed {seed}, {len(demo.actions)} steps, {ooi}", flush=True)
     finally:
         env.close()
 
@@ -218,20 +308,27 @@ def main() -> None:
     ap.add_argument("--path-demos", type=int, default=50, help="path-following demonstrations used (of 50)")
     ap.add_argument("--inspect-demos", type=int, default=150, help="inspection demonstrations used (of 150)")
     ap.add_argument("--preference", default=str(DEMOS / "path"), help="folder of the preference demonstrations")
+    ap.add_argument("--inspect", default=str(DEMOS / "inspect"), help="folder of the inspection demonstrations")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--name", default="ppgta")
     ap.add_argument("--write-lake-demos", type=int, default=0, metavar="N",
                     help="write N lake-shore preference demonstrations to --preference and stop")
+    ap.add_argument("--write-inspect-demos", type=int, default=0, metavar="N",
+                    help="write N inspections by the orbit demonstrator (every action from the screen) to --inspect "
+                    "and stop")
     args = ap.parse_args()
     if args.write_lake_demos:
         write_lake_demos(args.write_lake_demos, Path(args.preference))
+        return
+    if args.write_inspect_demos:
+        write_inspect_demos(args.write_inspect_demos, Path(args.inspect))
         return
     made = provenance()
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     agents = [a.replace("+", ",") for a in args.agents.split(",") if a.strip()]
     tmp = Path(tempfile.mkdtemp(prefix="ppgta-bench-"))
     demos = [str(pick_demos(Path(args.preference), args.path_demos, tmp / "demos" / "preference")),
-             str(pick_demos(DEMOS / "inspect", args.inspect_demos, tmp / "demos" / "inspect"))]
+             str(pick_demos(Path(args.inspect), args.inspect_demos, tmp / "demos" / "inspect"))]
     jobs = [{"agent": a, "label": a.partition(":")[0], "seed": s, "episodes": args.episodes, "steps": args.steps,
              "out": str(tmp / f"{a.partition(':')[0]}-{s}"), "demos": [] if a.startswith("random") else demos[1:] if a.startswith("inspector") else demos}
             for s in seeds for a in agents]
@@ -267,6 +364,7 @@ def main() -> None:
     record = {"game": "park", "episodes": args.episodes, "steps_per_episode": args.steps, "seeds": seeds,
               "agents": agents, "path_demos": args.path_demos, "inspect_demos": args.inspect_demos,
               "preference_demos": os.path.relpath(args.preference, ROOT),
+              "inspect_demos_folder": os.path.relpath(args.inspect, ROOT),
               "size_note": ("the paper's protocol (45 x 2000, 3 seeds)" if (args.episodes, args.steps, len(seeds)) ==
                             (45, 2000, 3) else f"scaled down from the paper's 45 x 2000 x 3 seeds: {args.episodes} x "
                             f"{args.steps} x {len(seeds)}"),
