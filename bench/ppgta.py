@@ -73,12 +73,11 @@ def shore_tiles(rows: list[str], reach: int = 2) -> set[tuple[int, int]]:
         (x + dx, y + dy) in water for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1))}
 
 
-def write_lake_demos(n: int, out: Path, first_seed: int = 70001, steps: int = 900) -> None:
-    """A second preference, as data: ``n`` demonstrations that walk to the lake shore of the west region and
-    follow it on the grass (choosing at forks at random), ``steps`` steps each, by the park's ground-truth
-    demonstrator (`park_demos.Demonstrator`, which reads the probe to plan; agents see only the traces)."""
-    import random
-
+def write_demos(n: int, out: Path, first_seed: int, prefix: str, demonstrate: Any, setup: Any = None) -> None:
+    """Write ``n`` demonstrations by the park's ground-truth demonstrator (`park_demos.Demonstrator`, which reads
+    the probe to plan; agents see only the traces) to ``out/PREFIX_NNN.json``: for episode seeds from
+    ``first_seed + 1``, ``demonstrate(demo, seed, context)`` plays one and returns what it was about (None: no
+    demonstration from that start, skipped); ``setup(env)`` gives the ``context`` once (None: none)."""
     from park_demos import Demonstrator
 
     from playtester.actions.space import space_to_dict
@@ -92,28 +91,43 @@ def write_lake_demos(n: int, out: Path, first_seed: int = 70001, steps: int = 90
     out.mkdir(parents=True, exist_ok=True)
     written, seed = 0, first_seed
     try:
-        env.reset(seed=seed)
-        rows = env.worker.call("playtester.vision.dataset:call_hook", "layout")[1]["rows"]
-        shore = {t for t in shore_tiles(rows) if in_demo_region(t[0] + 0.5, t[1] + 0.5)}
+        context = setup(env) if setup is not None else None
         while written < n:
             seed += 1
             demo = Demonstrator(env, seed)
-            walk = {(x, y) for y, row in enumerate(demo.walkable) for x, ok in enumerate(row) if ok}
-            tiles = shore & walk
-            x, y, _ = demo.pose()
-            if not in_demo_region(x, y) or not tiles:
-                continue
-            goal = min(tiles, key=lambda t: math.dist((x, y), (t[0] + 0.5, t[1] + 0.5)))
-            if not demo.walk_to(goal[0] + 0.5, goal[1] + 0.5, steps // 3):
-                continue
-            if not follow_tiles(demo, tiles, random.Random(seed), steps):
+            about = demonstrate(demo, seed, context)
+            if about is None:
                 continue
             trace = Trace(spec.text, spec.config.model_dump(mode="json"), seed, space, demo.actions)
             written += 1
-            (out / f"lakes_{written:03d}.json").write_text(trace.to_json())
-            print(f"lakes {written}/{n}: seed {seed}, {len(demo.actions)} steps", flush=True)
+            (out / f"{prefix}_{written:03d}.json").write_text(trace.to_json())
+            print(f"{prefix} {written}/{n}: seed {seed}, {len(demo.actions)} steps, {about}", flush=True)
     finally:
         env.close()
+
+
+def write_lake_demos(n: int, out: Path, first_seed: int = 70001, steps: int = 900) -> None:
+    """A second preference, as data: ``n`` demonstrations that walk to the lake shore of the west region and
+    follow it on the grass (choosing at forks at random), ``steps`` steps each (`write_demos`)."""
+    import random
+
+    def shore_of(env: Any) -> set[tuple[int, int]]:
+        env.reset(seed=first_seed)
+        rows = env.worker.call("playtester.vision.dataset:call_hook", "layout")[1]["rows"]
+        return {t for t in shore_tiles(rows) if in_demo_region(t[0] + 0.5, t[1] + 0.5)}
+
+    def lakes(demo: Any, seed: int, shore: set[tuple[int, int]]) -> str | None:
+        walk = {(x, y) for y, row in enumerate(demo.walkable) for x, ok in enumerate(row) if ok}
+        tiles = shore & walk
+        x, y, _ = demo.pose()
+        if not in_demo_region(x, y) or not tiles:
+            return None
+        goal = min(tiles, key=lambda t: math.dist((x, y), (t[0] + 0.5, t[1] + 0.5)))
+        if not demo.walk_to(goal[0] + 0.5, goal[1] + 0.5, steps // 3):
+            return None
+        return "the lake shore" if follow_tiles(demo, tiles, random.Random(seed), steps) else None
+
+    write_demos(n, out, first_seed, "lakes", lakes, shore_of)
 
 
 ORBIT_NEAR, ORBIT_FAR = 1.4, 2.4  # tiles: the orbit demonstrator's distance band round its object
@@ -174,31 +188,7 @@ def orbit(demo: Any, limit: int = ORBIT_LIMIT) -> str | None:
 def write_inspect_demos(n: int, out: Path, first_seed: int = 50001) -> None:
     """``n`` OOI inspections by the orbit demonstrator (`orbit`), from the park's random starts (episode seeds
     from ``first_seed + 1``; starts with no object within reach are skipped), as trace files in ``out``."""
-    from park_demos import Demonstrator
-
-    from playtester.actions.space import space_to_dict
-    from playtester.drive.spec import resolve
-    from playtester.env import GameEnv
-    from playtester.findings import Trace
-
-    spec = resolve("park")
-    env = GameEnv(spec, capture=None)
-    space = space_to_dict(env.space)
-    out.mkdir(parents=True, exist_ok=True)
-    written, seed = 0, first_seed
-    try:
-        while written < n:
-            seed += 1
-            demo = Demonstrator(env, seed)
-            ooi = orbit(demo)
-            if ooi is None:
-                continue
-            trace = Trace(spec.text, spec.config.model_dump(mode="json"), seed, space, demo.actions)
-            written += 1
-            (out / f"inspect_{written:03d}.json").write_text(trace.to_json())
-            print(f"inspect {written}/{n}: seed {seed}, {len(demo.actions)} steps, {ooi}", flush=True)
-    finally:
-        env.close()
+    write_demos(n, out, first_seed, "inspect", lambda demo, seed, _context: orbit(demo))
 
 
 def follow_tiles(demo: Any, tiles: set[tuple[int, int]], rng: Any, steps: int) -> bool:
