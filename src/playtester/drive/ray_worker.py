@@ -532,7 +532,8 @@ class RayWorker(Stepper):
         return out
 
     def call(self, target: str, *args: Any, timeout: float = 60.0) -> Any:
-        """`Worker.call` in the actor's live episode (after a batch step in flight: the plan ends there)."""
+        """`Worker.call` in the actor's live episode. The plan's calls in flight (up to `DEPTH`) are taken in first
+        and their steps kept for `step_wait`: the call sees the game past them, and the plan ends there."""
         while self._cont and self._pending is not None:  # the plan's steps in flight, kept for step_wait
             self._fetch(go_on=False)
         if self._pending is not None:
