@@ -45,6 +45,7 @@ from playtester.drive.episode import run_runner, send, serve
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, resize_nearest
 from playtester.drive.spec import GameSpec
+from playtester.files import write_atomic
 
 TILE = 32.0  # map units per tile (the player is 32 units wide)
 NAV_CELL = 16.0  # map units per cell of the walking grid the route is planned on
@@ -420,9 +421,7 @@ def geometry(scn: Scenario) -> Geometry:
             geo = None
     if geo is None:
         geo = _read_geometry(scn)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(geo.to_dict()))
-        os.replace(tmp, path)
+        write_atomic(path, json.dumps(geo.to_dict()))
     _GEOMETRY[key] = geo
     return geo
 
