@@ -105,3 +105,21 @@ def test_the_explorer_can_start_an_episode_itself():
     loop.run()
     assert env.seeds == [0]  # never reset again: the explorer took over every later episode
     assert starts[0] is True and not any(starts[1:]) and len(starts) >= 2
+
+
+def test_the_clock_starts_when_every_worker_is_up():
+    """A worker that takes long to start (a Ray actor starts at its first call) is not charged to the campaign:
+    a time budget shorter than the start-up still plays steps, and `startup_s` holds the start-up."""
+    import time
+
+    class SlowStart(Counter10):
+        def reset(self, seed: int | None = None) -> tuple[Any, dict[str, Any]]:
+            if not self.seeds:
+                time.sleep(0.4)  # the first call starts the worker
+            return super().reset(seed)
+
+    loop = CampaignLoop([SlowStart(), SlowStart()], [Explorer(2, seed=0), Explorer(2, seed=1)], Budget(seconds=0.3))
+    loop.run()
+    assert loop.startup_s >= 0.8
+    assert loop.steps > 0  # with the start-up counted, the 0.3 s budget would be spent before the first round
+    assert loop.now_s() < loop.startup_s

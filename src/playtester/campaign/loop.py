@@ -167,6 +167,10 @@ class CampaignLoop:
     `WorkerLostError` when it starts an episode (a Ray worker lost past its restarts) is dropped with a
     warning (``warnings``) and the others go on; with none left, `WorkerError`. ``ahead``: acting ahead, the
     steps per call to a Ray worker (see the module's doc; None: `AHEAD`; 1: off, one step per call).
+
+    The campaign's clock (`now_s`, a time budget, steps/s) starts when every slot has started its first
+    episode: the workers' own start (a Ray actor's and the game host inside it, which start at its first call)
+    is not campaign time, so a backend is not charged for starting up (``startup_s`` holds how long it took).
     """
 
     def __init__(self, envs: Sequence[Any], agents: Sequence[Any], budget: Budget, *, seed: int = 0,
@@ -181,6 +185,7 @@ class CampaignLoop:
         self.make_suite = make_suite
         self.steps, self.episodes, self.elapsed0 = steps, episodes, elapsed_s
         self.t0 = time.perf_counter()
+        self.startup_s = 0.0  # from here to every slot's first episode started (`run`)
         self.agents = list({id(a): a for a in agents}.values())  # a shared explorer once
         self._empty_rounds = 0
         self.warnings: list[str] = []
@@ -208,6 +213,8 @@ class CampaignLoop:
         self.emit("on_start", self)
         for slot in self.slots:
             self.start(slot, reset=True if reset is None else reset[slot.index])
+        now = time.perf_counter()
+        self.startup_s, self.t0 = now - self.t0, now  # the clock starts once every worker is up
         while not self.budget.spent(self.steps, self.now_s()):
             self.round()
             self.emit("on_round", self)
