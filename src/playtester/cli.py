@@ -403,7 +403,7 @@ def _print_summary(s: Any) -> None:
     table.add_column()
     table.add_row("agent / actions", f"{s.agent} / {s.actions} ({s.n_actions} actions)")
     table.add_row("steps", f"{s.steps:,} in {s.seconds:.1f} s = {s.steps_per_s:,.0f} steps/s with {s.workers} "
-                  f"worker{'s' if s.workers > 1 else ''}")
+                  f"worker{'s' if s.workers > 1 else ''} (started in {s.startup_s:.1f} s before)")
     outcomes = ", ".join(f"{k} {s.count(k)}" for k in ("finished", "done", "truncated", "crash", "hang",
                                                         "memory", "worker_lost", "no-valid-action", "agent")
                          if s.count(k))
@@ -433,7 +433,7 @@ def _print_summary(s: Any) -> None:
 def _summary_json(s: Any) -> dict[str, Any]:
     return {
         "game": s.game, "agent": s.agent, "actions": s.actions, "n_actions": s.n_actions, "workers": s.workers,
-        "steps": s.steps, "seconds": s.seconds, "steps_per_s": s.steps_per_s,
+        "steps": s.steps, "seconds": s.seconds, "startup_s": s.startup_s, "steps_per_s": s.steps_per_s,
         "episodes": [{"worker": e.worker, "seed": e.seed, "steps": e.steps, "outcome": e.outcome,
                       "exit": None if e.exit is None else {"kind": e.exit.kind, "message": e.exit.message,
                                                            "code": e.exit.code, "signal": e.exit.signal}}

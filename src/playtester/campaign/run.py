@@ -47,7 +47,8 @@ class RunSummary:
     n_actions: int
     workers: int
     steps: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # from every worker's first episode started to the end (the loop's clock)
+    startup_s: float = 0.0  # starting the workers and their first episodes, before the clock
     episodes: list[EpisodeEnd] = field(default_factory=list)
     checks: Counter[str] = field(default_factory=Counter)
     events: Counter[str] = field(default_factory=Counter)
@@ -192,7 +193,7 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
         loop.run(reset=[False] + [True] * (workers - 1))
         summary.agent_stats = loop.agents[0].stats() if len(loop.agents) == 1 else {}
     finally:
-        summary.seconds = loop.now_s()
+        summary.seconds, summary.startup_s = loop.now_s(), loop.startup_s
         summary.warnings.extend(loop.warnings)
         if counts.silenced:
             summary.warnings.append(silenced_warning(counts.silenced))
