@@ -403,7 +403,7 @@ def _print_summary(s: Any) -> None:
     table.add_column()
     table.add_row("agent / actions", f"{s.agent} / {s.actions} ({s.n_actions} actions)")
     table.add_row("steps", f"{s.steps:,} in {s.seconds:.1f} s = {s.steps_per_s:,.0f} steps/s with {s.workers} "
-                  f"worker{'s' if s.workers > 1 else ''} (started in {s.startup_s:.1f} s before)")
+                  f"worker{'s' if s.workers > 1 else ''}, after {s.startup_s:.1f} s of start-up")
     outcomes = ", ".join(f"{k} {s.count(k)}" for k in ("finished", "done", "truncated", "crash", "hang",
                                                         "memory", "worker_lost", "no-valid-action", "agent")
                          if s.count(k))
