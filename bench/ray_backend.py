@@ -6,7 +6,9 @@ run on the same cores as the parent and the games):
 
   steps/s        `run_agent` (``playtester run``): random agent, 2 workers, a fixed step budget, blockmaze's
                  analyzed space (made once; its action masks change from step to step), no frames captured;
-                 the loop's own time (from the first reset to the budget), not worker start-up. Four runs a
+                 the loop's own time (since 2026-11-27: from every worker's first episode started to the
+                 budget; before, from the first reset, so Ray's figure held its actors' start), not worker
+                 start-up (``startup_s``: the loop's `startup_s`, per run). Four runs a
                  round: ``local`` and ``ray`` one step per call (the loop's ``ahead`` = 1), ``local_ahead``
                  and ``ray_ahead`` acting ahead (``ahead`` = 8: the random agent's plan chooses each step's
                  action on its mask in the worker, a batch of up to 8 steps per call, one Ray actor call
@@ -26,7 +28,8 @@ run on the same cores as the parent and the games):
                  ones included (the local Ray instance runs through the whole bench) and the median by kind.
   steady steps/s the same steps/s from a tenth of the budget to its end, and the time to the first step: a Ray
                  actor starts (its Worker's host process) while the loop waits for its first reset, a local
-                 Worker before the loop, so the loop's steps/s holds Ray's start-up and not local's.
+                 Worker before the loop (before the loop's clock started after the first resets, the loop's
+                 steps/s held Ray's start-up and not local's).
   load           cores the whole machine was busy over that stretch, and how many of them were other work
                  (``others_cores``: what else ran on the machine while this run was measured).
   latency        one worker stepped one step at a time (act, wait, act...): microseconds per step, local Worker
@@ -179,7 +182,7 @@ def campaign(spec, space, backend: str, steps: int, ahead: int) -> dict[str, flo
     (j0, m0), (j1, m1) = job[0], job[-1]
     (b0, t0), (b1, t1) = machine[0], machine[-1]
     wall = max(t1 - t0, 1e-9)
-    return {"steps_per_s": s.steps_per_s, "cpu_ms_per_step": 1000 * (c1 - c0) / max(1, n1 - n0), "steps": s.steps,
+    return {"steps_per_s": s.steps_per_s, "startup_s": round(s.startup_s, 3), "cpu_ms_per_step": 1000 * (c1 - c0) / max(1, n1 - n0), "steps": s.steps,
             "job_cpu_ms_per_step": 1000 * (j1 - j0) / max(1, m1 - m0),
             "cpu_ms_per_step_by_role": breakdown(procs[0], procs[-1], m1 - m0),
             # the load: cores the machine was busy over the same stretch, and how many of them were not this job
