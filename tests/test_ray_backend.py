@@ -475,3 +475,35 @@ def test_the_driver_killed_then_resume_on_ray_loses_nothing_already_found(tmp_pa
         for pid in _pids_under(ray_tmp):
             os.kill(pid, signal.SIGKILL)
         subprocess.run(["rm", "-rf", ray_tmp], check=False)
+
+
+def test_a_call_inside_a_plan_on_ray_sees_the_game_past_the_calls_in_flight_and_keeps_their_steps(ray_local):
+    """`RayWorker.call` first takes in the plan's calls in flight (the batch answered, then up to `DEPTH` queued
+    continuations of ``chunk`` steps), so the game it sees is that many steps past the last answer taken; every
+    one of those steps is still answered by `step_wait`, in order, and the plan ends there."""
+    import numpy as np
+
+    from playtester.agents.common import RandomPlan
+    from playtester.drive.ray_worker import DEPTH, RayWorker
+
+    spec = resolve("blockmaze")
+    space = resolve_space(spec, "blind")
+    w = RayWorker(spec, space, capture=None)
+    try:
+        start = w.reset(seed=0)
+        chunk = 2
+        w.act_ahead_async(0, RandomPlan.of(np.random.default_rng(0), len(space)), 50, chunk=chunk)
+        first = w.step_wait()
+        assert w.ahead
+        w.call("playtester.plans.hooks:hook_names")
+        kept = []
+        while w.ahead:
+            kept.append(w.step_wait())
+        # the first batch's other steps, then DEPTH continuations of `chunk` steps each, were played before the call
+        assert len(kept) == chunk - 1 + DEPTH * chunk
+        frames = [first.frame_no] + [o.frame_no for o in kept]
+        assert frames == sorted(set(frames)) and frames[0] > start.frame_no  # each step once, in order
+        after = w.act(0)  # the plan ended at the call: the next step is the caller's own, right after the kept ones
+        assert after.frame_no > frames[-1] and not w.ahead
+    finally:
+        w.close()
