@@ -19,7 +19,10 @@
 
    ``--before REV`` also measures, in the same rounds, the server with playtester's Godot files (remote.py, godot.py,
    the add-on, gdscript.py) as they are at git revision REV, the rest of the tree as it is (a copy in a temporary
-   folder, run in a child process): the before/after of those files alone. Today's code is also measured with every
+   folder, run in a child process): the before/after of those files alone, one step per round trip
+   (``server_steps_s_before``) and acting ahead (``server_ahead_steps_s_before``; ``server_ahead_over_before_rounds``:
+   each round's acting-ahead speed now against REV's in the same round). ``server_ahead_steps_s_nocompact``: acting
+   ahead with delta answers that are not compact (PLAYTESTER_REMOTE_COMPACT=0; docs/protocol.md, "Compact"). Today's code is also measured with every
    entity in every answer (``server_steps_s_whole``: PLAYTESTER_REMOTE_DELTA=0) and with the answers in Godot's
    Variant format (``server_steps_s_variant``: PLAYTESTER_REMOTE_ENCODING=godot-variant; the default is JSON
    when no frame is captured).
@@ -90,12 +93,12 @@ def before_tree(rev: str, where: Path) -> Path:
     return dst / "src"
 
 
-def driven_in(src: Path, kind: str, steps: int) -> float:
+def driven_in(src: Path, kind: str, steps: int, ahead: int = 0) -> float:
     """`driven` in a child process that imports playtester from ``src``."""
     env = dict(os.environ, PYTHONPATH=str(src))
     env.pop("PLAYTESTER_GODOT_ADDON", None)
-    out = subprocess.run([sys.executable, __file__, "--driven", kind, str(steps)], env=env, capture_output=True,
-                         text=True, timeout=600)
+    out = subprocess.run([sys.executable, __file__, "--driven", kind, str(steps), "--ahead", str(ahead)], env=env,
+                         capture_output=True, text=True, timeout=600)
     for line in out.stdout.splitlines():
         if line.startswith("@@driven "):
             _, rate, total, godot = line.split()
@@ -104,11 +107,11 @@ def driven_in(src: Path, kind: str, steps: int) -> float:
     raise RuntimeError(f"driven in {src}: {out.stdout[-500:]} {out.stderr[-1500:]}")
 
 
-def driven_env(kind: str, steps: int, env: dict[str, str]) -> float:
+def driven_env(kind: str, steps: int, env: dict[str, str], ahead: int = 0) -> float:
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        return driven(kind, steps, None)
+        return driven(kind, steps, None, ahead)
     finally:
         for k, v in old.items():
             if v is None:
@@ -133,8 +136,11 @@ def direct(steps: int, batch: int) -> float:
         try:
             sets = action_sets(g.hello.actions)
             table = EntityTable()
-            observation_of(g.request({"type": "reset", "seed": 0, "args": {}, "capture": None, "delta": True,
-                                      "encoding": choose_encoding(g.hello)}, 10), None, table)
+            reset = {"type": "reset", "seed": 0, "args": {}, "capture": None, "delta": True,
+                     "encoding": choose_encoding(g.hello)}
+            if g.hello.capabilities.get("compact") and os.environ.get("PLAYTESTER_REMOTE_COMPACT", "1") != "0":
+                reset["compact"] = True  # as the episode asks (docs/protocol.md, "Compact")
+            observation_of(g.request(reset, 10), None, table)
             rng = random.Random(0)
 
             def one() -> dict:
@@ -305,7 +311,11 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
                                                                              "godot-variant"})
             m["server_direct_steps_s"] = lambda: direct(2000, 1)
             m["server_direct_batch10_steps_s"] = lambda: direct(4000, 10)
+            # acting ahead with whole delta answers (PLAYTESTER_REMOTE_COMPACT=0), to tell what the compact ones give
+            m["server_ahead_steps_s_nocompact"] = lambda: driven_env("godot", 2000, {"PLAYTESTER_REMOTE_COMPACT": "0"},
+                                                                     ahead=2000)
             if old_src is not None:
+                m["server_ahead_steps_s_before"] = lambda: driven_in(old_src, "godot", 2000, ahead=2000)
                 m["server_steps_s_before"] = lambda: driven_in(old_src, "godot", 2000)
                 m["runner_steps_s_before"] = lambda: driven_in(old_src, "godot-runner", 300)
             if addon:
@@ -317,7 +327,7 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             for k, f in m.items():
                 LAST_CPU.clear()
                 cols.setdefault(k, []).append(f())
-                if k.startswith(("server_steps_s", "server_ahead_steps_s")) and LAST_CPU:
+                if k.startswith(("server_steps_s", "server_ahead_steps_s")) and LAST_CPU:  # (and their _before)
                     cols.setdefault(k.replace("steps_s", "cpu_us_per_step"), []).append(LAST_CPU["total"])
                     cols.setdefault(k.replace("steps_s", "godot_cpu_us_per_step"), []).append(LAST_CPU["godot"])
             print(f"round {r}: " + ", ".join(f"{k} {v[-1]:,.0f}" for k, v in cols.items()), flush=True)
@@ -330,25 +340,33 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
         out[f"{side}_ratio_fixed"] = frames / med[f"{side}_raw_fixed_fps"]
         if f"{side}_raw_free_fps" in med:
             out[f"{side}_ratio_free"] = frames / med[f"{side}_raw_free_fps"]
-        if before:
+        if before and f"{side}_steps_s_before" in med:
             out[f"{side}_ratio_fixed_before"] = med[f"{side}_steps_s_before"] * FRAMES_PER_STEP / \
                 med[f"{side}_raw_fixed_fps"]
         if addon:
             out[f"{side}_ratio_fixed_other_addon"] = med[f"{side}_steps_s_other_addon"] * FRAMES_PER_STEP / \
                 med[f"{side}_raw_fixed_fps"]
     for k in ("server_ahead_steps_s", "server_steps_s_whole", "server_steps_s_variant", "server_direct_steps_s",
-              "server_direct_batch10_steps_s"):
+              "server_direct_batch10_steps_s", "server_ahead_steps_s_before", "server_ahead_steps_s_nocompact"):
         if k in med and "server_raw_fixed_fps" in med:
             out[k.replace("steps_s", "ratio_fixed")] = med[k] * FRAMES_PER_STEP / med["server_raw_fixed_fps"]
     # each round's own ratio (its speed against the raw rate measured in the same round) and the best round: the
     # machine's other load moves both, so a round's ratio is steadier than a ratio of medians
-    for k in ("server_steps_s", "server_ahead_steps_s"):
+    for k in ("server_steps_s", "server_ahead_steps_s", "server_ahead_steps_s_before", "server_ahead_steps_s_nocompact",
+              "server_steps_s_before"):
         if k in cols and "server_raw_fixed_fps" in cols:
             per = [v * FRAMES_PER_STEP / raw for v, raw in zip(cols[k], cols["server_raw_fixed_fps"], strict=True)]
             out[k.replace("steps_s", "ratio_fixed") + "_rounds"] = per
             out[k.replace("steps_s", "ratio_fixed") + "_best"] = max(per)
             out[k.replace("steps_s", "ratio_fixed") + "_rounds_median"] = statistics.median(per)
             out[k + "_best"] = max(cols[k])
+    # acting ahead against the --before revision's (or without compact answers) in the same round
+    for k in ("server_ahead_steps_s_before", "server_ahead_steps_s_nocompact"):
+        if k in cols and "server_ahead_steps_s" in cols:
+            per = [a / b for a, b in zip(cols["server_ahead_steps_s"], cols[k], strict=True)]
+            tag = k.replace("server_ahead_steps_s_", "server_ahead_over_")
+            out[tag + "_rounds"] = per
+            out[tag + "_rounds_median"] = statistics.median(per)
     # the same ratio in CPU time: the CPU a step's 10 frames cost the game alone, against the CPU the whole step cost
     # (all processes): what the machine's other load disturbs least
     for k in [k for k in med if k.startswith(("server_cpu_us_per_step", "server_ahead_cpu_us_per_step"))]:
@@ -521,9 +539,10 @@ def main() -> None:
                     "server_steps_s,server_ahead_steps_s,server_raw_fixed_fps,server_raw_cpu_us_per_frame)")
     ap.add_argument("--before", default=None, help="git revision of playtester's Godot files to measure against")
     ap.add_argument("--driven", nargs=2, default=None, help=argparse.SUPPRESS)  # KIND STEPS: one measure (child)
+    ap.add_argument("--ahead", type=int, default=0, help=argparse.SUPPRESS)  # ... acting ahead, batches of this many
     args = ap.parse_args()
     if args.driven:
-        rate = driven(args.driven[0], int(args.driven[1]), None)
+        rate = driven(args.driven[0], int(args.driven[1]), None, args.ahead)
         print(f"@@driven {rate} {LAST_CPU['total']} {LAST_CPU['godot']}", flush=True)
         return
     made = provenance()
@@ -561,6 +580,10 @@ def main() -> None:
                   f"{t['server_ahead_ratio_fixed_rounds_median']:.2f}, best {t['server_ahead_ratio_fixed_best']:.2f}; one "
                   f"step per round trip: median {t.get('server_ratio_fixed_rounds_median', 0):.2f}, best "
                   f"{t.get('server_ratio_fixed_best', 0):.2f})", flush=True)
+        if "server_ahead_ratio_fixed_before_rounds_median" in t:
+            print(f"  acting ahead at --before: ratio median {t['server_ahead_ratio_fixed_before_rounds_median']:.2f}, best "
+                  f"{t['server_ahead_ratio_fixed_before_best']:.2f}; now / before per round: median "
+                  f"{t['server_ahead_over_before_rounds_median']:.2f}", flush=True)
         print("  server: " + ", ".join(f"{k} {v:,.0f}" for k, v in m.items() if k.startswith("server")), flush=True)
     if "spaces" not in skip:
         record["spaces"] = {"steps": args.steps, **compare({"declared": ("random", "default"),

@@ -104,6 +104,7 @@ def _random_steps(g, n, seed):
 def test_the_addon_offers_the_speed_features(coinhop):
     caps = coinhop.hello.capabilities
     assert caps["encodings"] == ["json", "godot-variant"] and caps["delta"] is True and caps["batch"] is True
+    assert caps["compact"] is True
 
 
 def test_variant_answers_read_as_the_json_ones(coinhop):
@@ -137,6 +138,59 @@ def test_delta_answers_merge_into_the_same_observations_and_gone_entities_leave(
     assert reply["gone"] == ["Coin2"]
     obs = observation_of(reply, None, table)
     assert "coin2" not in obs.entities and "coin2_x" not in obs.features and obs.features["main_score"] == score + 1
+
+
+def test_compact_answers_decode_to_the_same_observations_as_whole_ones(coinhop):
+    steps = _random_steps(coinhop, 120, 4)
+    whole = _play(coinhop, {"type": "reset", "seed": 9}, steps)
+    table = EntityTable()
+    compact = _play(coinhop, {"type": "reset", "seed": 9, "delta": True, "compact": True}, steps, table)
+    assert len(whole) == len(compact) == 121
+    for x, y in zip(whole, compact, strict=True):
+        assert x.features == y.features and x.entities == y.entities and x.frame_no == y.frame_no
+        assert list(x.features) == list(y.features) and list(x.entities) == list(y.entities)
+        assert [(e.name, e.data, e.frame) for e in x.events] == [(e.name, e.data, e.frame) for e in y.events]
+    # the answer itself: the changed entities as one flat list, their schemas sent once (in the reset's answer)
+    reply = coinhop.request({"type": "step", "inputs": {"actions": ["move_right"]}, "frames": 2}, 10)
+    assert reply["compact"] is True and "new" not in reply and "entities" not in reply
+    listed, i, flat = [], 0, reply["ent"]
+    while i < len(flat):  # each entity: its index, its values, its x and y
+        sch = table.schemas[flat[i]]
+        listed.append(sch.eid)
+        i += 1 + sch.count + 2 * sch.pos
+    assert "player" in listed and not any(e.startswith("coins_") for e in listed)
+    score = observation_of(reply, None, table).features["main_score"]
+    # a collected coin is freed: its index is "gone", and it leaves the merged entities and features
+    assert coinhop.request({"type": "call", "name": "teleport", "args": [200, 200]}, 10)["status"] == "ok"
+    reply = coinhop.request({"type": "step", "inputs": {"actions": []}, "frames": 5}, 10)
+    assert [table.schemas[i].eid for i in reply["gone"]] == ["coin2"]
+    obs = observation_of(reply, None, table)
+    assert "coin2" not in obs.entities and "coin2_x" not in obs.features
+    assert obs.features["main_score"] == score + 1
+    # the same in Godot's Variant format (the flat list in a Variant Dictionary)
+    table = EntityTable()
+    variant = _play(coinhop, {"type": "reset", "seed": 9, "delta": True, "compact": True, "encoding": "godot-variant"},
+                    steps, table)
+    for x, y in zip(whole, variant, strict=True):
+        assert sorted(x.entities) == sorted(y.entities) and x.features.keys() == y.features.keys()
+        assert all(y.features[k] == pytest.approx(v, rel=1e-5, abs=1e-3) for k, v in x.features.items())
+
+
+def test_compact_decoding_by_hand():
+    table = EntityTable()
+    reply = {"type": "observation", "compact": True, "seq": 1, "frame_no": 10, "time_ms": 167,
+             "new": [[0, "Player", "player", ["hp", "velocity", "target"], True], [1, "Main", "main", ["score"], False]],
+             "ent": [0, 3, [1.5, 2.0], None, 10, 20.5, 1, 0]}
+    obs = observation_of(reply, None, table)
+    assert obs.features == {"player_hp": 3.0, "player_x": 10.0, "player_y": 20.5, "x": 10.0, "y": 20.5,
+                            "main_score": 0.0}
+    assert obs.entities["player"].attrs == {"hp": 3, "velocity": [1.5, 2.0]} and obs.entities["main"].pos is None
+    obs = observation_of({"type": "observation", "compact": True, "seq": 2, "ent": [1, 4], "gone": [0]}, None, table)
+    assert obs.features == {"main_score": 4.0} and list(obs.entities) == ["main"]
+    with pytest.raises(ProtocolError):  # an index with no schema, a list cut short
+        observation_of({"type": "observation", "compact": True, "ent": [5, 1]}, None, table)
+    with pytest.raises(ProtocolError):
+        observation_of({"type": "observation", "compact": True, "ent": [1]}, None, table)
 
 
 def test_a_batch_of_steps_answers_once_as_the_steps_one_by_one(coinhop):

@@ -288,6 +288,9 @@ def encode_variant(v: Any) -> bytes:
     return bytes(out)
 
 
+_JSON = json.JSONDecoder()
+
+
 def parse_body(raw: bytes) -> dict[str, Any]:
     """One message's body: a JSON object (it starts with ``{``) or, from a game that was asked for the
     ``godot-variant`` encoding, a Variant-encoded Dictionary. `ProtocolError` for anything else."""
@@ -298,7 +301,7 @@ def parse_body(raw: bytes) -> dict[str, Any]:
             raise ProtocolError(f"a broken Variant message: {e}: {raw[:64]!r}") from None
         return msg
     try:
-        msg = json.loads(raw)
+        msg = _JSON.decode(raw.decode()) if raw[:1] == b"{" else json.loads(raw)  # (json.loads guesses the encoding)
     except ValueError as e:
         raise ProtocolError(f"not JSON: {e}: {raw[:200]!r}") from None
     if not isinstance(msg, dict):
@@ -1173,9 +1176,80 @@ class EntityTable:
     def __init__(self) -> None:
         self.entities: dict[str, Entity] = {}
         self.features: dict[str, dict[str, float]] = {}
+        self.schemas: dict[int, _Schema] = {}  # a compact game's entities by index (its "new" schemas)
 
     def clear(self) -> None:
-        self.entities, self.features = {}, {}
+        self.entities, self.features, self.schemas = {}, {}, {}
+
+
+@dataclass
+class _Schema:
+    """One entity of a ``compact`` answer (its ``new`` schema): its feature id, kind, number of variables, whether it
+    has a position, and (in the name order a JSON answer's ``props`` have: Godot's JSON writer sorts keys) each
+    variable's place in the list, name and feature name."""
+
+    eid: str
+    kind: str
+    count: int
+    pos: bool
+    props: list[tuple[int, str, str]]
+    xy: tuple[str, str]
+    player: bool
+
+
+def _schema(raw: Any) -> tuple[int, _Schema]:
+    idx, gid, kind, names, pos = raw
+    eid = _feature_name(str(gid))
+    names = [str(n) for n in names]
+    props = [(k, names[k], f"{eid}_{_feature_name(names[k])}") for k in sorted(range(len(names)), key=names.__getitem__)]
+    return int(idx), _Schema(eid, str(kind), len(names), bool(pos), props, (eid + "_x", eid + "_y"), eid == "player")
+
+
+def _merge_compact(reply: dict[str, Any], table: EntityTable) -> None:
+    """A ``compact`` answer merged into ``table``: its new schemas, its gone entities, then its changed ones (each its
+    index, its values in its schema's order, then x and y if it has a position)."""
+    schemas = table.schemas
+    for raw in reply.get("new") or ():
+        try:
+            idx, sch = _schema(raw)
+        except (TypeError, ValueError) as e:
+            raise ProtocolError(f"a broken compact schema {raw!r}: {e}") from None
+        schemas[idx] = sch
+    for g in reply.get("gone") or ():
+        sch = schemas.get(g)
+        if sch is not None:
+            table.entities.pop(sch.eid, None)
+            table.features.pop(sch.eid, None)
+    flat = reply.get("ent") or ()
+    i, n = 0, len(flat)
+    entities, features = table.entities, table.features
+    try:
+        while i < n:
+            sch = schemas[flat[i]]
+            k = sch.count
+            values = flat[i + 1:i + 1 + k]  # (one cut short: values[j] below raises IndexError)
+            i += 1 + k
+            feats: dict[str, float] = {}  # in `_entity`'s order: the position's, then the variables'
+            pos = None
+            if sch.pos:
+                pos = (float(flat[i]), float(flat[i + 1]))
+                i += 2
+                feats[sch.xy[0]], feats[sch.xy[1]] = pos
+                if sch.player:
+                    feats["x"], feats["y"] = pos
+            props: dict[str, Any] = {}
+            for j, name, f in sch.props:
+                v = values[j]
+                if v is None:
+                    continue
+                props[name] = v
+                t = type(v)
+                if t is float or t is int or t is bool:
+                    feats[f] = float(v)
+            entities[sch.eid] = Entity(sch.eid, sch.kind, pos, props)
+            features[sch.eid] = feats
+    except (KeyError, IndexError, TypeError, ValueError) as e:
+        raise ProtocolError(f"a broken compact observation at item {i} of {n}: {e}") from None
 
 
 def _entity(e: dict[str, Any]) -> tuple[str, Entity, dict[str, float]]:
@@ -1206,7 +1280,14 @@ def observation_of(reply: dict[str, Any], capture: Any, table: EntityTable | Non
     observation is merged into ``table`` (the entities it does not list are as they were)."""
     entities: dict[str, Entity] = {}
     features: dict[str, float] = {}
-    if reply.get("delta") and table is not None:
+    if reply.get("compact"):
+        if table is None:
+            table = EntityTable()
+        _merge_compact(reply, table)
+        entities = dict(table.entities)
+        for feats in table.features.values():
+            features.update(feats)
+    elif reply.get("delta") and table is not None:
         for gid in reply.get("gone") or ():
             eid = _feature_name(str(gid))
             table.entities.pop(eid, None)
@@ -1223,15 +1304,17 @@ def observation_of(reply: dict[str, Any], capture: Any, table: EntityTable | Non
             eid, ent, feats = _entity(e)
             entities[eid] = ent
             features.update(feats)
+    get = reply.get
+    evs = get("events")
     events = [GameEvent(str(ev.get("name", "")), dict(ev.get("data") or {}), int(ev.get("frame", 0)))
-              for ev in reply.get("events") or []]
-    logs = list(reply.get("logs_parsed") or [])
-    for r in reply.get("logs") or []:  # records the game sends itself (an engine that can catch its errors)
+              for ev in evs] if evs else []
+    logs = list(get("logs_parsed") or ())
+    for r in get("logs") or ():  # records the game sends itself (an engine that can catch its errors)
         logs.append(LogRecord(str(r.get("logger", "game")), str(r.get("level", "ERROR")), str(r.get("message", "")),
-                              str(r.get("file", "")), int(r.get("line", 0)), int(reply.get("frame_no", 0))))
+                              str(r.get("file", "")), int(r.get("line", 0)), int(get("frame_no", 0))))
     frame = None
-    f = reply.get("frame")
-    if isinstance(f, dict) and f.get("format", "rgb8") == "rgb8":
+    f = get("frame")
+    if f is not None and isinstance(f, dict) and f.get("format", "rgb8") == "rgb8":
         w, h = int(f["width"]), int(f["height"])
         data = f["data"] if isinstance(f["data"], bytes) else base64.b64decode(f["data"])  # Variant: raw bytes
         frame = np.frombuffer(data, dtype=np.uint8)[: w * h * 3].reshape(h, w, 3).copy()
@@ -1421,6 +1504,9 @@ class RemoteRunner:
                 reset["encoding"] = encoding
             if self.game.hello.capabilities.get("delta") and os.environ.get("PLAYTESTER_REMOTE_DELTA", "1") != "0":
                 reset["delta"] = True
+                if self.game.hello.capabilities.get("compact") and \
+                        os.environ.get("PLAYTESTER_REMOTE_COMPACT", "1") != "0":
+                    reset["compact"] = True
             obs = self.exchange(reset, "reset")
             self.send(obs)
             while not self.ended:

@@ -11,7 +11,8 @@ extends Node
 # A reset seeds Godot's global RNG, releases every held input and changes to the main scene again (other
 # autoloads keep their state: PLAYTESTER_REMOTE_FRESH=1 makes playtester start a fresh Godot per episode).
 # Speed (docs/protocol.md, "Speed"): a reset may ask for answers in Godot's Variant format (var2bytes) and for
-# delta observations (only the entities that changed, and the ids "gone"); a step may carry "then", more steps
+# delta observations (only the entities that changed, and the ids "gone") and for compact ones (the changed entities'
+# values in one flat list, each entity's id, kind and variable names sent once); a step may carry "then", more steps
 # to play before the one answer.
 
 const PROTOCOL = 1
@@ -40,6 +41,15 @@ var last_ids := {}  # entity ids in the last observation, for delta's "gone"
 var queued := []  # step's "then": the steps still to play before the answer
 var each := false  # step's "each": every step of the batch is answered as it ends (each "then" step has its seq)
 var encoding := "json"  # of our answers, as reset asked: "json" or "godot-variant" (var2bytes: ~5x cheaper here)
+var compact := false  # reset's "compact": observations carry the changed entities as one flat list ("ent")
+var next_index := 0  # compact: the index the next entity gets (never reused on this connection)
+var ent := []  # compact: the flat list of the observation being built ([index, values..., x, y] per entity)
+var fresh := []  # compact: the schemas of the entities it lists for the first time
+var c_gone := []  # compact: the indices of the entities that left since the last observation
+var c_nodes := []  # compact: the entity nodes of the last observation (the same at most steps: their infos are kept)
+var c_dirty := true  # compact: a node entered or left the tree since then (c_nodes may hold a freed node)
+var c_infos := []  # ... their node_info
+var c_sigs := []  # ... and what was sent of each (its variables' values, then its position); null: to be sent
 
 
 func _init():
@@ -76,7 +86,7 @@ func _ready():
 		"game": ProjectSettings.get_setting("application/config/name"),
 		"capabilities": {"pixels": pixels, "entities": true, "snapshots": false, "inputs": ["actions", "keys"],
 			"stderr_sync": true, "fps": fps, "encodings": ["json", "godot-variant"], "delta": true, "batch": true,
-			"pipeline": true, "batch_each": true},
+			"pipeline": true, "batch_each": true, "compact": true},
 		"actions": _input_actions()})
 
 
@@ -120,6 +130,10 @@ func _send(msg: Dictionary) -> void:
 		data = var2bytes(msg)  # Godot's binary Variant format: playtester decodes it (docs/protocol.md, Encodings)
 	else:
 		data = to_json(msg).to_utf8()
+	_send_bytes(data)
+
+
+func _send_bytes(data: PoolByteArray) -> void:
 	var n := data.size()  # the length and the JSON in one write (two small writes wait on ACKs)
 	var buf := PoolByteArray([(n >> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255])
 	buf.append_array(data)
@@ -172,8 +186,13 @@ func _serve() -> void:
 			seed(int(msg.get("seed", 0)))
 			encoding = "godot-variant" if msg.get("encoding", "json") == "godot-variant" else "json"
 			delta = bool(msg.get("delta", false))
+			compact = bool(msg.get("compact", false))
 			last_sig = {}
 			last_ids = {}
+			c_nodes = []
+			c_infos = []
+			c_sigs = []
+			c_dirty = true
 			args = msg.get("args", {})
 			node_info = {}
 			watch = msg.get("watch", [])
@@ -202,6 +221,9 @@ func _serve() -> void:
 
 
 func _reply() -> void:
+	if compact:
+		_reply_compact()
+		return
 	var obs := {"type": "observation", "seq": seq, "frame_no": frame_no,
 		"time_ms": int(round(frame_no * 1000.0 / fps)), "entities": _entities(), "events": events,
 		"done": false}
@@ -214,6 +236,42 @@ func _reply() -> void:
 		obs["gone"] = gone
 		last_ids = seen_ids
 	events = []
+	if not watch.empty():
+		obs["watch"] = _watched()
+	if capture != null:
+		obs["frame"] = _frame()
+	printerr("@@playtester sync %d" % seq)
+	_send(obs)
+
+
+func _reply_compact() -> void:
+	# docs/protocol.md, "Compact": the changed entities' values in one flat list, written by hand (to_json of a
+	# nested Dictionary sorts its keys and costs ~3x this)
+	_entities_compact()
+	var t := int(round(frame_no * 1000.0 / fps))
+	if encoding == "json" and capture == null:
+		var s := '{"type":"observation","compact":true,"seq":' + str(seq) + ',"frame_no":' + str(frame_no) + \
+			',"time_ms":' + str(t) + ',"ent":' + to_json(ent)
+		if not fresh.empty():
+			s += ',"new":' + to_json(fresh)
+		if not c_gone.empty():
+			s += ',"gone":' + to_json(c_gone)
+		if not events.empty():
+			s += ',"events":' + to_json(events)
+			events = []
+		if not watch.empty():
+			s += ',"watch":' + to_json(_watched())
+		printerr("@@playtester sync %d" % seq)
+		_send_bytes((s + "}").to_utf8())
+		return
+	var obs := {"type": "observation", "compact": true, "seq": seq, "frame_no": frame_no, "time_ms": t, "ent": ent}
+	if not fresh.empty():
+		obs["new"] = fresh
+	if not c_gone.empty():
+		obs["gone"] = c_gone
+	if not events.empty():
+		obs["events"] = events
+		events = []
 	if not watch.empty():
 		obs["watch"] = _watched()
 	if capture != null:
@@ -245,9 +303,18 @@ func _hook(name: String, call_args: Array) -> void:
 
 
 # ---- inputs
+var last_inputs = null  # the actions and keys of the last _apply_inputs ([actions, keys]), as asked
+var events_of := {}  # action + "1" (pressed) / "0" (released) -> its InputEventAction, made once, never changed
+
+
 func _apply_inputs(inputs: Dictionary) -> void:
+	var asked := [inputs.get("actions", []), inputs.get("keys", [])]
+	if typeof(asked[0]) == TYPE_ARRAY and typeof(asked[1]) == TYPE_ARRAY and typeof(last_inputs) == TYPE_ARRAY \
+			and asked == last_inputs:
+		return  # the same held as at the last step: nothing to press or release
+	last_inputs = asked
 	var actions := {}
-	for a in inputs.get("actions", []):
+	for a in asked[0]:
 		if InputMap.has_action(a):
 			actions[a] = true
 	for a in held_actions.keys():
@@ -258,7 +325,7 @@ func _apply_inputs(inputs: Dictionary) -> void:
 			_action_event(a, true)
 	held_actions = actions
 	var keys := {}
-	for k in inputs.get("keys", []):
+	for k in asked[1]:
 		var code := OS.find_scancode_from_string(k)
 		if code != 0:
 			keys[code] = true
@@ -272,10 +339,14 @@ func _apply_inputs(inputs: Dictionary) -> void:
 
 
 func _action_event(action: String, pressed: bool) -> void:
-	var ev := InputEventAction.new()
-	ev.action = action
-	ev.pressed = pressed
-	ev.strength = 1.0 if pressed else 0.0
+	var key := action + ("1" if pressed else "0")
+	var ev = events_of.get(key)
+	if ev == null:
+		ev = InputEventAction.new()
+		ev.action = action
+		ev.pressed = pressed
+		ev.strength = 1.0 if pressed else 0.0
+		events_of[key] = ev
 	Input.parse_input_event(ev)
 
 
@@ -354,6 +425,85 @@ func _entities() -> Array:
 			e["pos"] = [pos.x, pos.y]
 		out.append(e)
 	return out
+
+
+func _entities_compact() -> void:
+	# each entity new or changed since the last observation goes into `ent` as its index, its variables' values
+	# (in its schema's order) and its position (x, y) if it has one; its schema ([index, id, kind, names, has_pos])
+	# goes into `fresh` the first time; the indices of those that left, into `c_gone`
+	ent = []
+	fresh = []
+	c_gone = []
+	var scene = get_tree().current_scene
+	var nodes := []
+	if scene != null:
+		nodes = get_tree().get_nodes_in_group("playtester")
+		if nodes.empty():
+			if bodies == null or bodies_scene != scene.get_instance_id():
+				bodies = []
+				bodies_scene = scene.get_instance_id()
+				_bodies(scene, bodies)
+			nodes = bodies
+	# the same nodes as at the last step unless the tree changed (a freed node's address may be a new node's: Array
+	# == compares object pointers) or the list did (a node joined or left the group): else their infos, what was
+	# sent of them, and what is gone are worked out again
+	if c_dirty or nodes != c_nodes:
+		c_dirty = false
+		var old := {}  # index -> what was sent of it
+		for i in range(c_infos.size()):
+			old[c_infos[i][4]] = c_sigs[i]
+		c_nodes = nodes
+		c_infos = []
+		c_sigs = []
+		for n in nodes:
+			var iid: int = n.get_instance_id()
+			var info = node_info.get(iid)
+			if info == null:  # worked out once per node: id, kind, names, where, index, schema sent
+				var where := 1 if n is Node2D else (2 if n is Spatial else 0)
+				info = [String(n.name) if n == scene else String(scene.get_path_to(n)), _kind(n), _prop_names(n),
+					where, next_index, false]
+				next_index += 1
+				node_info[iid] = info
+			c_infos.append(info)
+			c_sigs.append(old.get(info[4]))
+			old.erase(info[4])
+		c_gone = old.keys()
+	var k := -1
+	for n in nodes:
+		k += 1
+		var info: Array = c_infos[k]
+		var sig := []
+		for name in info[2]:
+			sig.append(n.get(name))
+		match info[3]:
+			1:
+				sig.append(n.global_position)
+			2:
+				sig.append(n.global_transform.origin)
+		if sig == c_sigs[k]:
+			continue  # unchanged since the last observation: not sent
+		c_sigs[k] = sig
+		var idx: int = info[4]
+		if not info[5]:
+			info[5] = true
+			fresh.append([idx, info[0], info[1], info[2], info[3] != 0])
+		ent.append(idx)
+		var m: int = info[2].size()
+		for i in range(m):
+			var v = sig[i]
+			if typeof(v) <= TYPE_STRING:  # null, bool, int, float, String
+				ent.append(v)
+			else:
+				ent.append(_plain(v))
+		match info[3]:
+			1:
+				var p: Vector2 = sig[m]
+				ent.append(p.x)
+				ent.append(p.y)
+			2:
+				var o: Vector3 = sig[m]
+				ent.append(o.x)
+				ent.append(o.z)
 
 
 func _bodies(node: Node, out: Array) -> void:
@@ -435,11 +585,13 @@ func _watched() -> Array:
 # ---- signals as events
 func _on_node_added(node: Node) -> void:
 	bodies = null
+	c_dirty = true
 	_watch(node)
 
 
 func _on_node_removed(_node: Node) -> void:
 	bodies = null
+	c_dirty = true
 
 
 func _watch_tree(node: Node) -> void:
