@@ -18,6 +18,12 @@ its action space is identified by content, so the files load from any clone path
 does not reach its goal (an object it cannot get round, a start outside the region) is not written.
 
 Usage: python bench/park_demos.py [--inspect 150] [--path 50] [--out bench/data/park_demos]
+
+The inspections ``bench/ppgta.py`` uses by default are not this script's: they are the orbit demonstrator's
+(``bench/ppgta.py --write-inspect-demos 150 --inspect bench/data/park_demos_orbit/inspect``), whose every action
+follows from where its object is on screen; this script's ``inspect`` walks between stand points only it knows
+and imitations of it never saw all 8 faces. Its 150 stay in ``bench/data/park_demos/inspect`` (``--inspect`` of
+``bench/ppgta.py`` names them; the results files before the orbit ones used them).
 """
 
 from __future__ import annotations

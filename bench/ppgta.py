@@ -3,11 +3,12 @@
 Each (agent, seed) is one ``playtester explore`` campaign on the park (one worker, code coverage off, every
 oracle of the park's config on, the texture oracle included): ``--episodes`` episodes of ``--steps`` steps from
 the park's random starts (a random pathway tile and facing per episode seed). ``ppgta`` and ``inspector`` first
-learn from the park's demonstrations (``bench/data/park_demos``: ``--path-demos`` path-following runs, recorded
-in the west region that the metrics below leave out, and ``--inspect-demos`` OOI inspections); ``random`` gets
-none. The figures come from the campaign's own bird's-eye record (``birdseye-ID.jsonl``: each episode's thinned
-position trace, the faces the probe says it saw, the texture oracle's verdicts matched to objects), the ground
-truth being read for scoring only:
+learn from the park's demonstrations (``--path-demos`` path-following runs from ``bench/data/park_demos/path``,
+recorded in the west region that the metrics below leave out, and ``--inspect-demos`` OOI inspections from
+``bench/data/park_demos_orbit/inspect``, the orbit demonstrator's, below; the first N of each folder, sorted);
+``random`` gets none. The figures come from the campaign's own bird's-eye record (``birdseye-ID.jsonl``: each
+episode's thinned position trace, the faces the probe says it saw, the texture oracle's verdicts matched to
+objects), the ground truth being read for scoring only:
 
 - **pathway coverage**: the share of the park's path and bridge tiles the player stood on over the run (the
   trace's points joined by straight lines, sampled every 0.1 tile), overall and east of the demonstrations'
@@ -23,10 +24,15 @@ truth being read for scoring only:
 Campaigns run in ``--jobs`` processes at once (spawned; torch one thread each). Results: bench/results/NAME.json,
 bird's-eye maps of each agent's first seed in bench/results/NAME_AGENT_{traces,status}.png.
 
-``--inspect DIR`` takes the inspection demonstrations from DIR; ``--write-inspect-demos N --inspect DIR`` writes N
-by the orbit demonstrator (`orbit`: it circles its object keeping it in view, every action following from where
-the object is on screen; ``bench/park_demos.py``'s demonstrator walks between stand points only it knows, with its
-object on no detector box for about half its steps, and a pixel policy imitating it never saw all 8 faces).
+The inspection demonstrations are by default the 150 of ``bench/data/park_demos_orbit/inspect``, written by the
+orbit demonstrator (`orbit`: it circles its object keeping it in view, every action following from where the
+object is on screen). ``--inspect DIR`` takes them from DIR instead: ``--inspect bench/data/park_demos/inspect``
+gives the older ones by ``bench/park_demos.py``'s demonstrator (it walks between stand points only it knows, with
+its object on no detector box for about half its steps, and a pixel policy imitating it never saw all 8 faces;
+the results files before the orbit ones were made with them). ``--write-inspect-demos N --inspect DIR`` writes N
+orbit inspections to DIR, ``inspect_001.json`` on, from episode seeds 50002 on (starts with no object within reach
+skipped), deterministically: N = 150 gives the set in that folder, and any N its first N files. The results file
+records both demonstration folders relative to the repository (absolute, for a folder outside it).
 
     .venv/bin/python bench/ppgta.py [--episodes 45] [--steps 2000] [--seeds 0,1,2] [--jobs 2]
 """
@@ -54,7 +60,18 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 DEMOS = ROOT / "bench" / "data" / "park_demos"
+ORBIT_DEMOS = ROOT / "bench" / "data" / "park_demos_orbit"  # the orbit demonstrator's inspections (`orbit`)
 PATH_CHARS = "=#"  # path and bridge tiles in the layout hook's rows
+
+
+def repo_path(folder: str | Path) -> str:
+    """``folder`` (relative to the working directory, or absolute) as results files name it: relative to the
+    repository, with ``/`` separators, or absolute when it lies outside the repository."""
+    p = Path(folder).resolve()
+    try:
+        return p.relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(p)
 
 
 def pick_demos(folder: Path, n: int, out: Path) -> Path:
@@ -298,7 +315,8 @@ def main() -> None:
     ap.add_argument("--path-demos", type=int, default=50, help="path-following demonstrations used (of 50)")
     ap.add_argument("--inspect-demos", type=int, default=150, help="inspection demonstrations used (of 150)")
     ap.add_argument("--preference", default=str(DEMOS / "path"), help="folder of the preference demonstrations")
-    ap.add_argument("--inspect", default=str(DEMOS / "inspect"), help="folder of the inspection demonstrations")
+    ap.add_argument("--inspect", default=str(ORBIT_DEMOS / "inspect"), help="folder of the inspection "
+                    "demonstrations (default: the orbit demonstrator's; bench/data/park_demos/inspect: the older ones)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--name", default="ppgta")
     ap.add_argument("--write-lake-demos", type=int, default=0, metavar="N",
@@ -353,8 +371,8 @@ def main() -> None:
         _maps(args.name, label, mine[0], scores[0])
     record = {"game": "park", "episodes": args.episodes, "steps_per_episode": args.steps, "seeds": seeds,
               "agents": agents, "path_demos": args.path_demos, "inspect_demos": args.inspect_demos,
-              "preference_demos": os.path.relpath(args.preference, ROOT),
-              "inspect_demos_folder": os.path.relpath(args.inspect, ROOT),
+              "preference_demos": repo_path(args.preference),
+              "inspect_demos_folder": repo_path(args.inspect),
               "size_note": ("the paper's protocol (45 x 2000, 3 seeds)" if (args.episodes, args.steps, len(seeds)) ==
                             (45, 2000, 3) else f"scaled down from the paper's 45 x 2000 x 3 seeds: {args.episodes} x "
                             f"{args.steps} x {len(seeds)}"),

@@ -75,3 +75,19 @@ def test_an_orbit_demonstration_sees_every_face_with_its_object_in_view_within_a
         env.close()
     assert in_view >= 0.9 * len(demo.actions), (in_view, len(demo.actions))
     assert longest < cfg.lost_steps
+
+
+def test_the_committed_orbit_inspections_are_the_writers_and_the_benchmarks_default(tmp_path):
+    """bench/data/park_demos_orbit/inspect holds the writer's 150 (rewriting any N gives its first N, byte for
+    byte), bench/ppgta.py takes them by default and names the folder relative to the repository."""
+    b, _ = _bench()
+    folder = BENCH / "data" / "park_demos_orbit" / "inspect"
+    assert len(list(folder.glob("inspect_*.json"))) == 150
+    assert b.ORBIT_DEMOS / "inspect" == folder
+    b.write_inspect_demos(2, tmp_path)
+    written = sorted(tmp_path.glob("*.json"))
+    assert [p.name for p in written] == ["inspect_001.json", "inspect_002.json"]
+    for p in written:
+        assert p.read_text() == (folder / p.name).read_text()
+    assert b.repo_path(folder) == "bench/data/park_demos_orbit/inspect"
+    assert b.repo_path(tmp_path) == str(tmp_path.resolve())
