@@ -236,12 +236,7 @@ func _reply() -> void:
 		obs["gone"] = gone
 		last_ids = seen_ids
 	events = []
-	if not watch.empty():
-		obs["watch"] = _watched()
-	if capture != null:
-		obs["frame"] = _frame()
-	printerr("@@playtester sync %d" % seq)
-	_send(obs)
+	_send_observation(obs)
 
 
 func _reply_compact() -> void:
@@ -272,6 +267,11 @@ func _reply_compact() -> void:
 	if not events.empty():
 		obs["events"] = events
 		events = []
+	_send_observation(obs)
+
+
+func _send_observation(obs: Dictionary) -> void:
+	# the watched values and the frame when asked, the step's sync line on stderr, then the answer
 	if not watch.empty():
 		obs["watch"] = _watched()
 	if capture != null:
