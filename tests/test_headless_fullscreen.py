@@ -83,6 +83,7 @@ def test_window_resizes_are_virtual_under_the_headless_display(worker_for):
     w = worker_for(resolve(f"{WINDOW_SCALE}:main"))
     obs = w.reset(seed=0)
     assert not obs.done, obs.exit
+    modes: set[float] = set()
     for presses, scale in zip(range(1, 9), (1.5, 2.0, 2.5, 3.0) * 2, strict=True):
         w.step(InputFrame.make(keys=["s"]), frames=1)
         obs = w.step(InputFrame(), frames=1)
@@ -90,3 +91,8 @@ def test_window_resizes_are_virtual_under_the_headless_display(worker_for):
         assert obs.features["presses"] == presses
         assert obs.features["window_width"] == int(160 * scale)  # Window.size answers the size the game set
         assert obs.features["width"] == 160  # the frames keep the mode's size
+        assert obs.features["other_width"] == 100 + presses - 1  # each window its own size
+        modes.add(obs.features["mode_width"])
+    # set_mode sized the window again each time: the size read before the game's resize is the mode's, never the
+    # size the game had set before it
+    assert len(modes) == 1 and modes.isdisjoint({int(160 * k) for k in (1.5, 2.0, 2.5, 3.0)})

@@ -1210,7 +1210,7 @@ def install() -> None:
             RT.screen_size = surf.get_size()
         flags = a[1] if len(a) > 1 else k.get("flags", 0)
         _FULLSCREEN[0] = bool(int(flags or 0) & pg.FULLSCREEN)  # as a real display: the mode's flag decides
-        _WINDOW_SIZE[0] = None  # a new mode sizes the window again (the virtual size of a headless window)
+        _MODES[0] += 1  # a new mode sizes the window again (ends the virtual sizes of headless windows)
         return surf
 
     disp.flip = flip
@@ -1248,7 +1248,7 @@ def _silent_audio_on(cfg: Any) -> bool:
 
 HEADLESS_VIDEO = ("dummy", "offscreen")  # SDL video drivers with no display behind them
 _FULLSCREEN = [False]  # the virtual fullscreen state of this episode (a fresh fork of the host: windowed)
-_WINDOW_SIZE: list[tuple[int, int] | None] = [None]  # a headless window's size set since the last set_mode
+_MODES = [0]  # set_mode calls so far: a headless window's virtual size holds until the next one
 
 
 def _install_headless_fullscreen(pg: Any) -> None:
@@ -1264,8 +1264,9 @@ def _install_headless_fullscreen(pg: Any) -> None:
     So is the size of a window: growing a ``SCALED`` window (``Window.size = ...``, a game's window-scale key)
     and setting the mode again corrupts the dummy driver's heap ("double free or corruption", then SIGABRT,
     SIGSEGV or a deadlock; zombie-escape's window-scale keys on its title screen), where X11 under Xvfb resizes
-    the window. Under a headless driver ``Window.size`` answers the size last set until the next ``set_mode``,
-    and the display surface (the frames) keeps the mode's size, as a SCALED window's does on a real display."""
+    the window. Under a headless driver a window's ``size`` answers the size last set on it until the next
+    ``set_mode``, and the display surface (the frames) keeps the mode's size, as a SCALED window's does on a real
+    display."""
     if os.environ.get("SDL_VIDEODRIVER", "").lower() not in HEADLESS_VIDEO:
         return
     disp = pg.display
@@ -1295,12 +1296,13 @@ def _install_headless_fullscreen(pg: Any) -> None:
 
         @property  # type: ignore[misc]
         def size(self) -> tuple[int, int]:
-            return _WINDOW_SIZE[0] or base.size.__get__(self)
+            mode, size = self.__dict__.get("_virtual_size", (None, None))
+            return size if mode == _MODES[0] else base.size.__get__(self)
 
         @size.setter
         def size(self, value: Any) -> None:
             w, h = value
-            _WINDOW_SIZE[0] = (int(w), int(h))
+            self.__dict__["_virtual_size"] = (_MODES[0], (int(w), int(h)))  # this window's, until the next mode
 
     HeadlessWindow.__name__ = HeadlessWindow.__qualname__ = "Window"
     import importlib
