@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import Observation
+from playtester.drive.wait import CommandWait
 
 
 class Episode(Protocol):
@@ -99,11 +100,24 @@ def send_many(conn: Any, messages: Sequence[Any]) -> None:
         view = view[os.write(fd, view):]
 
 
+_WAITS: dict[int, CommandWait] = {}  # connection fd -> its wait (one per episode process)
+
+
+def _command_wait(conn: Any) -> CommandWait:
+    fd = conn.fileno()
+    w = _WAITS.get(fd)
+    if w is None:
+        w = _WAITS[fd] = CommandWait(fd)
+    return w
+
+
 def serve(ep: Episode) -> None:
     """Answer the parent's commands until it asks for a step, and set that step up (`Episode.begin_step`).
     A parent that is gone ends the episode (nobody would read what it does)."""
+    wait = _command_wait(ep.conn)
     while True:
         try:
+            wait.wait()
             msg = ep.conn.recv()
         except (EOFError, OSError):
             ep.end()
@@ -193,3 +207,9 @@ def run_runner(conn: Any, memory_limit_mb: int | None, make: Callable[[], Any],
                 close(runner)
         finally:
             os._exit(0)
+
+
+def wait_counts(rt: Any) -> tuple[int, int]:
+    """(found while polling, found after sleeping) over this episode process's waits for a command (called in
+    the game with `Worker.call`, by tests and benches)."""
+    return sum(w.spun for w in _WAITS.values()), sum(w.slept for w in _WAITS.values())

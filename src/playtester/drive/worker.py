@@ -40,6 +40,7 @@ from playtester.drive.episode import send, send_many
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions, GameExit, Observation, TraceFrame
 from playtester.drive.spec import GameSpec
+from playtester.drive.wait import ReplyWait, host_ended, host_started
 from playtester.errors import GameSpecError, MemoryLimitError, NoValidActionError, WorkerError
 
 if TYPE_CHECKING:
@@ -293,6 +294,8 @@ class Worker(Stepper):
             traced episode stops tracing after ``code_patience`` steps in a row without a line new to
             this worker. Lines that run only in untraced steps are never counted; 1.0 and patience 0
             trace everything.
+        spin: the parent may poll for a step's answer without sleeping, around when it is due, while this
+            process's workers leave a core free (`playtester.drive.wait.ReplyWait`); False: always sleep.
         oracles: checking where the game runs (issue 21): a picklable callable that makes a fresh oracle suite
             (``check(obs, step) -> findings``, optionally ``notes(step) -> dict``) for each episode, or None
             (nothing is checked here). With it, every step this worker answers is checked here as it arrives
@@ -305,7 +308,7 @@ class Worker(Stepper):
     def __init__(self, spec: GameSpec, space: SpaceLike | None = None, capture: Capture = "full",
                  code_coverage: bool = False, memory_limit_mb: int | None = None,
                  code_share: float = CODE_SHARE, code_patience: int = CODE_PATIENCE,
-                 oracles: Callable[[], Any] | None = None) -> None:
+                 oracles: Callable[[], Any] | None = None, spin: bool = True) -> None:
         self.spec = spec
         self.oracles = oracles
         self.state_key: Callable[[Observation], str | None] | None = None  # see `watch_states`
@@ -329,7 +332,8 @@ class Worker(Stepper):
         self._code_snapshots: dict[int, bool] = {}  # snapshot -> it was being traced
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
-        self._poller: Any = None  # select.poll on the connection: a step waits with one poll(2)
+        self._wait: ReplyWait | None = None  # waits for the episode's answers (drive/wait.py)
+        self.spin = spin
         self._tmp_dir = lifetime.worker_dir()  # also removes the folders of killed runs
         self._cleanup_tmp = weakref.finalize(self, shutil.rmtree, self._tmp_dir, True)
         self.log_path = os.path.join(self._tmp_dir, "game.log")
@@ -375,8 +379,8 @@ class Worker(Stepper):
             child_sock.close()
             log.close()
         self._conn = Connection(parent_sock.detach())
-        self._poller = select.poll()
-        self._poller.register(self._conn.fileno(), select.POLLIN)
+        self._wait = ReplyWait(self._conn.fileno(), enabled=self.spin)
+        host_started()
         self.host_starts += 1
         msg = self._recv(timeout=60.0)
         if msg is None or msg[0] != "ready":
@@ -396,6 +400,9 @@ class Worker(Stepper):
                 pass
         if self._conn is not None:
             self._conn.close()
+        if self._wait is not None:
+            host_ended()
+            self._wait = None
         self._proc = self._conn = None
         self._active = self._pending = False
         self._plan, self._auto, self._held, self._ebatch = None, False, [], False
@@ -410,7 +417,7 @@ class Worker(Stepper):
     def _recv(self, timeout: float) -> Any:
         assert self._conn is not None
         try:
-            if not self._poller.poll(max(0, int(timeout * 1000))):  # one poll(2), not a selector per step
+            if not self._wait.wait(timeout):  # type: ignore[union-attr]
                 return None
             return self._conn.recv()
         except (EOFError, OSError, ValueError):
@@ -674,6 +681,7 @@ class Worker(Stepper):
         assert self._conn is not None
         try:
             send(self._conn, msg)
+            self._wait.sent()  # type: ignore[union-attr]
         except OSError:
             pass  # the episode process is gone; step_wait will find out how it ended
         self._pending = True
