@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -202,3 +203,31 @@ class Observation:
     @property
     def exit(self) -> GameExit | None:
         return self.info.get("exit")
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled flat (one goes from the game to the parent every step): a uint8 frame as its raw bytes and
+        shape, not through numpy's own reduce, and the entities as plain tuples, not one reduce call each; in
+        the game's process, after its frames have taken the caches, numpy's reduce and a call per entity cost
+        a dungeon observation about 60 us against 18 us hot (measured by hand). Unpickled as the same
+        `Observation`, its frame a writable array over the bytes read."""
+        frame = self.frame
+        if isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.flags.c_contiguous:
+            wire: Any = (pickle.PickleBuffer(frame if frame.flags.writeable else bytearray(frame.data)), frame.shape)
+        else:
+            wire = frame
+        ents = self.entities
+        return _observation, (wire, self.features, self.events, self.checks, self.logs,
+                              tuple((k, e.id, e.kind, e.pos, e.attrs) for k, e in ents.items()) if ents else (),
+                              self.done, self.frame_no, self.time_ms, self.reward, self.action_mask, self.info)
+
+
+def _observation(frame: Any, features: dict[str, float], events: list[GameEvent], checks: list[CheckFailure],
+                 logs: list[LogRecord], entities: tuple[tuple[Any, ...], ...], done: bool, frame_no: int,
+                 time_ms: int, reward: float, action_mask: np.ndarray | None, info: dict[str, Any]) -> Observation:
+    """An `Observation` from its flat pickled form (`Observation.__reduce__`)."""
+    if isinstance(frame, tuple):
+        data, shape = frame
+        frame = np.frombuffer(data if isinstance(data, bytearray) else bytearray(data), dtype=np.uint8).reshape(shape)
+    return Observation(frame, features, events, checks, logs,
+                       {k: Entity(i, kind, pos, attrs) for k, i, kind, pos, attrs in entities}, done, frame_no,
+                       time_ms, reward, action_mask, info)

@@ -143,13 +143,16 @@ _GROUPS: list[weakref.ref[Any]] = []
 def scene() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The scene abstraction: for each live sprite group, the classes of the sprites in it."""
     out = []
+    plain = pygame.sprite.AbstractGroup.sprites
     for i, ref in enumerate(_GROUPS):
         group = ref()
         if group is None:
             continue
-        classes = tuple(sorted({type(s).__name__ for s in group.sprites()}))
-        if classes:
-            out.append((f"{type(group).__name__}#{i}", classes))
+        # the group's own dict, not a list copy, unless its class keeps its sprites another way (GroupSingle,
+        # LayeredUpdates); the classes once each, then their names (every step, in the game's process)
+        types = set(map(type, group.spritedict if type(group).sprites is plain else group.sprites()))
+        if types:
+            out.append((f"{type(group).__name__}#{i}", tuple(sorted({t.__name__ for t in types}))))
     return tuple(sorted(out))
 
 
