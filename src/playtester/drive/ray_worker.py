@@ -130,8 +130,10 @@ class WorkerHost:
                  memory_limit_mb: int | None, oracles: Any = None, compact: bool = False) -> None:
         from playtester.drive.worker import Worker
 
+        # spin=False: an actor cannot see the other actors and games on its node, so it never polls for an
+        # answer (drive/wait.py: only a process that knows a core is free does)
         self.worker = Worker(spec, space, capture=capture, code_coverage=code_coverage,
-                             memory_limit_mb=memory_limit_mb, oracles=oracles)
+                             memory_limit_mb=memory_limit_mb, oracles=oracles, spin=False)
         self.compact = compact  # the steps' answers go back pickled here, as one bytes object (`RayWorker._steps`)
         self._plan: Plan | None = None  # the last batch's plan and its last observation (for act_more)
         self._end: Observation | None = None
