@@ -30,6 +30,8 @@ def provenance() -> dict[str, object]:
         "machine": {"cores": os.cpu_count(), "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
                     "python": sys.version.split()[0], "platform": platform.platform()},
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        # settings given by environment (PLAYTESTER_SPIN_US=0 and the like), which the command line does not show
+        "environment": {k: v for k, v in sorted(os.environ.items()) if k.startswith("PLAYTESTER_")},
     }
 
 
