@@ -122,3 +122,16 @@ def test_a_real_game_steps_by_polling_on_both_sides(worker_for):
         assert w._wait.spun > 5, (w._wait.spun, w._wait.slept)
     cmd = w.call("playtester.drive.episode:wait_counts")
     assert cmd[0] + cmd[1] >= 60 and cmd[0] > 0  # the episode found most commands while polling
+
+
+def test_an_observation_pickles_with_older_protocols_and_deep_copies():
+    import copy
+
+    frame = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)
+    obs = Observation(frame, entities={"e": Entity("e", "k", (1.0, 1.0), {"a": 1})})
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(obs, protocol=protocol))
+        assert np.array_equal(back.frame, frame) and back.frame.flags.writeable and back.entities == obs.entities
+    twin = copy.deepcopy(obs)
+    twin.frame[0, 0, 0] = 99
+    assert frame[0, 0, 0] == 0 and twin.entities == obs.entities

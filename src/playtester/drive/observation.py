@@ -204,15 +204,19 @@ class Observation:
     def exit(self) -> GameExit | None:
         return self.info.get("exit")
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, tuple[Any, ...]]:
         """Pickled flat (one goes from the game to the parent every step): a uint8 frame as its raw bytes and
         shape, not through numpy's own reduce, and the entities as plain tuples, not one reduce call each; in
         the game's process, after its frames have taken the caches, numpy's reduce and a call per entity cost
         a dungeon observation about 60 us against 18 us hot (measured by hand). Unpickled as the same
-        `Observation`, its frame a writable array over the bytes read."""
+        `Observation`, its frame a writable array over the bytes read. The frame's memory goes into the pickle
+        as it is with protocol 5 (a `pickle.PickleBuffer`), as a copy with older ones (multiprocessing's
+        default, `copy.deepcopy`)."""
         frame = self.frame
         if isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.flags.c_contiguous:
-            wire: Any = (pickle.PickleBuffer(frame if frame.flags.writeable else bytearray(frame.data)), frame.shape)
+            data = frame if frame.flags.writeable else bytearray(frame.data)
+            wire: Any = (pickle.PickleBuffer(data) if isinstance(protocol, int) and protocol >= 5
+                         else bytearray(data.data if isinstance(data, np.ndarray) else data), frame.shape)
         else:
             wire = frame
         ents = self.entities
