@@ -106,13 +106,19 @@ def driven_fps(game: str, frames: int, capture, k: int = 10, resets: list[int] |
         return done_frames / (time.perf_counter() - t)
 
 
-def parallel_steps(game: str, workers: int, steps: int, k: int = 10, capture=(84, 84)) -> float:
+def parallel_steps(game: str, workers: int, steps: int, k: int = 10, capture=(84, 84), warmup: int = 0,
+                   **worker_options) -> float:
+    """Steps/s of ``workers`` workers whose steps go out at once and are read in turn (as a campaign round does),
+    after ``warmup`` steps each that are not timed."""
     spec = resolve(game).with_config(max_episode_steps=10**9)
-    ws = [Worker(spec, capture=capture) for _ in range(workers)]
+    ws = [Worker(spec, capture=capture, **worker_options) for _ in range(workers)]
     try:
         for i, w in enumerate(ws):
             w.reset(seed=i)
         noop = InputFrame()
+        for _ in range(warmup):
+            for w in ws:
+                w.step(noop, frames=k)
         t = time.perf_counter()
         for _ in range(steps):
             for w in ws:

@@ -18,35 +18,15 @@ import argparse
 import os
 import statistics
 import sys
-import time
 
+from driver_overhead import parallel_steps
 from provenance import provenance, write_results
-
-from playtester.drive import InputFrame, Worker, resolve
 
 
 def steps_per_second(game: str, workers: int, steps: int, on: bool) -> float:
     os.environ["PLAYTESTER_SPIN_US"] = "300" if on else "0"  # read by each worker host as it starts
-    spec = resolve(game).with_config(max_episode_steps=10**9)
-    ws = [Worker(spec, capture=(84, 84), spin=on) for _ in range(workers)]
-    try:
-        for i, w in enumerate(ws):
-            w.reset(seed=i)
-        noop = InputFrame()
-        for _ in range(20):  # warm up: the parent's window of answer times fills
-            for w in ws:
-                w.step(noop, frames=10)
-        t = time.perf_counter()
-        for _ in range(steps):
-            for w in ws:
-                w.step_async(noop, frames=10)
-            for i, w in enumerate(ws):
-                if w.step_wait().done:
-                    w.reset(seed=i)
-        return steps * workers / (time.perf_counter() - t)
-    finally:
-        for w in ws:
-            w.close()
+    # 20 steps untimed first: the parent's window of answer times fills
+    return parallel_steps(game, workers, steps, warmup=20, spin=on)
 
 
 def main() -> None:
