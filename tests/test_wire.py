@@ -61,7 +61,7 @@ def test_the_scene_and_entities_of_a_live_game_cross_intact(worker_for):
     assert later.frame.shape == (12, 16, 3) and later.frame.flags.writeable
 
 
-def test_a_quick_parent_is_waited_for_by_polling_and_a_slow_one_asleep():
+def test_a_quick_parent_is_waited_for_by_polling_and_a_slow_one_asleep(monkeypatch):
     a, b = socket.socketpair()
     try:
         w = CommandWait(b.fileno(), cap_us=2000)
@@ -79,7 +79,15 @@ def test_a_quick_parent_is_waited_for_by_polling_and_a_slow_one_asleep():
         off = CommandWait(b.fileno(), cap_us=0)
         threading.Timer(0.0002, a.send, (b"x",)).start()
         off.wait()
+        b.recv(1)
         assert (off.spun, off.slept) == (0, 1)
+        monkeypatch.setattr(wait, "_CORES", 1)  # one core: the parent could not answer while the episode polls
+        single = CommandWait(b.fileno(), cap_us=2000)
+        for _ in range(3):
+            threading.Timer(0.0002, a.send, (b"x",)).start()
+            single.wait()
+            b.recv(1)
+        assert (single.spun, single.slept) == (0, 3)
     finally:
         a.close()
         b.close()

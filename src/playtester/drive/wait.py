@@ -9,7 +9,7 @@ hand with `perf_counter` stamps on both sides of a dungeon step, about 50 us for
 Adaptive mutexes and low-latency message queues wait the same way: poll without sleeping for about as long as
 the other side is expected to take, then sleep.
 
-- `CommandWait` (episode side): the parent answers within tens of microseconds when it is quick, so the
+- `CommandWait` (episode side; never on a single core): the parent answers within tens of microseconds when it is quick, so the
   episode polls for at most about twice the parent's recent time to answer (``SPIN_US`` at most), and sleeps
   at once while the parent is slow (an agent that thinks, other workers' steps first, a loaded machine).
 - `ReplyWait` (parent side): the episode answers after the game's frames (milliseconds), too long to poll
@@ -78,7 +78,7 @@ class CommandWait:
     def __init__(self, fd: int, cap_us: float = SPIN_US) -> None:
         self.poller = select.poll()
         self.poller.register(fd, select.POLLIN)
-        self.cap = cap_us * 1e-6
+        self.cap = cap_us * 1e-6 if _CORES > 1 else 0.0  # one core: the parent cannot answer while this polls
         self.turn = 0.0  # the parent's recent time to answer (a moving average, seconds)
         self.spun = self.slept = 0  # waits that ended while polling / asleep (for tests and benches)
 
