@@ -228,7 +228,7 @@ class Observation:
 def _observation(frame: Any, features: dict[str, float], events: list[GameEvent], checks: list[CheckFailure],
                  logs: list[LogRecord], entities: tuple[tuple[Any, ...], ...], done: bool, frame_no: int,
                  time_ms: int, reward: float, action_mask: np.ndarray | None, info: dict[str, Any]) -> Observation:
-    """An `Observation` from its flat pickled form (`Observation.__reduce__`)."""
+    """An `Observation` from its flat pickled form (`Observation.__reduce_ex__`)."""
     if isinstance(frame, tuple):
         data, shape = frame
         frame = np.frombuffer(data if isinstance(data, bytearray) else bytearray(data), dtype=np.uint8).reshape(shape)

@@ -129,8 +129,7 @@ class ReplyWait:
     def wait(self, timeout: float) -> bool:
         """Whether the answer can be read within ``timeout`` seconds (False: it did not come)."""
         at, self.at = self.at, None
-        if self.poller.poll(0):
-            self._note(at, CLOCK())
+        if self.poller.poll(0):  # waiting already (the parent was the slower side): says nothing of when it came
             return True
         t0 = CLOCK()
         if at is not None and self.enabled and self.lo > 0 and spare_core():
