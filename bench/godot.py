@@ -5,6 +5,14 @@
    with no add-on (a frame-counting autoload only), run with ``--fixed-fps 60`` (one physics step per frame:
    the work a step's frames do under playtester) and run free (no ``--fixed-fps``: physics at 60 Hz of wall time,
    frames as fast as they come). ratio = steps/s * 10 / frames/s. Rounds are interleaved; medians reported.
+   ``server_raw_replay_fps``: the raw game (no add-on, ``--fixed-fps 60``) playing the inputs of the acting-ahead run
+   just before it in the same round (its warm-up steps, then its timed ones, 10 frames a step, by a frame-counting
+   autoload that presses and releases the same input actions), counted over the frames of the timed steps: the same
+   game work as the driven run. A random player of coinhop soon falls out of the level (its injected floor bug) and
+   falls for ever, which changes what Godot's physics costs a frame (cheaper than standing on the floor at first,
+   dearer as the fall speeds up), so the raw game standing still (``server_raw_fixed_fps``) is not the same work.
+   ``server_ahead_ratio_replay_rounds``: each round's acting-ahead speed against the replay in the same round;
+   ``server_ahead_ratio_cpu_replay``: the same in CPU time (``server_raw_replay_cpu_us_per_frame``).
    ``--addon OLD.gd`` also measures another add-on (``PLAYTESTER_GODOT_ADDON``) in the same rounds; the README's
    before/after used the add-on as committed before its leaner observations:
    ``git show 23abbab:src/playtester/drive/godot_addon/playtester.gd > /tmp/addon_before.gd``, with the
@@ -47,6 +55,7 @@ The machine may be shared (the figures are noisy); it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -63,17 +72,52 @@ from playtester.drive.spec import GAMES_DIR, resolve
 
 COINHOP = GAMES_DIR / "godot" / "coinhop"
 FRAMES_PER_STEP = 10
+WARM_STEPS = 50  # a driven run's steps before its timed ones
 COUNTER = """extends Node
+# counts frames (the raw game's own rate: no add-on); with BENCH_INPUTS (a JSON list, one list of held input actions a
+# step) it also plays those inputs, BENCH_PER_STEP frames each, as the add-on does (InputEventActions, pressed and
+# released as the held set changes), from the first frame: the same play as a driven run, without playtester
 var n := 0
 var t0 := 0
 var total := int(OS.get_environment("BENCH_FRAMES"))
+var warm := max(120, int(OS.get_environment("BENCH_WARM")))
+var per := int(OS.get_environment("BENCH_PER_STEP"))
+var steps = []
+var held := {}
+func _init():
+	pause_mode = PAUSE_MODE_PROCESS
+	process_priority = 1 << 30
+func _ready():
+	var path := OS.get_environment("BENCH_INPUTS")
+	if path != "":
+		var f := File.new()
+		f.open(path, File.READ)
+		steps = parse_json(f.get_as_text())
+		f.close()
 func _process(_delta):
-	if n == 120:
+	if per > 0 and n % per == 0 and n / per < steps.size():
+		var now := {}
+		for a in steps[n / per]:
+			now[a] = true
+		for a in held.keys():
+			if not now.has(a):
+				_event(a, false)
+		for a in now.keys():
+			if not held.has(a):
+				_event(a, true)
+		held = now
+	if n == warm:
 		t0 = OS.get_ticks_usec()
 	n += 1
-	if n == 120 + total:
+	if n == warm + total:
 		printerr("@@bench %d %d" % [total, OS.get_ticks_usec() - t0])
 		get_tree().quit()
+func _event(action, pressed):
+	var ev := InputEventAction.new()
+	ev.action = action
+	ev.pressed = pressed
+	ev.strength = 1.0 if pressed else 0.0
+	Input.parse_input_event(ev)
 """
 
 
@@ -161,6 +205,7 @@ def direct(steps: int, batch: int) -> float:
 
 
 LAST_CPU: dict[str, float] = {}  # CPU time of the last `driven` run, microseconds per step
+LAST_PLAY: list[list[str]] = []  # the input actions held at each step of the last `driven` run (warm-up included)
 
 
 def _tree_cpu() -> tuple[float, float]:
@@ -202,10 +247,11 @@ def driven(kind: str, steps: int, addon: str | None, ahead: int = 0) -> float:
                                                         frames_per_action=FRAMES_PER_STEP)
         space = default_space(spec)
         rng = random.Random(0)
+        played = [rng.randrange(len(space)) for _ in range(WARM_STEPS)]
         with Worker(spec, space, capture=None) as w:
             w.reset(seed=0)
-            for _ in range(50):
-                w.act(rng.randrange(len(space)))
+            for a in played:
+                w.act(a)
             plan = RandomPlan.of(np.random.default_rng(0), len(space))
             c0 = _tree_cpu()
             t0 = time.perf_counter()
@@ -214,12 +260,16 @@ def driven(kind: str, steps: int, addon: str | None, ahead: int = 0) -> float:
                 while done < steps:
                     acts, _ = w.act_ahead(plan.choose(None), plan, min(ahead, steps - done))
                     done += len(acts)
+                    played += acts
             else:
                 for _ in range(steps):
-                    w.act(rng.randrange(len(space)))
+                    played.append(rng.randrange(len(space)))
+                    w.act(played[-1])
             rate = steps / (time.perf_counter() - t0)
             c1 = _tree_cpu()
             LAST_CPU.update(total=(c1[0] - c0[0]) / steps * 1e6, godot=(c1[1] - c0[1]) / steps * 1e6)
+            # the declared space's labels are its held input actions joined by "+" (`remote.action_labels`)
+            LAST_PLAY[:] = [[] if space.names[a] == "none" else space.names[a].split("+") for a in played]
             return rate
     finally:
         if addon:
@@ -238,12 +288,20 @@ def raw_copy(where: Path) -> Path:
     return dst
 
 
-def raw_fps(binary: str, project: Path, frames: int, fixed: bool, display: str | None) -> float:
-    """Frames/s of the project with no add-on (a frame-counting autoload), after 120 warm-up frames."""
+def raw_fps(binary: str, project: Path, frames: int, fixed: bool, display: str | None,
+            play: list[list[str]] | None = None) -> float:
+    """Frames/s of the project with no add-on (a frame-counting autoload), after 120 warm-up frames. ``play``: the
+    input actions held at each step of a driven run (`LAST_PLAY`), played by the autoload, FRAMES_PER_STEP frames a
+    step, from the first frame; frames are then counted from the end of the driven run's warm-up steps on."""
     home = project.parent / "home"
     home.mkdir(exist_ok=True)
     env = dict(os.environ, BENCH_FRAMES=str(frames), HOME=str(home), XDG_DATA_HOME=str(home),
                XDG_CONFIG_HOME=str(home), XDG_CACHE_HOME=str(home))
+    if play:
+        inputs = project.parent / "play.json"
+        inputs.write_text(json.dumps(play))
+        env.update(BENCH_INPUTS=str(inputs), BENCH_PER_STEP=str(FRAMES_PER_STEP),
+                   BENCH_WARM=str(WARM_STEPS * FRAMES_PER_STEP))
     if display:
         env["DISPLAY"] = display
     cmd = [binary, "--path", str(project), "--audio-driver", "Dummy"] + (["--fixed-fps", "60"] if fixed else [])
@@ -255,15 +313,16 @@ def raw_fps(binary: str, project: Path, frames: int, fixed: bool, display: str |
     raise RuntimeError(f"{binary}: no frame count: {out.stderr[-800:]}")
 
 
-def raw_cpu(binary: str, project: Path, frames: int) -> float:
+def raw_cpu(binary: str, project: Path, frames: int, play: list[list[str]] | None = None) -> float:
     """CPU microseconds per frame of the project with no add-on under ``--fixed-fps 60``: the CPU time of a run of
-    ``frames`` frames less that of a run of a quarter as many (start-up and loading cancel out)."""
+    ``frames`` frames less that of a run of a quarter as many (start-up and loading cancel out). ``play``: as
+    `raw_fps`'s (the frames counted are then those of the play's last three quarters)."""
     import resource
 
     used = []
     for n in (frames // 4, frames):
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        raw_fps(binary, project, n, True, None)
+        raw_fps(binary, project, n, True, None, play)
         r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         used.append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
     return (used[1] - used[0]) / (frames - frames // 4) * 1e6
@@ -306,6 +365,14 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             # acting ahead (the random agent's plan, `Worker.act_ahead`): the episode process plays the batch, several
             # steps in flight at Godot and several per request, every step still observed
             m["server_ahead_steps_s"] = lambda: driven("godot", 2000, None, ahead=2000)
+            # the raw game playing the same inputs as the acting-ahead run just before it (its warm-up steps, then
+            # its 2000 timed ones; 10 frames a step, no add-on): the same game work, without playtester. A random
+            # player of coinhop falls out of the level through its injected floor bug, and a body falling for
+            # ever costs Godot's physics more each frame; a raw game standing still never pays that
+            m["server_raw_replay_fps"] = lambda: raw_fps("godot3-server", project, 2000 * FRAMES_PER_STEP, True, None,
+                                                         play=list(LAST_PLAY))
+            m["server_raw_replay_cpu_us_per_frame"] = lambda: raw_cpu("godot3-server", project, 2000 * FRAMES_PER_STEP,
+                                                                      play=list(LAST_PLAY))
             m["server_steps_s_whole"] = lambda: driven_env("godot", 2000, {"PLAYTESTER_REMOTE_DELTA": "0"})
             m["server_steps_s_variant"] = lambda: driven_env("godot", 2000, {"PLAYTESTER_REMOTE_ENCODING":
                                                                              "godot-variant"})
@@ -360,6 +427,16 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             out[k.replace("steps_s", "ratio_fixed") + "_best"] = max(per)
             out[k.replace("steps_s", "ratio_fixed") + "_rounds_median"] = statistics.median(per)
             out[k + "_best"] = max(cols[k])
+    # acting ahead against the raw game playing the same inputs, in the same round (the same game work)
+    if "server_ahead_steps_s" in cols and "server_raw_replay_fps" in cols:
+        per = [v * FRAMES_PER_STEP / raw for v, raw in zip(cols["server_ahead_steps_s"], cols["server_raw_replay_fps"],
+                                                            strict=True)]
+        out["server_ahead_ratio_replay_rounds"] = per
+        out["server_ahead_ratio_replay_rounds_median"] = statistics.median(per)
+        out["server_ahead_ratio_replay_best"] = max(per)
+    if "server_ahead_cpu_us_per_step" in med and "server_raw_replay_cpu_us_per_frame" in med:
+        out["server_ahead_ratio_cpu_replay"] = FRAMES_PER_STEP * med["server_raw_replay_cpu_us_per_frame"] / \
+            med["server_ahead_cpu_us_per_step"]
     # acting ahead against the --before revision's (or without compact answers) in the same round
     for k in ("server_ahead_steps_s_before", "server_ahead_steps_s_nocompact"):
         if k in cols and "server_ahead_steps_s" in cols:
@@ -580,6 +657,11 @@ def main() -> None:
                   f"{t['server_ahead_ratio_fixed_rounds_median']:.2f}, best {t['server_ahead_ratio_fixed_best']:.2f}; one "
                   f"step per round trip: median {t.get('server_ratio_fixed_rounds_median', 0):.2f}, best "
                   f"{t.get('server_ratio_fixed_best', 0):.2f})", flush=True)
+        if "server_ahead_ratio_replay_rounds_median" in t:
+            print(f"  acting ahead against the raw game playing the same inputs: median round "
+                  f"{t['server_ahead_ratio_replay_rounds_median']:.2f}, best {t['server_ahead_ratio_replay_best']:.2f}"
+                  + (f"; in CPU time {t['server_ahead_ratio_cpu_replay']:.2f}" if "server_ahead_ratio_cpu_replay" in t
+                     else ""), flush=True)
         if "server_ahead_ratio_fixed_before_rounds_median" in t:
             print(f"  acting ahead at --before: ratio median {t['server_ahead_ratio_fixed_before_rounds_median']:.2f}, best "
                   f"{t['server_ahead_ratio_fixed_before_best']:.2f}; now / before per round: median "
