@@ -41,8 +41,11 @@ Writes bench/results/ray_backend.json (``--name``: another name; command, commit
 ``--ray-defaults`` runs the Ray backend as it was before its tuning (`playtester.drive.ray_worker`'s
 ``LOCAL_SYSTEM_CONFIG``, ``TASK_EVENTS``, ``COMPACT``, ``DEPTH``), for a before/after on the same machine; the
 settings a run used are in its results (``ray_settings``).
+``--sends-too`` adds a fifth run a round: local acting ahead with ``PLAYTESTER_EPISODE_PLAYS=0`` (the worker sends each
+batch step, as before the episode played the plan itself; a running Ray instance's actors do not see the variable,
+so Ray runs only as the default).
 Usage: nice -n 10 python bench/ray_backend.py [--steps 1000] [--rounds 4] [--latency-steps 300] [--ahead 8]
-       [--name NAME] [--ray-defaults]
+       [--name NAME] [--ray-defaults] [--sends-too]
 """
 
 from __future__ import annotations
@@ -152,7 +155,7 @@ def machine_busy() -> float:
     return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def campaign(spec, space, backend: str, steps: int, ahead: int) -> dict[str, float]:
+def campaign(spec, space, backend: str, steps: int, ahead: int, env: dict[str, str] | None = None) -> dict[str, float]:
     """One `run_agent` run with the loop's ``ahead``: steps/s of its loop, the parent's CPU seconds per step
     over the loop, and the whole job's (every process under this one) from a tenth of the budget to its end
     (``run_agent`` has no ``ahead`` of its own: the loop's default is set for the run)."""
@@ -172,12 +175,19 @@ def campaign(spec, space, backend: str, steps: int, ahead: int) -> dict[str, flo
 
     first: list[float] = []
     default, loop_module.AHEAD = loop_module.AHEAD, ahead
+    saved = {k: os.environ.get(k) for k in env or {}}
+    os.environ.update(env or {})  # (a local worker's processes inherit it; a running Ray instance's actors do not)
     called = time.perf_counter()
     try:
         s = run_agent(spec, agent="random", steps=steps, workers=2, seed=0, actions=space, on_step=on_step,
                       backend=backend)
     finally:
         loop_module.AHEAD = default
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     (c0, n0), (c1, n1) = marks[0], marks[-1]
     (j0, m0), (j1, m1) = job[0], job[-1]
     (b0, t0), (b1, t1) = machine[0], machine[-1]
@@ -244,6 +254,9 @@ def main() -> None:
                     help="the Ray backend as before its tuning, for comparison: Ray's own settings for the local "
                          "instance (workers at nice 15, event stats, metrics), task events on, answers through "
                          "Ray's serializer, one call of a plan in flight")
+    ap.add_argument("--sends-too", action="store_true",
+                    help="also run local acting ahead with the worker sending each batch step "
+                         "(PLAYTESTER_EPISODE_PLAYS=0: the episode does not play the plan itself), in the same rounds")
     args = ap.parse_args()
     if args.ray_defaults:
         ray_worker.LOCAL_SYSTEM_CONFIG, ray_worker.TASK_EVENTS, ray_worker.COMPACT, ray_worker.DEPTH = {}, True, False, 1
@@ -254,14 +267,17 @@ def main() -> None:
     t = time.perf_counter()
     ray = connect(None)
     init_s = time.perf_counter() - t
-    kinds = {"local": ("local", 1), "ray": ("ray", 1), "local_ahead": ("local", args.ahead),
-             "ray_ahead": ("ray", args.ahead)}
+    kinds = {"local": ("local", 1, None), "ray": ("ray", 1, None), "local_ahead": ("local", args.ahead, None),
+             "ray_ahead": ("ray", args.ahead, None)}
+    if args.sends_too:
+        kinds["local_ahead_sends"] = ("local", args.ahead, {"PLAYTESTER_EPISODE_PLAYS": "0"})
     order = list(kinds)
     runs: dict[str, list[dict[str, float]]] = {k: [] for k in kinds}
     for r in range(args.rounds):
-        for kind in order[r % 4:] + order[:r % 4]:  # the order rotates: each kind goes first once in 4 rounds
-            backend, ahead = kinds[kind]
-            runs[kind].append(campaign(spec, space, backend, args.steps, ahead))
+        k = r % len(order)
+        for kind in order[k:] + order[:k]:  # the order rotates: each kind goes first once in len(kinds) rounds
+            backend, ahead, env = kinds[kind]
+            runs[kind].append(campaign(spec, space, backend, args.steps, ahead, env))
             print(f"round {r + 1} {kind:11s} {runs[kind][-1]['steps_per_s']:7.1f} steps/s  "
                   f"parent {runs[kind][-1]['cpu_ms_per_step']:.3f} ms CPU/step  "
                   f"job {runs[kind][-1]['job_cpu_ms_per_step']:.3f} ms CPU/step  steady "
@@ -311,7 +327,7 @@ def main() -> None:
         ratios("ray_ahead", "local")
     record = {
         "game": args.game, "workers": 2, "agent": "random", "steps_per_run": args.steps, "rounds": args.rounds,
-        "ahead": args.ahead, "order": "local, ray, local_ahead, ray_ahead, rotated by one every round",
+        "ahead": args.ahead, "order": ", ".join(order) + ", rotated by one every round",
         "nice": os.nice(0), "load_before": load_before, "load_after": load(), "ray_init_s": round(init_s, 1),
         # one step per call to the worker (ahead = 1), as before acting ahead
         "local": s["local"], "ray": s["ray"],
@@ -321,6 +337,10 @@ def main() -> None:
         "ratio_ahead": ahead_vs_ahead,  # ray_ahead / local_ahead
         "ratio_ahead_vs_local": ahead_vs_one,  # ray_ahead / local (one step per call): issue 21's comparison
         "local_ahead_vs_local": ratios("local_ahead", "local"),
+        **({"local_ahead_sends": s["local_ahead_sends"],
+            # the episode playing the plan itself (the default since 2026-11-27) against the worker sending each step
+            "local_ahead_vs_sends": ratios("local_ahead", "local_ahead_sends"),
+            "ray_ahead_vs_local_sends": ratios("ray_ahead", "local_ahead_sends")} if args.sends_too else {}),
         "latency_us_per_step": {"local": round(lat["local"]), "ray": round(lat["ray"]),
                                 "ray_extra": round(lat["ray"] - lat["local"])},
         "latency_ahead_us_per_step": {"local": round(lat_ahead["local"]), "ray": round(lat_ahead["ray"]),
@@ -343,6 +363,10 @@ def main() -> None:
     print(f"ray/local acting ahead ({args.ahead}): median {ahead_vs_ahead['median']}, best {ahead_vs_ahead['best']}, "
           f"per round {ahead_vs_ahead['per_round']} (their median {ahead_vs_ahead['per_round_median']}); from a tenth "
           f"of the budget on: per round {ahead_vs_ahead['steady_per_round']} (median {ahead_vs_ahead['steady_median']})")
+    if args.sends_too:
+        sends = record["local_ahead_vs_sends"]
+        print(f"local acting ahead, the episode playing the plan / the worker sending each step: per round "
+              f"{sends['per_round']} (median {sends['per_round_median']})")
     print(f"ray acting ahead / local one step per call: median {ahead_vs_one['median']}, best {ahead_vs_one['best']}, "
           f"per round {ahead_vs_one['per_round']}")
     print(f"one worker: one step at a time local {lat['local']:.0f} us/step, ray {lat['ray']:.0f} us/step; acting "

@@ -5,7 +5,10 @@
   arena's bomb): the plan chooses on each step's mask where the game runs;
 - a crash inside a batch is that step's finding, with its trace; a hang too;
 - the step budget and the episode step limit are kept; bad ``ahead`` values are usage errors;
-- the worker's own batch: the same game as one step at a time, and a call between two batch steps.
+- the worker's own batch: the same game as one step at a time, and a call between two batch steps;
+- a pygame episode plays the batch itself (one message from the parent for the whole batch) unless
+  ``PLAYTESTER_EPISODE_PLAYS=0``, with the same steps either way; a crash in a batch step it played is reported
+  with that step's action.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import pytest
 from conftest import fixture_spec
 
 import playtester.campaign.loop as loop_module
-from playtester.agents.common import Explorer, RandomPlan
+from playtester.agents.common import Explorer, RandomPlan, random_valid
 from playtester.agents.random import RandomAgent
 from playtester.campaign import Budget, CampaignLoop, Observer, explore
 from playtester.drive.spec import resolve
@@ -130,14 +133,16 @@ def test_a_hang_inside_a_batch_is_that_steps_hang():
 def test_the_budget_and_the_episode_limit_are_kept(monkeypatch):
     from playtester.drive.worker import Worker
 
-    sent: list[str] = []
-    real_send = Worker._send
+    answered: list[int] = []  # every step a game played and answered, whether the loop used it or dropped it
+    real_answer = Worker._answer
 
-    def counting(self: Worker, msg: tuple[Any, ...]) -> None:
-        sent.append(msg[0])
-        real_send(self, msg)
+    def counting(self: Worker, timeout: float, starting: bool = False) -> Any:
+        obs = real_answer(self, timeout, starting)
+        if not starting:
+            answered.append(1)
+        return obs
 
-    monkeypatch.setattr(Worker, "_send", counting)
+    monkeypatch.setattr(Worker, "_answer", counting)
     spec = resolve("blockmaze", max_episode_steps=13)
     envs = [GameEnv(spec, capture=None) for _ in range(2)]
     watch = Watch()
@@ -151,7 +156,7 @@ def test_the_budget_and_the_episode_limit_are_kept(monkeypatch):
         assert all(len(trace) <= 13 for _, _, _, trace in watch.ends)
         assert [e[2] for e in watch.ends].count("truncated") >= 2
         # the games played at most a step per slot beyond the budget (its last rounds split between slots)
-        assert 45 <= sent.count("act") <= 45 + 1
+        assert 45 <= len(answered) <= 45 + 1
     finally:
         loop.close()
 
@@ -183,7 +188,7 @@ def test_a_worker_batch_plays_as_one_step_at_a_time_on_changing_masks(worker_for
     spec = resolve("blockmaze")
     space = resolve_space(spec, "analyzed")
     one, many = worker_for(spec, space=space, capture=(32, 32)), worker_for(spec, space=space, capture=(32, 32))
-    a, b = RandomPlan.of(np.random.default_rng(7), len(space)), RandomPlan.of(np.random.default_rng(7), len(space))
+    a = RandomPlan.of(np.random.default_rng(7), len(space))
     obs = one.reset(seed=5)
     singles, acts = [], []
     for _ in range(60):
@@ -196,16 +201,21 @@ def test_a_worker_batch_plays_as_one_step_at_a_time_on_changing_masks(worker_for
         acts.append(act)
         if obs.done:
             break
-    first = many.reset(seed=5)
+    # as a campaign's random agent: each batch's plan draws with a copy of the agent's generator, which then
+    # draws the same on the batch's masks (the agent's act on each step), wherever the plan was played
+    g = np.random.default_rng(7)
+    mask = many.reset(seed=5).action_mask
     actions, batched = [], []
-    act0 = b.choose(first.action_mask)
     while len(batched) < len(singles):
-        got_actions, got = many.act_ahead(act0, b, min(8, len(singles) - len(batched)))
+        act0 = random_valid(g, mask, len(space))
+        got_actions, got = many.act_ahead(act0, RandomPlan.of(g, len(space)), min(8, len(singles) - len(batched)))
+        for o in got[:-1]:
+            random_valid(g, o.action_mask, len(space))
         actions += got_actions
         batched += got
         if got[-1].done or len(batched) >= len(singles):
             break
-        act0 = b.choose(got[-1].action_mask)
+        mask = got[-1].action_mask
     assert actions == acts and many.steps == one.steps
     assert len({tuple(o.action_mask) for o in singles}) > 1  # the masks changed on the way
     for x, y in zip(singles, batched, strict=True):
@@ -220,12 +230,16 @@ def test_a_call_between_batch_steps_keeps_the_step_in_flight(worker_for):
     plan = RandomPlan.of(np.random.default_rng(0), len(w.space))
     w.act_ahead_async(0, plan, 5, 1)
     first = w.step_wait()
-    assert w.ahead  # the second step was sent when the first came back
-    assert w.snapshot() is None  # the game is a step past what was answered: no snapshot of it
-    assert w.call("playtester.plans.hooks:call_hook", "nothing")[0] == "missing"  # the batch ends; its step in flight is kept
+    assert w.ahead  # the batch goes on past its first step (sent by the worker, or played by the episode itself)
+    assert w.snapshot() is None  # the game is past what was answered: no snapshot of it
+    assert w.call("playtester.plans.hooks:call_hook", "nothing")[0] == "missing"  # the batch ends; its steps played are kept
     assert w.ahead
-    second = w.step_wait()
-    assert second.frame_no == first.frame_no + 1 and not w.ahead
+    held = []
+    while w.ahead:
+        held.append(w.step_wait())
+    # one step in flight when the worker sends each step; up to the rest of the batch when the episode plays it
+    assert 1 <= len(held) <= 4
+    assert [o.frame_no for o in held] == list(range(first.frame_no + 1, first.frame_no + 1 + len(held)))
     w.end_episode()  # drops the rest of the batch
     assert not w.ahead
     obs = w.reset(seed=1)
@@ -279,3 +293,64 @@ def test_a_stop_or_an_empty_mask_inside_a_plan_ends_the_episode_there(tmp_path):
     assert "agent" in outcomes and "no-valid-action" in outcomes, outcomes
     assert eight.loop.batches > 0 and eight.loop.batched_steps > 0
     assert eight.ends == one.ends and [s[:3] for s in eight.steps] == [s[:3] for s in one.steps]
+
+
+@pytest.mark.parametrize("plays", ["1", "0"])
+def test_a_pygame_episode_plays_the_batch_itself_unless_turned_off(worker_for, monkeypatch, plays):
+    from playtester.drive.worker import Worker
+
+    monkeypatch.setenv("PLAYTESTER_EPISODE_PLAYS", plays)
+    sent: list[str] = []
+    real_send = Worker._send
+
+    def counting(self: Worker, msg: tuple[Any, ...]) -> None:
+        sent.append(msg[0])
+        real_send(self, msg)
+
+    monkeypatch.setattr(Worker, "_send", counting)
+    spec = resolve("blockmaze")
+    space = resolve_space(spec, "analyzed")
+    w = worker_for(spec, space=space, capture=None)
+    g = np.random.default_rng(3)
+    mask = w.reset(seed=2).action_mask
+    sent.clear()  # (the game's init steps)
+    act0 = random_valid(g, mask, len(space))
+    actions, got = w.act_ahead(act0, RandomPlan.of(g, len(space)), 20)
+    assert len(got) == 20 and not got[-1].done
+    assert w._episode_plays == (plays == "1")
+    assert sent == (["ahead"] if plays == "1" else ["act"] * 20)
+    # the same actions as the plan's copy draws on the same masks
+    mine = [act0] + [random_valid(g, o.action_mask, len(space)) for o in got[:-1]]
+    assert actions == mine
+
+
+def test_a_crash_in_a_step_the_episode_played_has_that_steps_action(worker_for):
+    spec = fixture_spec("raise_at", game_args={"n": 12})
+    w = worker_for(spec, space=resolve_space(spec, "blind"), capture=None)
+    w.reset(seed=0)
+    plan = RandomPlan.of(np.random.default_rng(4), len(w.space))
+    actions, got = w.act_ahead(1, plan, 40, 1)
+    assert w._episode_plays and got[-1].done and got[-1].exit is not None and got[-1].exit.kind == "exception"
+    # the episode chose every action after the first; the crashed step's came with the answer before it
+    copy = RandomPlan.of(np.random.default_rng(4), len(w.space))
+    assert actions == [1] + [copy.choose(o.action_mask) for o in got[:-1]]
+
+
+@pytest.mark.parametrize("plays", ["1", "0"])
+def test_the_plan_goes_on_where_the_batch_left_it(worker_for, monkeypatch, plays):
+    """A Ray actor goes on with a batch's plan in its next call (`WorkerHost.act_more`): ``plan_after`` draws next
+    what the plan draws after the batch's steps, wherever the batch was played."""
+    monkeypatch.setenv("PLAYTESTER_EPISODE_PLAYS", plays)
+    spec = resolve("blockmaze")
+    space = resolve_space(spec, "analyzed")
+    w = worker_for(spec, space=space, capture=None)
+    first = w.reset(seed=4)
+    mine = RandomPlan.of(np.random.default_rng(11), len(space))
+    act0 = int(np.flatnonzero(first.action_mask)[0])
+    _, got = w.act_ahead(act0, RandomPlan.of(np.random.default_rng(11), len(space)), 12)
+    assert len(got) == 12 and not got[-1].done
+    for o in got[:-1]:
+        mine.choose(o.action_mask)  # the draws the batch made for its steps 2 to 12
+    after = w.plan_after
+    assert after is not None
+    assert [after.choose(got[-1].action_mask) for _ in range(5)] == [mine.choose(got[-1].action_mask) for _ in range(5)]

@@ -3,14 +3,16 @@
 Between two steps an episode process waits for the parent's next command (`serve`): ``end`` (stop: the
 backend flushes what it measured), ``call`` (run a playtester function in the live game, answered with
 ``reply``), ``snapshot`` (park a copy of the episode), or a step: ``step`` (raw inputs) or ``act`` (an
-action of the space, which the backend performs into inputs). Once the episode is over every step is
-answered with its final observation. What a backend supplies is an `Episode`.
+action of the space, which the backend performs into inputs), or ``ahead`` (a batch the episode plays itself,
+choosing each later step's action with the parent's plan: `answer_step`). Once the episode is over every step
+is answered with its final observation. What a backend supplies is an `Episode`.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import select
 import struct
 from collections.abc import Callable, Sequence
 from multiprocessing.reduction import ForkingPickler
@@ -101,6 +103,74 @@ def send_many(conn: Any, messages: Sequence[Any]) -> None:
 
 
 _WAITS: dict[int, CommandWait] = {}  # connection fd -> its wait (one per episode process)
+_STASHED: dict[int, Any] = {}  # connection fd -> a command read during a batch that was not its stop (for `serve`)
+_POLLERS: dict[int, Any] = {}  # connection fd -> a poll object on it (`_stop_asked`)
+PLAYS_ENV = "PLAYTESTER_EPISODE_PLAYS"  # "0": in-process episodes do not offer to play batches (A/B benches)
+
+
+def hello(pid: int) -> tuple[Any, ...]:
+    """The hello of an in-process episode (pygame's): its pid, and that it plays batches itself (``ahead``: the
+    worker then sends the plan with a batch's first action, `answer_step`), unless ``$PLAYTESTER_EPISODE_PLAYS``
+    is 0."""
+    return ("hello", pid, {"ahead": os.environ.get(PLAYS_ENV, "1") != "0"})
+
+
+def answer_step(ep: Any, obs: Observation) -> bool:
+    """Hand the step just played to the parent; True when the episode's batch goes on (its next step set up
+    here, with `Episode.begin_step`), False when the episode waits for the parent's next command (`serve`).
+
+    Outside a batch the answer is ``("obs", obs)``. In a batch (``ahead``: ``ep.batch`` = (this step's action,
+    the plan, steps left counting this one), ``ep.batch_frames``) the next action is chosen here, by the plan on
+    this step's mask, and goes with the answer: ``("bobs", [(obs, action, True, next_action)])``, so the parent
+    knows which action a step that crashes or hangs the game was playing (this process dies with the game, so
+    nothing is held back: every step is answered as it ends). The batch's last step is answered ``(obs, action,
+    False, None, plan)``, the plan as it stands after its draws here (whoever goes on with it, a Ray actor's next
+    call, draws what comes next): after ``n`` steps, at a ``done`` observation, when the plan raises `NoValidActionError`, or when
+    the parent asked to stop (``stop``, read here between two steps without waiting; another command read
+    instead is kept for `serve`; the parent gone ends the episode)."""
+    batch = getattr(ep, "batch", None)
+    if batch is None:
+        send(ep.conn, ("obs", obs))
+        return False
+    action, plan, left = batch
+    left -= 1
+    nxt = None
+    if left > 0 and not obs.done and not _stop_asked(ep):
+        from playtester.errors import NoValidActionError
+
+        try:
+            nxt = int(plan.choose(obs.action_mask))
+        except NoValidActionError:
+            nxt = None  # the caller's agent says so at its next act
+    if nxt is None:  # the plan goes back with the last step: where it stands now (`Worker.plan_after`)
+        ep.batch = None
+        send(ep.conn, ("bobs", [(obs, action, False, None, plan)]))
+        return False
+    send(ep.conn, ("bobs", [(obs, action, True, nxt)]))
+    ep.batch = (nxt, plan, left)
+    inputs, hold = ep.perform(nxt)
+    ep.begin_step(inputs, ep.batch_frames, hold)
+    return True
+
+
+def _stop_asked(ep: Any) -> bool:
+    """Whether the parent wrote while the batch played (a ``stop``, or another command kept for `serve`)."""
+    fd = ep.conn.fileno()
+    poller = _POLLERS.get(fd)
+    if poller is None:
+        poller = _POLLERS[fd] = select.poll()
+        poller.register(fd, select.POLLIN)
+    if not poller.poll(0):
+        return False
+    try:
+        msg = ep.conn.recv()
+    except (EOFError, OSError):
+        ep.end()  # the parent is gone: nobody would read what the episode does
+        return True
+    if msg[0] != "stop":
+        _STASHED[fd] = msg
+    return True
+
 
 
 def _command_wait(conn: Any) -> CommandWait:
@@ -116,9 +186,11 @@ def serve(ep: Episode) -> None:
     A parent that is gone ends the episode (nobody would read what it does)."""
     wait = _command_wait(ep.conn)
     while True:
+        msg = _STASHED.pop(ep.conn.fileno(), None)
         try:
-            wait.wait()
-            msg = ep.conn.recv()
+            if msg is None:
+                wait.wait()
+                msg = ep.conn.recv()
         except (EOFError, OSError):
             ep.end()
             return
@@ -142,10 +214,11 @@ def serve(ep: Episode) -> None:
         elif op == "act":
             _, index, frames, ep.capture = msg
             inputs, hold = ep.perform(index)
-        elif op == "ahead":  # a batch the episode plays itself (an episode whose hello said so: remote games)
+        elif op == "ahead":  # a batch the episode plays itself (an episode whose hello said so: `answer_step`)
             _, index, frames, ep.capture, plan, n = msg
             inputs, hold = ep.perform(index)
             ep.batch = (index, plan, n)  # type: ignore[attr-defined]
+            ep.batch_frames = max(1, int(frames))  # type: ignore[attr-defined]
         else:
             raise RuntimeError(f"unknown command {op!r}")
         ep.begin_step(inputs, max(1, int(frames)), hold)

@@ -32,7 +32,7 @@ import numpy as np
 from playtester import probe
 from playtester.drive import lifetime, warm
 from playtester.drive.context import ActionContext, SpaceLike
-from playtester.drive.episode import seed_python, send, serve
+from playtester.drive.episode import answer_step, hello, seed_python, send, serve
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import (
     CheckFailure,
@@ -328,6 +328,8 @@ class Runtime:
         self.step_reads = 0
         self.frames_left = 0
         self.hold_left: int | None = None
+        self.batch: tuple[int, Any, int] | None = None  # a batch this process plays (`episode.answer_step`)
+        self.batch_frames = 1
         self.screen_size = (0, 0)
         self.done_reason: str | None = None
         self.sink = ProbeSink(self)
@@ -584,10 +586,11 @@ class Runtime:
             self.apply_inputs(self.target)
             self._work_t0 = now  # the next frame's work includes this bookkeeping (microseconds)
             return
-        self.send("obs", self.observe(done=self.done_reason is not None))
+        playing = answer_step(self, self.observe(done=self.done_reason is not None))  # (its batch's next step set up)
         if self.steps_done == 1:
             warm.note(self.opts.warm_notes)  # what the game loaded to reach its first frame
-        self.next_command()
+        if not playing:
+            self.next_command()
         self._work_t0 = _FRAME_CLOCK()
 
     def _check_done(self) -> None:
@@ -1490,7 +1493,7 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
         rt.code = CodeTracer(opts.code_include, opts.code_known, opts.code_patience)
         rt.code.start()
     rt.frames_left = 1  # the first frame boundary ends the reset
-    conn.send(("hello", os.getpid()))
+    conn.send(hello(os.getpid()))
     exit: GameExit
     try:
         _load_and_run(spec)

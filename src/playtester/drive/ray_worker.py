@@ -168,8 +168,9 @@ class WorkerHost:
 
     def _ahead(self, action: int, plan: Plan | None, n: int,
                frames: int | None) -> tuple[list[int | None], list[Observation], int]:
-        self._plan, self._frames = plan, frames  # kept for act_more
-        actions, out = self.worker.act_ahead(action, plan, n, frames)
+        self._frames = frames  # kept for act_more, with the plan as the batch left it (an episode that played the
+        actions, out = self.worker.act_ahead(action, plan, n, frames)  # batch itself drew with its own copy)
+        self._plan = self.worker.plan_after if self.worker.plan_after is not None else plan
         self._end = out[-1]
         return actions, out, self.worker.steps
 

@@ -1668,7 +1668,8 @@ class RemoteRunner:
                     self.begin_step(inputs, frames, hold)
                     left -= 1
                     submit(nxt, inputs)
-            out.append((obs, a, bool(flight)))
+            # the batch's last step takes the plan back as it stands after its draws here (`Worker.plan_after`)
+            out.append((obs, a, True) if flight else (obs, a, False, None, plan))
             # the steps whose answers are in already go to the parent together: one message, one wake-up
             if not flight or len(out) >= BUNDLE or not self.game.answer_ready():
                 send(self.conn, ("bobs", out))

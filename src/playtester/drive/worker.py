@@ -347,9 +347,11 @@ class Worker(Stepper):
         self._plan_frames: int | None = None
         self._auto = False  # the step in flight was sent by the batch, not by the caller
         self._held: list[tuple[Observation, int | None]] = []  # batch steps read early (by `call`), in order
-        self._episode_plays = False  # the episode process plays a batch itself (its hello said so: remote games)
+        self._episode_plays = False  # the episode process plays a batch itself (its hello said so)
+        self.plan_after: Plan | None = None  # the last batch's plan as it stands after the batch's draws
         self._ebatch = False  # such a batch is under way: its steps arrive as "bobs" messages
-        self._bobs: tuple[int, bool] | None = None  # the last batch step's action and whether more follow
+        self._bobs: tuple[int, bool, int | None] | None = None  # the last batch step's action, whether more
+        #                                                              follow, and the next one's action if known
         self._bq: deque[tuple[Any, ...]] = deque()  # batch steps that came in one message, not answered yet
         self._last: Observation | None = None
         self.steps = 0
@@ -536,17 +538,21 @@ class Worker(Stepper):
         `reset` comes between (a batch step in flight then is read and kept for the next `step_wait`;
         `end_episode` and `reset` drop it). Every step is observed, timed and watched as by `act`: a crash or
         hang is that step's. The `RayWorker` plays the batch in its actor, ``chunk`` steps per remote call.
-        An episode process that says it can (remote games: `playtester.drive.remote.RemoteRunner.play_batch`)
-        gets the plan with the first action and plays the batch itself, each step still answered on its own;
-        `call` then sees the game past the batch's steps it played before it read the stop (all kept)."""
+        An episode process that says it can (pygame's: `playtester.drive.episode.answer_step`; remote games:
+        `playtester.drive.remote.RemoteRunner.play_batch`) gets the plan with the first action and plays the
+        batch itself, each step still answered on its own (``$PLAYTESTER_EPISODE_PLAYS`` = 0: pygame's does not
+        offer it); `call` then sees the game past the batch's steps it played before it read the stop (all
+        kept)."""
         if self._episode_plays and plan is not None and n > 1 and self._active:
             action = self.checked_action(action)
             self._send(("ahead", action, frames or self.spec.config.frames_per_action, self.capture, plan, int(n)))
             self._sent = action
             self._ebatch = True
+            self.plan_after = plan  # until the episode sends its copy back with the batch's last step
             return
         self.act_async(action, frames)
         self._plan = plan if n > 1 else None
+        self.plan_after = plan  # played here: the same object
         self._plan_left, self._plan_frames = n - 1, frames
 
     @property
@@ -706,6 +712,8 @@ class Worker(Stepper):
                 self.played = self._sent = bobs[0]
             if bobs is not None and bobs[1] and self._active:
                 self._pending = self._auto = True
+                if bobs[2] is not None:
+                    self._sent = bobs[2]
             else:
                 self._ebatch = False
         if self._plan is not None:
@@ -721,14 +729,18 @@ class Worker(Stepper):
         kind = msg[0]
         if kind == "obs":
             obs: Observation = msg[1]
-        elif kind == "bobs":  # steps of a batch the episode plays itself: ("bobs", [(obs, action, more), ...])
-            obs, action, more = msg[1][0]
-            self._bobs = (action, more)
+        elif kind == "bobs":  # steps of a batch the episode plays itself: ("bobs", [(obs, action, more), ...]);
+            # an in-process episode adds the next step's action (`episode.answer_step`): the one a crash or hang
+            # of the game in that step was playing
+            obs, action, more, *rest = msg[1][0]
+            self._bobs = (action, more, rest[0] if rest else None)
+            if len(rest) > 1:  # the batch's last step: its plan as the episode left it
+                self.plan_after = rest[1]
             self._bq.extend(("bobs", [x]) for x in msg[1][1:])
         elif kind == "final":
             obs = msg[1]
             if len(msg) > 2:  # the last step of a batch the episode played: its action
-                self._bobs = (msg[2], False)
+                self._bobs = (msg[2], False, None)
             self._expect_exit()
         elif kind == "exited":
             obs = self._died(*msg[2:])
