@@ -248,7 +248,8 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--latency-steps", type=int, default=300)
-    ap.add_argument("--ahead", type=int, default=8, help="steps per batch in the acting-ahead runs")
+    ap.add_argument("--ahead", type=int, default=loop_module.AHEAD,
+                    help="steps per batch in the acting-ahead runs (default: the loop's, `AHEAD`)")
     ap.add_argument("--name", default="ray_backend", help="results file name under bench/results")
     ap.add_argument("--ray-defaults", action="store_true",
                     help="the Ray backend as before its tuning, for comparison: Ray's own settings for the local "

@@ -165,7 +165,7 @@ def test_bad_ahead_values_are_usage_errors():
     for bad in (0, -1, 2.5, "8", True, None.__class__):
         with pytest.raises(UsageError, match="ahead"):
             CampaignLoop([], [], Budget(steps=1), ahead=bad)  # type: ignore[arg-type]
-    assert CampaignLoop([], [], Budget(steps=1)).ahead == loop_module.AHEAD == 8
+    assert CampaignLoop([], [], Budget(steps=1)).ahead == loop_module.AHEAD == 32
 
 
 def test_a_plan_that_disagrees_with_act_is_an_error():

@@ -38,7 +38,7 @@ BACKEND_OPTION = typer.Option("local", "--backend", envvar="PLAYTESTER_BACKEND",
 AHEAD_OPTION = typer.Option(None, "--ahead", min=1, envvar="PLAYTESTER_AHEAD",
                             help="acting ahead: an agent that chooses from the action mask alone (random) plays "
                             "several steps per call to a worker, every step still watched; the steps per Ray "
-                            "actor call (default 8; 1: one step per call)")
+                            "actor call (default 32; 1: one step per call)")
 SILENT_AUDIO_OPTION = typer.Option(None, "--silent-audio/--no-silent-audio",
                                    help="play sound and music files this machine cannot decode (MIDI without a "
                                    "synth) as silence, with a warning, instead of crashing (default: the config's "
