@@ -45,7 +45,9 @@ settings a run used are in its results (``ray_settings``).
 batch step, as before the episode played the plan itself; a running Ray instance's actors do not see the variable,
 so Ray runs only as the default).
 Usage: nice -n 10 python bench/ray_backend.py [--steps 1000] [--rounds 4] [--latency-steps 300] [--ahead 8]
-       [--name NAME] [--ray-defaults] [--sends-too]
+       [--name NAME] [--ray-defaults] [--sends-too] [--ahead-too K]
+``--ahead-too K`` adds a run a round: Ray acting ahead with K steps per actor call (``ray_ahead_K``; how the default
+``--ahead`` was chosen: ``--game dungeon --ahead 32 --ahead-too 8``, a game the README's table does not report).
 """
 
 from __future__ import annotations
@@ -258,6 +260,8 @@ def main() -> None:
     ap.add_argument("--sends-too", action="store_true",
                     help="also run local acting ahead with the worker sending each batch step "
                          "(PLAYTESTER_EPISODE_PLAYS=0: the episode does not play the plan itself), in the same rounds")
+    ap.add_argument("--ahead-too", type=int, default=None, metavar="K",
+                    help="also run Ray acting ahead with K steps per actor call (ray_ahead_K), in the same rounds")
     args = ap.parse_args()
     if args.ray_defaults:
         ray_worker.LOCAL_SYSTEM_CONFIG, ray_worker.TASK_EVENTS, ray_worker.COMPACT, ray_worker.DEPTH = {}, True, False, 1
@@ -272,6 +276,9 @@ def main() -> None:
              "ray_ahead": ("ray", args.ahead, None)}
     if args.sends_too:
         kinds["local_ahead_sends"] = ("local", args.ahead, {"PLAYTESTER_EPISODE_PLAYS": "0"})
+    other = f"ray_ahead_{args.ahead_too}" if args.ahead_too else None
+    if other:
+        kinds[other] = ("ray", args.ahead_too, None)
     order = list(kinds)
     runs: dict[str, list[dict[str, float]]] = {k: [] for k in kinds}
     for r in range(args.rounds):
@@ -342,6 +349,8 @@ def main() -> None:
             # the episode playing the plan itself (the default since 2026-11-27) against the worker sending each step
             "local_ahead_vs_sends": ratios("local_ahead", "local_ahead_sends"),
             "ray_ahead_vs_local_sends": ratios("ray_ahead", "local_ahead_sends")} if args.sends_too else {}),
+        **({other: s[other], f"ratio_{other}": ratios(other, "local_ahead"),
+            f"ray_ahead_vs_{other}": ratios("ray_ahead", other)} if other else {}),
         "latency_us_per_step": {"local": round(lat["local"]), "ray": round(lat["ray"]),
                                 "ray_extra": round(lat["ray"] - lat["local"])},
         "latency_ahead_us_per_step": {"local": round(lat_ahead["local"]), "ray": round(lat_ahead["ray"]),
@@ -364,6 +373,10 @@ def main() -> None:
     print(f"ray/local acting ahead ({args.ahead}): median {ahead_vs_ahead['median']}, best {ahead_vs_ahead['best']}, "
           f"per round {ahead_vs_ahead['per_round']} (their median {ahead_vs_ahead['per_round_median']}); from a tenth "
           f"of the budget on: per round {ahead_vs_ahead['steady_per_round']} (median {ahead_vs_ahead['steady_median']})")
+    if other:
+        print(f"ray acting ahead ({args.ahead_too}) / local acting ahead: per round {record[f'ratio_{other}']['per_round']} "
+              f"(median {record[f'ratio_{other}']['per_round_median']}); ray ({args.ahead}) / ray ({args.ahead_too}): "
+              f"median round {record[f'ray_ahead_vs_{other}']['per_round_median']}")
     if args.sends_too:
         sends = record["local_ahead_vs_sends"]
         print(f"local acting ahead, the episode playing the plan / the worker sending each step: per round "
