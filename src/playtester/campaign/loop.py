@@ -42,7 +42,7 @@ from playtester.errors import NoValidActionError, UsageError, WorkerError, Worke
 
 EMPTY_ROUNDS = 100  # rounds in a row in which no slot could act: the action mask never allows anything
 AHEAD = 32  # acting ahead: steps per call to a Ray worker (the default of `CampaignLoop`'s ``ahead``; 1: off); 32 against
-#            8: about a tenth fewer CPU a step on Ray (dungeon, 2 workers; the Ray bench reports blockmaze)
+#            8: about a tenth less CPU a step on Ray (dungeon, 2 workers; the Ray bench reports blockmaze)
 PLAN_MAX = 10_000  # steps one plan may play (within the episode's limit and the budget), ``ahead`` per call
 
 

@@ -125,9 +125,9 @@ def answer_step(ep: Any, obs: Observation) -> bool:
     knows which action a step that crashes or hangs the game was playing (this process dies with the game, so
     nothing is held back: every step is answered as it ends). The batch's last step is answered ``(obs, action,
     False, None, plan)``, the plan as it stands after its draws here (whoever goes on with it, a Ray actor's next
-    call, draws what comes next): after ``n`` steps, at a ``done`` observation, when the plan raises `NoValidActionError`, or when
-    the parent asked to stop (``stop``, read here between two steps without waiting; another command read
-    instead is kept for `serve`; the parent gone ends the episode)."""
+    call, draws what comes next). The batch ends after ``n`` steps, at a ``done`` observation, when the plan raises
+    `NoValidActionError`, or when the parent asked to stop (``stop``, read here between two steps without waiting;
+    another command read instead is kept for `serve`; the parent gone ends the episode)."""
     batch = getattr(ep, "batch", None)
     if batch is None:
         send(ep.conn, ("obs", obs))
@@ -170,7 +170,6 @@ def _stop_asked(ep: Any) -> bool:
     if msg[0] != "stop":
         _STASHED[fd] = msg
     return True
-
 
 
 def _command_wait(conn: Any) -> CommandWait:
