@@ -10,6 +10,8 @@ as with one step per round trip:
   the game's process group is gone;
 - a call between two batch steps ends the batch after the steps in flight (kept, answered in order), and a
   reset drops what is left;
+- the plan the episode process played comes back with the batch's last step, where its draws left it (a Ray
+  actor goes on with it);
 - frames on godot3-runner come out as with one step at a time.
 """
 
@@ -100,6 +102,27 @@ def test_a_batch_observes_every_step_as_one_step_at_a_time(worker_for, n):
     many = ahead(worker_for(spec, space=space, capture=None), 1, 3, 200, n)
     assert sum(bool(s[6]) for s in one[1]) >= 5  # error lines on several steps
     assert many == one
+
+
+@pytest.mark.parametrize("which", ["declared", "analyzed"])
+def test_the_plan_comes_back_where_the_batch_left_it(worker_for, which):
+    """A Ray actor goes on with a batch's plan in its next call (`WorkerHost.act_more`): the episode process's copy
+    comes back with the batch's last step (`Worker.plan_after`) and draws next what the plan draws after the batch's
+    steps, pipelined (the declared space) or chosen on each step's mask (the analyzed space)."""
+    if which == "analyzed":
+        pytest.importorskip("gdtoolkit")
+    spec = resolve("godot:coinhop").with_config(done_events=[], max_episode_steps=10**6)
+    space = default_space(spec) if which == "declared" else resolve_space(spec, "analyzed")
+    w = worker_for(spec, space=space, capture=None)
+    first = int(np.flatnonzero(w.reset(seed=0).action_mask)[0])
+    _, got = w.act_ahead(first, RandomPlan.of(np.random.default_rng(9), len(space)), 20)
+    assert len(got) == 20 and not got[-1].done
+    mine = RandomPlan.of(np.random.default_rng(9), len(space))
+    for o in got[:-1]:
+        mine.choose(o.action_mask)  # the draws the batch made for its steps 2 to 20
+    after = w.plan_after
+    assert after is not None
+    assert [after.choose(got[-1].action_mask) for _ in range(5)] == [mine.choose(got[-1].action_mask) for _ in range(5)]
 
 
 def test_coinhop_wall_kicks_in_a_batch(worker_for):
