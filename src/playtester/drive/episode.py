@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import select
 import struct
 from collections.abc import Callable, Sequence
 from multiprocessing.reduction import ForkingPickler
@@ -104,7 +103,6 @@ def send_many(conn: Any, messages: Sequence[Any]) -> None:
 
 _WAITS: dict[int, CommandWait] = {}  # connection fd -> its wait (one per episode process)
 _STASHED: dict[int, Any] = {}  # connection fd -> a command read during a batch that was not its stop (for `serve`)
-_POLLERS: dict[int, Any] = {}  # connection fd -> a poll object on it (`_stop_asked`)
 PLAYS_ENV = "PLAYTESTER_EPISODE_PLAYS"  # "0": in-process episodes do not offer to play batches (A/B benches)
 
 
@@ -155,13 +153,9 @@ def answer_step(ep: Any, obs: Observation) -> bool:
 
 def _stop_asked(ep: Any) -> bool:
     """Whether the parent wrote while the batch played (a ``stop``, or another command kept for `serve`)."""
-    fd = ep.conn.fileno()
-    poller = _POLLERS.get(fd)
-    if poller is None:
-        poller = _POLLERS[fd] = select.poll()
-        poller.register(fd, select.POLLIN)
-    if not poller.poll(0):
+    if not _command_wait(ep.conn).poller.poll(0):  # (the poll object `serve` waits with)
         return False
+    fd = ep.conn.fileno()
     try:
         msg = ep.conn.recv()
     except (EOFError, OSError):
