@@ -10,9 +10,9 @@ run on the same cores as the parent and the games):
                  budget; before, from the first reset, so Ray's figure held its actors' start), not worker
                  start-up (``startup_s``: the loop's `startup_s`, per run). Four runs a
                  round: ``local`` and ``ray`` one step per call (the loop's ``ahead`` = 1), ``local_ahead``
-                 and ``ray_ahead`` acting ahead (``ahead`` = 8: the random agent's plan chooses each step's
-                 action on its mask in the worker, a batch of up to 8 steps per call, one Ray actor call
-                 each); their order rotates every round, so each round's ratios are side by side. Median and
+                 and ``ray_ahead`` acting ahead (``--ahead``, by default the loop's `AHEAD`: 8 until
+                 2026-11-27, 32 since; the random agent's plan chooses each step's action on its mask where
+                 the game runs, up to ``--ahead`` steps per Ray actor call); their order rotates every round, so each round's ratios are side by side. Median and
                  best round (interference only slows a run, so the best round is the code's own speed; the
                  median is what the machine gave).
   parent CPU     process time of the parent (every thread: Ray's core worker threads included) over the loop,
