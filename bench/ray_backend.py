@@ -45,7 +45,10 @@ settings a run used are in its results (``ray_settings``).
 batch step, as before the episode played the plan itself; a running Ray instance's actors do not see the variable,
 so Ray runs only as the default).
 Usage: nice -n 10 python bench/ray_backend.py [--steps 1000] [--rounds 4] [--latency-steps 300] [--ahead 8]
-       [--name NAME] [--ray-defaults] [--sends-too] [--ahead-too K]
+       [--name NAME] [--ray-defaults] [--sends-too] [--ahead-too K] [--stops-too]
+``--stops-too`` adds a run a round: Ray acting ahead with each actor's game stopping after the steps of each call, as
+before 2026-11-28 (``ray_ahead_stops``: `ray_worker.PLAY_ON` off; since then the game plays the whole plan while the
+answers cross Ray, `WorkerHost.act_ahead`); ``--ray-defaults`` turns it off too.
 ``--ahead-too K`` adds a run a round: Ray acting ahead with K steps per actor call (``ray_ahead_K``; how the default
 ``--ahead`` was chosen: ``--game dungeon --ahead 32 --ahead-too 8``, a game the README's table does not report).
 """
@@ -157,10 +160,12 @@ def machine_busy() -> float:
     return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def campaign(spec, space, backend: str, steps: int, ahead: int, env: dict[str, str] | None = None) -> dict[str, float]:
+def campaign(spec, space, backend: str, steps: int, ahead: int, env: dict[str, str] | None = None,
+             play_on: bool | None = None) -> dict[str, float]:
     """One `run_agent` run with the loop's ``ahead``: steps/s of its loop, the parent's CPU seconds per step
     over the loop, and the whole job's (every process under this one) from a tenth of the budget to its end
-    (``run_agent`` has no ``ahead`` of its own: the loop's default is set for the run)."""
+    (``run_agent`` has no ``ahead`` of its own: the loop's default is set for the run). ``play_on``: the Ray
+    actors' games play a whole plan or one call's steps at a time (`ray_worker.PLAY_ON`; None: as set)."""
     marks: list[tuple[float, int]] = []
     job: list[tuple[float, int]] = []
     procs: list[dict[int, tuple[str, float, float]]] = []
@@ -177,6 +182,9 @@ def campaign(spec, space, backend: str, steps: int, ahead: int, env: dict[str, s
 
     first: list[float] = []
     default, loop_module.AHEAD = loop_module.AHEAD, ahead
+    played_on = ray_worker.PLAY_ON
+    if play_on is not None:
+        ray_worker.PLAY_ON = play_on
     saved = {k: os.environ.get(k) for k in env or {}}
     os.environ.update(env or {})  # (a local worker's processes inherit it; a running Ray instance's actors do not)
     called = time.perf_counter()
@@ -185,6 +193,7 @@ def campaign(spec, space, backend: str, steps: int, ahead: int, env: dict[str, s
                       backend=backend)
     finally:
         loop_module.AHEAD = default
+        ray_worker.PLAY_ON = played_on
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
@@ -260,11 +269,15 @@ def main() -> None:
     ap.add_argument("--sends-too", action="store_true",
                     help="also run local acting ahead with the worker sending each batch step "
                          "(PLAYTESTER_EPISODE_PLAYS=0: the episode does not play the plan itself), in the same rounds")
+    ap.add_argument("--stops-too", action="store_true",
+                    help="also run Ray acting ahead with the actors' games stopping after each call's steps (as "
+                         "before 2026-11-28: PLAY_ON off), in the same rounds")
     ap.add_argument("--ahead-too", type=int, default=None, metavar="K",
                     help="also run Ray acting ahead with K steps per actor call (ray_ahead_K), in the same rounds")
     args = ap.parse_args()
     if args.ray_defaults:
         ray_worker.LOCAL_SYSTEM_CONFIG, ray_worker.TASK_EVENTS, ray_worker.COMPACT, ray_worker.DEPTH = {}, True, False, 1
+        ray_worker.PLAY_ON = False
     made = provenance()
     load_before = load()
     spec = resolve(args.game)
@@ -272,20 +285,22 @@ def main() -> None:
     t = time.perf_counter()
     ray = connect(None)
     init_s = time.perf_counter() - t
-    kinds = {"local": ("local", 1, None), "ray": ("ray", 1, None), "local_ahead": ("local", args.ahead, None),
-             "ray_ahead": ("ray", args.ahead, None)}
+    kinds = {"local": ("local", 1, None, None), "ray": ("ray", 1, None, None),
+             "local_ahead": ("local", args.ahead, None, None), "ray_ahead": ("ray", args.ahead, None, None)}
     if args.sends_too:
-        kinds["local_ahead_sends"] = ("local", args.ahead, {"PLAYTESTER_EPISODE_PLAYS": "0"})
+        kinds["local_ahead_sends"] = ("local", args.ahead, {"PLAYTESTER_EPISODE_PLAYS": "0"}, None)
     other = f"ray_ahead_{args.ahead_too}" if args.ahead_too else None
     if other:
-        kinds[other] = ("ray", args.ahead_too, None)
+        kinds[other] = ("ray", args.ahead_too, None, None)
+    if args.stops_too:
+        kinds["ray_ahead_stops"] = ("ray", args.ahead, None, False)
     order = list(kinds)
     runs: dict[str, list[dict[str, float]]] = {k: [] for k in kinds}
     for r in range(args.rounds):
         k = r % len(order)
         for kind in order[k:] + order[:k]:  # the order rotates: each kind goes first once in len(kinds) rounds
-            backend, ahead, env = kinds[kind]
-            runs[kind].append(campaign(spec, space, backend, args.steps, ahead, env))
+            backend, ahead, env, play_on = kinds[kind]
+            runs[kind].append(campaign(spec, space, backend, args.steps, ahead, env, play_on))
             print(f"round {r + 1} {kind:11s} {runs[kind][-1]['steps_per_s']:7.1f} steps/s  "
                   f"parent {runs[kind][-1]['cpu_ms_per_step']:.3f} ms CPU/step  "
                   f"job {runs[kind][-1]['job_cpu_ms_per_step']:.3f} ms CPU/step  steady "
@@ -349,6 +364,9 @@ def main() -> None:
             # the episode playing the plan itself (the default since 2026-11-27) against the worker sending each step
             "local_ahead_vs_sends": ratios("local_ahead", "local_ahead_sends"),
             "ray_ahead_vs_local_sends": ratios("ray_ahead", "local_ahead_sends")} if args.sends_too else {}),
+        **({"ray_ahead_stops": s["ray_ahead_stops"], "ratio_ray_ahead_stops": ratios("ray_ahead_stops", "local_ahead"),
+            # the actor's game playing the whole plan / stopping after each call's steps, side by side
+            "ray_ahead_vs_stops": ratios("ray_ahead", "ray_ahead_stops")} if args.stops_too else {}),
         **({other: s[other], f"ratio_{other}": ratios(other, "local_ahead"),
             f"ray_ahead_vs_{other}": ratios("ray_ahead", other)} if other else {}),
         "latency_us_per_step": {"local": round(lat["local"]), "ray": round(lat["ray"]),
@@ -358,7 +376,7 @@ def main() -> None:
         "ray_null_call_us": round(null_us),
         "ray_settings": {"ray_defaults": args.ray_defaults, "local_system_config": ray_worker.LOCAL_SYSTEM_CONFIG,
                          "task_events": ray_worker.TASK_EVENTS, "compact": ray_worker.COMPACT,
-                         "depth": ray_worker.DEPTH},
+                         "depth": ray_worker.DEPTH, "play_on": ray_worker.PLAY_ON},
     }
     for k in kinds:
         print(f"{k:11s} median {s[k]['steps_per_s_median']:7.1f} steps/s (best {s[k]['steps_per_s_best']:7.1f}); "
@@ -377,6 +395,11 @@ def main() -> None:
         print(f"ray acting ahead ({args.ahead_too}) / local acting ahead: per round {record[f'ratio_{other}']['per_round']} "
               f"(median {record[f'ratio_{other}']['per_round_median']}); ray ({args.ahead}) / ray ({args.ahead_too}): "
               f"median round {record[f'ray_ahead_vs_{other}']['per_round_median']}")
+    if args.stops_too:
+        print(f"ray acting ahead, stopping after each call / local acting ahead: per round "
+              f"{record['ratio_ray_ahead_stops']['per_round']} (median {record['ratio_ray_ahead_stops']['per_round_median']}); "
+              f"playing on / stopping: per round {record['ray_ahead_vs_stops']['per_round']} "
+              f"(median {record['ray_ahead_vs_stops']['per_round_median']})")
     if args.sends_too:
         sends = record["local_ahead_vs_sends"]
         print(f"local acting ahead, the episode playing the plan / the worker sending each step: per round "

@@ -479,8 +479,10 @@ def test_the_driver_killed_then_resume_on_ray_loses_nothing_already_found(tmp_pa
 
 def test_a_call_inside_a_plan_on_ray_sees_the_game_past_the_calls_in_flight_and_keeps_their_steps(ray_local):
     """`RayWorker.call` first takes in the plan's calls in flight (the batch answered, then up to `DEPTH` queued
-    continuations of ``chunk`` steps), so the game it sees is that many steps past the last answer taken; every
-    one of those steps is still answered by `step_wait`, in order, and the plan ends there."""
+    continuations of ``chunk`` steps), then the steps the actor's game played past them (it plays the whole plan
+    without waiting for the next call: `WorkerHost.act_ahead`), so the game it sees is at least that many steps past
+    the last answer taken; every one of those steps is still answered by `step_wait`, in order, none skipped, and
+    the plan ends there."""
     import numpy as np
 
     from playtester.agents.common import RandomPlan
@@ -491,19 +493,21 @@ def test_a_call_inside_a_plan_on_ray_sees_the_game_past_the_calls_in_flight_and_
     w = RayWorker(spec, space, capture=None)
     try:
         start = w.reset(seed=0)
-        chunk = 2
-        w.act_ahead_async(0, RandomPlan.of(np.random.default_rng(0), len(space)), 50, chunk=chunk)
+        chunk, n = 2, 50
+        w.act_ahead_async(0, RandomPlan.of(np.random.default_rng(0), len(space)), n, chunk=chunk)
         first = w.step_wait()
         assert w.ahead
         w.call("playtester.plans.hooks:hook_names")
         kept = []
         while w.ahead:
             kept.append(w.step_wait())
-        # the first batch's other steps, then DEPTH continuations of `chunk` steps each, were played before the call
-        assert len(kept) == chunk - 1 + DEPTH * chunk
-        frames = [first.frame_no] + [o.frame_no for o in kept]
-        assert frames == sorted(set(frames)) and frames[0] > start.frame_no  # each step once, in order
+        # the first batch's other steps and DEPTH continuations of `chunk` steps each at least, the plan's n at most
+        assert chunk - 1 + DEPTH * chunk <= len(kept) <= n - 1
+        frames = [start.frame_no, first.frame_no] + [o.frame_no for o in kept]
         after = w.act(0)  # the plan ended at the call: the next step is the caller's own, right after the kept ones
-        assert after.frame_no > frames[-1] and not w.ahead
+        frames.append(after.frame_no)
+        # each step once, in order, and none played but not answered: the frames advance by one step's frames
+        assert set(np.diff(frames)) == {spec.config.frames_per_action}, frames
+        assert not w.ahead and w.steps == len(kept) + 2
     finally:
         w.close()

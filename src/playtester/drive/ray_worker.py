@@ -16,9 +16,11 @@ there by the agent's plan on the action mask of the step before it (the random a
 ``act`` would); ``step_wait`` answers them one at a time from here, and the plan's next call goes as soon as
 an answer is in, so the actor plays while the campaign looks at the steps it has. A step costs the parent one
 Ray call per batch instead of one per step (a null actor call is about 1 ms on a loaded 2-core machine). `DEPTH`
-calls of a plan are in flight at once: the actor finds its next batch queued when it ends one, instead of
-idling for a round trip through this process (a batch cut short by the episode's end makes the calls queued
-behind it answer nothing). A batch's answer crosses Ray as one pickled bytes object (``COMPACT``: Ray's own
+calls of a plan are in flight at once: the actor finds its next batch queued when it ends one (a batch cut short
+by the episode's end makes the calls queued behind it answer nothing). The actor's game plays the whole plan
+(``PLAY_ON``: the first call says how long it is), not one call's steps: it goes on while a call's answer crosses
+Ray and the next call comes, and each `WorkerHost.act_more` reads on where the last stopped; a `call` between
+hands back the steps the game played past the last answer (`WorkerHost.call`), so every step played is answered. A batch's answer crosses Ray as one pickled bytes object (``COMPACT``: Ray's own
 serializer costs more on a list of observations), and the worker actors send Ray no task events
 (``TASK_EVENTS``: the state API and timeline do not list their calls); these hold on a cluster too.
 
@@ -70,6 +72,7 @@ LOCAL_SYSTEM_CONFIG: dict[str, Any] = {
 TASK_EVENTS = False  # Ray's per-call task events (state API, timeline) for the worker actors: cost on every call
 COMPACT = True  # a batch's answer crosses Ray as one pickled bytes object (Ray's serializer walks each object)
 DEPTH = 2  # acting ahead: calls of a plan in flight to the actor (2: its next batch is queued when it ends one)
+PLAY_ON = True  # acting ahead: the actor's game plays the whole plan, not one call's steps at a time (`WorkerHost.act_ahead`)
 
 
 def parse_backend(text: str | None) -> tuple[str, str | None]:
@@ -166,21 +169,35 @@ class WorkerHost:
         out = self.worker.step_many(steps)
         return self._answer((out, self.worker.steps))
 
-    def _ahead(self, action: int, plan: Plan | None, n: int,
-               frames: int | None) -> tuple[list[int | None], list[Observation], int]:
-        self._frames = frames  # kept for act_more, with the plan as the batch left it (an episode that played the
-        actions, out = self.worker.act_ahead(action, plan, n, frames)  # batch itself drew with its own copy)
-        self._plan = self.worker.plan_after if self.worker.plan_after is not None else plan
+    def _read(self, n: int) -> tuple[list[int | None], list[Observation], int]:
+        """The next ``n`` steps of the batch in flight (fewer when it ends first), and the steps so far. The batch
+        may go on in the episode past them: the next `act_more` reads on where this stopped."""
+        w = self.worker
+        actions: list[int | None] = []
+        out: list[Observation] = []
+        while len(out) < n:
+            out.append(w.step_wait())
+            actions.append(w.played)
+            if not w.ahead:
+                break
+        self._plan = w.plan_after  # the episode's copy once the batch ended there (the plan until then)
         self._end = out[-1]
-        return actions, out, self.worker.steps
+        return actions, out, w.steps
 
-    def act_ahead(self, action: int, plan: Plan | None, n: int, frames: int | None) -> Any:
-        """(actions, observations, steps) of a batch (`Worker.act_ahead`), as `_answer` sends it."""
-        return self._answer(self._ahead(action, plan, n, frames))
+    def act_ahead(self, action: int, plan: Plan | None, n: int, frames: int | None, total: int | None = None) -> Any:
+        """(actions, observations, steps) of the first ``n`` steps of a batch of ``total`` (`Worker.act_ahead`), as
+        `_answer` sends it. The game plays the whole batch without waiting for the caller's next `act_more`: it
+        goes on while this answer crosses Ray (a ``stop`` ends it: `call`, `end_episode`, `reset`)."""
+        self._frames = frames
+        self.worker.act_ahead_async(action, plan, max(int(n), int(total or n)), frames)
+        return self._answer(self._read(int(n)))
 
     def act_more(self, n: int) -> Any:
-        """The next ``n`` steps of the last batch's plan (its first action chosen on the last step's mask too);
+        """The next ``n`` steps of the plan: read on in the batch the game is playing, or (a batch that ended at its
+        length) a new batch of the plan as the last one left it, its first action chosen on the last step's mask;
         none when that step ended the episode or the plan cannot choose."""
+        if self.worker.ahead:
+            return self._answer(self._read(n))
         plan, end = self._plan, self._end
         if plan is None or end is None or end.done:
             return self._answer(([], [], self.worker.steps))
@@ -188,10 +205,18 @@ class WorkerHost:
             action = plan.choose(end.action_mask)
         except NoValidActionError:
             return self._answer(([], [], self.worker.steps))
-        return self._answer(self._ahead(action, plan, n, self._frames))
+        self.worker.act_ahead_async(action, plan, n, self._frames)
+        return self._answer(self._read(n))
 
-    def call(self, target: str, args: tuple[Any, ...], timeout: float) -> Any:
-        return self.worker.call(target, *args, timeout=timeout)
+    def call(self, target: str, args: tuple[Any, ...], timeout: float) -> tuple[bool, Any, list[tuple[Observation, Any]]]:
+        """`Worker.call` after the batch in flight stopped: (whether it answered, its value or its `WorkerError`, the
+        batch's steps the game played past the last `act_more`, (observation, action) in order, for the caller to
+        answer before its next step: they come back even when the call fails, e.g. after one of them ended the game)."""
+        held = self.worker.take_held()
+        try:
+            return True, self.worker.call(target, *args, timeout=timeout), held
+        except WorkerError as e:
+            return False, e, held
 
     def watch_states(self, state_key: Any) -> None:
         self.worker.watch_states(state_key)
@@ -401,7 +426,7 @@ class RayWorker(Stepper):
             return
         action = self.checked_action(action)
         first = min(int(n), int(chunk or n))
-        self._send("act_ahead", action, plan, first, frames)
+        self._send("act_ahead", action, plan, first, frames, int(n) if PLAY_ON else None)
         self._sent = action
         if self._pending is not True:
             self._batch, self._more, self._chunk, self._cont = first, int(n) - first, first, False
@@ -536,7 +561,8 @@ class RayWorker(Stepper):
 
     def call(self, target: str, *args: Any, timeout: float = 60.0) -> Any:
         """`Worker.call` in the actor's live episode. The plan's calls in flight (up to `DEPTH`) are taken in first
-        and their steps kept for `step_wait`: the call sees the game past them, and the plan ends there."""
+        and their steps kept for `step_wait`, then the steps the game played past them (`WorkerHost.act_ahead`: it
+        does not wait for the next call): the call sees the game after all of them, and the plan ends there."""
         while self._cont and self._pending is not None:  # the plan's steps in flight, kept for step_wait
             self._fetch(go_on=False)
         if self._pending is not None:
@@ -544,10 +570,16 @@ class RayWorker(Stepper):
         if self._actor is None:
             raise WorkerError(f"no live episode to call {target} in (the worker's Ray actor was lost)")
         try:
-            return self._get(self._actor.call.remote(target, args, timeout), timeout + WAIT_SLACK_S)
+            ok, value, held = self._get(self._actor.call.remote(target, args, timeout), timeout + WAIT_SLACK_S)
         except self._lost as e:
             self._lose(e)
             raise WorkerError(f"the worker's Ray actor was lost while running {target}: {e}") from e
+        self._buf.extend(held)  # the plan's steps the game played past the last answer, in order, before the call
+        if held and held[-1][0].done and held[-1][0].exit is not None:
+            self._active = False
+        if not ok:
+            raise value
+        return value
 
     def end_episode(self) -> None:
         self.final_code_lines = {}

@@ -597,6 +597,14 @@ class Worker(Stepper):
             self._held = []
         self._auto = False
 
+    def take_held(self) -> list[tuple[Observation, int | None]]:
+        """End acting ahead (`_settle`) and hand over every batch step read but not answered by `step_wait` yet,
+        as (observation, action) in order: a Ray actor's batch that played past what its caller asked for
+        (`playtester.drive.ray_worker.WorkerHost`) gives them back with its next answer."""
+        self._settle(keep=True)
+        held, self._held = self._held, []
+        return held
+
     def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> list[Observation]:
         """Play several steps known in advance, without a round trip between them.
 
