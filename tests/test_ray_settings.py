@@ -152,3 +152,101 @@ def test_acting_ahead_keeps_depth_calls_in_flight_and_plays_what_the_local_worke
             assert _play(w, space, 3, 20, chunk=8) == again  # ... play nothing the next episode sees
         finally:
             w.close()
+
+
+def _batches(h: rw.WorkerHost, space: Any, total: int | None, calls: int, n: int = 4) -> list[Any]:
+    """(actions, observations, steps) of ``calls`` calls of ``n`` steps of a plan, as the actor answers them."""
+    obs, _ = h.reset(0)
+    plan = _plan(0, space)
+    got = [pickle.loads(h.act_ahead(plan.choose(obs.action_mask), plan, n, None, total))]
+    while len(got) < calls:
+        got.append(pickle.loads(h.act_more(n)))
+    return got
+
+
+def test_an_actors_game_plays_the_whole_plan_without_waiting_for_each_call():
+    """With the plan's length (``total``: `PLAY_ON`) the game waits for a command once, at the plan's start, not
+    once per call: it goes on while an answer crosses Ray. Without it (as before), it stops after each call's
+    steps and waits for the next. The steps are the same either way."""
+    spec = resolve("blockmaze")
+    space = resolve_space(spec, "analyzed")
+    waits, steps = {}, {}
+    for total in (40, None):
+        h = rw.WorkerHost(spec, space, None, False, None, None, compact=True)
+        try:
+            got = _batches(h, space, total, calls=10)
+            ok, (spun, slept), held = h.call("playtester.drive.episode:wait_counts", (), 30)
+            assert ok and held == []
+            waits[total] = spun + slept
+            steps[total] = [(a, o.frame_no, dict(o.features)) for b in got for a, o in zip(b[0], b[1], strict=True)]
+        finally:
+            h.close()
+    assert len(steps[40]) == 40 and steps[40] == steps[None]
+    # for the plan's start, then (the plan played out) for the call; as before: one per call of the plan, the call's
+    assert waits[40] == 2 and waits[None] == 11
+
+
+def test_an_actor_relays_the_steps_it_does_not_read_in_the_bytes_the_game_sent():
+    """A Ray actor's `Worker` (``pass_through``) keeps a batch step that goes on pickled (`PackedObservation`) when
+    nothing in the actor reads it; pickled across, it is the same observation. With an abstract state to compute
+    (`watch_states`), every step is unpacked and carries it; a local `Worker` hands out only `Observation`s."""
+    from playtester.drive.observation import Observation, PackedObservation
+    from playtester.drive.worker import Worker
+
+    spec = resolve("blockmaze")
+    space = resolve_space(spec, "analyzed")
+    h = rw.WorkerHost(spec, space, None, False, None, None, compact=True)
+    try:
+        obs, _ = h.reset(0)
+        plan = _plan(0, space)
+        h.worker.act_ahead_async(plan.choose(obs.action_mask), plan, 6)
+        relayed = [h.worker.step_wait() for _ in range(6)]
+        assert [type(o) for o in relayed] == [PackedObservation] * 5 + [Observation]  # the last ends the batch
+        h.end_episode()
+        got = _batches(h, space, 12, calls=3)
+        h.watch_states(_feature_key)
+        keyed = _batches(h, space, 12, calls=3)
+    finally:
+        h.close()
+    local = Worker(spec, space, capture=None)
+    try:
+        obs = local.reset(0)
+        plan = _plan(0, space)
+        actions, want = local.act_ahead(plan.choose(obs.action_mask), plan, 12)
+    finally:
+        local.close()
+    assert all(type(o) is Observation for o in want)
+    for batches in (got, keyed):
+        out = [o for b in batches for o in b[1]]
+        assert all(type(o) is Observation for o in out)  # unpickled in the caller: observations again
+        assert [b for x in batches for b in x[0]] == actions
+        assert [(o.frame_no, o.features, o.action_mask.tolist()) for o in out] == \
+            [(o.frame_no, o.features, o.action_mask.tolist()) for o in want]
+    assert all(o.info["state_key"] == _feature_key(o) for b in keyed for o in b[1])
+    assert all("state_key" not in o.info for b in got for o in b[1])
+
+
+def _feature_key(obs: Any) -> str:
+    return repr(sorted(obs.features.items()))
+
+
+def test_a_game_that_dies_inside_a_relayed_batch_ends_there_as_its_finding():
+    """The game's process dies (``os._exit``) in a batch whose earlier steps the actor relayed unread: the step is
+    answered with the death (an ``exit`` end) and the state of the last step played, unpacked from its bytes."""
+    from conftest import fixture_spec
+
+    spec = fixture_spec("os_exit", frames_per_action=1)
+    space = resolve_space(spec, "blind")
+    h = rw.WorkerHost(spec, space, None, False, None, None, compact=True)
+    try:
+        obs, _ = h.reset(0)
+        plan = _plan(0, space)
+        actions, first, _ = pickle.loads(h.act_ahead(plan.choose(obs.action_mask), plan, 1, None, 10))
+        actions, rest, _ = pickle.loads(h.act_more(9))
+    finally:
+        h.close()
+    out = first + rest
+    assert [o.done for o in out] == [False] * (len(out) - 1) + [True]
+    end = out[-1]
+    assert end.exit is not None and end.exit.kind == "exit" and end.exit.code == 3
+    assert end.frame_no == out[-2].frame_no and len(actions) == len(rest)  # the last state the game showed

@@ -235,3 +235,34 @@ def _observation(frame: Any, features: dict[str, float], events: list[GameEvent]
     return Observation(frame, features, events, checks, logs,
                        {k: Entity(i, kind, pos, attrs) for k, i, kind, pos, attrs in entities}, done, frame_no,
                        time_ms, reward, action_mask, info)
+
+
+class PackedObservation:
+    """An `Observation` still in its pickled bytes, as a pygame episode sends a batch step that goes on
+    (`playtester.drive.episode.answer_step`): a worker with nothing to read in it (no oracles, no abstract state,
+    no code coverage: a Ray actor under ``playtester run``, `Worker.pass_through`) relays it as it came instead
+    of unpickling and pickling it again. Pickled, it is the observation itself (`__reduce__`), so whoever
+    unpickles it further on gets an `Observation`; any attribute read here unpacks it (`unpack`)."""
+
+    __slots__ = ("data", "_obs")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._obs: Observation | None = None
+
+    def unpack(self) -> Observation:
+        if self._obs is None:
+            self._obs = pickle.loads(self.data)
+        return self._obs
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.unpack(), name)
+
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
+        return pickle.loads, (self.data,)
+
+
+def plain(obs: Any) -> Any:
+    """``obs`` as an `Observation` (a `PackedObservation` unpacked; anything else as it is)."""
+    return obs.unpack() if isinstance(obs, PackedObservation) else obs
+

@@ -20,9 +20,13 @@ calls of a plan are in flight at once: the actor finds its next batch queued whe
 by the episode's end makes the calls queued behind it answer nothing). The actor's game plays the whole plan
 (``PLAY_ON``: the first call says how long it is), not one call's steps: it goes on while a call's answer crosses
 Ray and the next call comes, and each `WorkerHost.act_more` reads on where the last stopped; a `call` between
-hands back the steps the game played past the last answer (`WorkerHost.call`), so every step played is answered. A batch's answer crosses Ray as one pickled bytes object (``COMPACT``: Ray's own
-serializer costs more on a list of observations), and the worker actors send Ray no task events
-(``TASK_EVENTS``: the state API and timeline do not list their calls); these hold on a cluster too.
+hands back the steps the game played past the last answer (`WorkerHost.call`), so every step played is answered.
+
+What crosses Ray: a batch's answer goes as one pickled bytes object (``COMPACT``: Ray's own serializer costs more
+on a list of observations); a batch step that nothing in the actor reads (no oracles, abstract state or code
+coverage there, as under ``playtester run``) stays in the bytes the game sent (`Worker.pass_through`,
+`PackedObservation`), relayed without being unpickled and pickled again; and the worker actors send Ray no task
+events (``TASK_EVENTS``: the state API and timeline do not list their calls). These hold on a cluster too.
 
 A local instance (no address) is started with ``LOCAL_SYSTEM_CONFIG``: its workers at this process's niceness
 (Ray's default puts them 15 lower, so on a shared machine the games yield the cores to everything else), and
@@ -137,6 +141,7 @@ class WorkerHost:
         # answer (drive/wait.py: only a process that knows a core is free does)
         self.worker = Worker(spec, space, capture=capture, code_coverage=code_coverage,
                              memory_limit_mb=memory_limit_mb, oracles=oracles, spin=False)
+        self.worker.pass_through = compact  # steps nothing here reads cross Ray in the bytes the game sent
         self.compact = compact  # the steps' answers go back pickled here, as one bytes object (`RayWorker._steps`)
         self._plan: Plan | None = None  # the last batch's plan and its last observation (for act_more)
         self._end: Observation | None = None

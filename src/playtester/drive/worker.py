@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import os
+import pickle
 import re
 import select
 import shutil
@@ -38,7 +39,14 @@ from playtester.drive import lifetime
 from playtester.drive.backend import backend_for, capabilities
 from playtester.drive.episode import send, send_many
 from playtester.drive.inputs import InputFrame
-from playtester.drive.observation import EpisodeOptions, GameExit, Observation, TraceFrame
+from playtester.drive.observation import (
+    EpisodeOptions,
+    GameExit,
+    Observation,
+    PackedObservation,
+    TraceFrame,
+    plain,
+)
 from playtester.drive.spec import GameSpec
 from playtester.drive.wait import ReplyWait, host_ended, host_started
 from playtester.errors import GameSpecError, MemoryLimitError, NoValidActionError, WorkerError
@@ -312,6 +320,8 @@ class Worker(Stepper):
         self.spec = spec
         self.oracles = oracles
         self.state_key: Callable[[Observation], str | None] | None = None  # see `watch_states`
+        # a relay (a Ray actor's Worker): a batch step nothing here reads stays pickled (`PackedObservation`)
+        self.pass_through = False
         self.suite: Any = None  # the live episode's oracle suite (made by ``oracles`` at each reset)
         self._suite_snapshots: dict[int, Any] = {}  # snapshot -> a copy of the suite as it stood there
         self.capabilities = capabilities(spec)
@@ -742,6 +752,12 @@ class Worker(Stepper):
             # of the game in that step was playing
             obs, action, more, *rest = msg[1][0]
             self._bobs = (action, more, rest[0] if rest else None)
+            if isinstance(obs, bytes):  # a step the batch goes on after (not done), pickled on its own
+                if more and self.pass_through and self.suite is None and self.state_key is None \
+                        and not self.code_include:
+                    self._last = PackedObservation(obs)  # relayed as it came: nothing here reads it
+                    return self._last  # type: ignore[return-value]
+                obs = pickle.loads(obs)
             if len(rest) > 1:  # the batch's last step: its plan as the episode left it
                 self.plan_after = rest[1]
             self._bq.extend(("bobs", [x]) for x in msg[1][1:])
@@ -921,7 +937,7 @@ class Worker(Stepper):
                               f"log:\n{self.log_tail(800)}")
         if msg[1] is None:
             return None  # fork failed (process limit): no snapshot this time
-        self._snapshots[msg[1]] = (self._last, self.steps, self.host_starts)
+        self._snapshots[msg[1]] = (plain(self._last), self.steps, self.host_starts)
         self._code_snapshots[msg[1]] = self._code_tracing  # a snapshot goes on as its episode did
         if self.suite is not None:  # the oracles' state at the snapshot, for its restores
             self._suite_snapshots[msg[1]] = copy.deepcopy(self.suite)
