@@ -45,10 +45,11 @@ settings a run used are in its results (``ray_settings``).
 batch step, as before the episode played the plan itself; a running Ray instance's actors do not see the variable,
 so Ray runs only as the default).
 Usage: nice -n 10 python bench/ray_backend.py [--steps 1000] [--rounds 4] [--latency-steps 300] [--ahead 8]
-       [--name NAME] [--ray-defaults] [--sends-too] [--ahead-too K] [--stops-too]
-``--stops-too`` adds a run a round: Ray acting ahead with each actor's game stopping after the steps of each call, as
-before 2026-11-28 (``ray_ahead_stops``: `ray_worker.PLAY_ON` off; since then the game plays the whole plan while the
-answers cross Ray, `WorkerHost.act_ahead`); ``--ray-defaults`` turns it off too.
+       [--name NAME] [--ray-defaults] [--sends-too] [--ahead-too K] [--before-too]
+``--before-too`` adds a run a round: Ray acting ahead as before 2026-11-28 (``ray_ahead_before``): each actor's game
+stopping after the steps of each call (`ray_worker.PLAY_ON` off; since then it plays the whole plan while the answers
+cross Ray, `WorkerHost.act_ahead`) and the actor unpickling and pickling again every step (`ray_worker.RELAY` off;
+since then it relays the steps it does not read in the game's bytes); ``--ray-defaults`` turns both off too.
 ``--ahead-too K`` adds a run a round: Ray acting ahead with K steps per actor call (``ray_ahead_K``; how the default
 ``--ahead`` was chosen: ``--game dungeon --ahead 32 --ahead-too 8``, a game the README's table does not report).
 """
@@ -161,11 +162,11 @@ def machine_busy() -> float:
 
 
 def campaign(spec, space, backend: str, steps: int, ahead: int, env: dict[str, str] | None = None,
-             play_on: bool | None = None) -> dict[str, float]:
+             settings: dict[str, bool] | None = None) -> dict[str, float]:
     """One `run_agent` run with the loop's ``ahead``: steps/s of its loop, the parent's CPU seconds per step
     over the loop, and the whole job's (every process under this one) from a tenth of the budget to its end
-    (``run_agent`` has no ``ahead`` of its own: the loop's default is set for the run). ``play_on``: the Ray
-    actors' games play a whole plan or one call's steps at a time (`ray_worker.PLAY_ON`; None: as set)."""
+    (``run_agent`` has no ``ahead`` of its own: the loop's default is set for the run). ``settings``: the Ray
+    backend's switches (`ray_worker`'s ``PLAY_ON``, ``RELAY``) for this run (None: as set)."""
     marks: list[tuple[float, int]] = []
     job: list[tuple[float, int]] = []
     procs: list[dict[int, tuple[str, float, float]]] = []
@@ -182,9 +183,9 @@ def campaign(spec, space, backend: str, steps: int, ahead: int, env: dict[str, s
 
     first: list[float] = []
     default, loop_module.AHEAD = loop_module.AHEAD, ahead
-    played_on = ray_worker.PLAY_ON
-    if play_on is not None:
-        ray_worker.PLAY_ON = play_on
+    switched = {k: getattr(ray_worker, k) for k in settings or {}}
+    for k, v in (settings or {}).items():
+        setattr(ray_worker, k, v)
     saved = {k: os.environ.get(k) for k in env or {}}
     os.environ.update(env or {})  # (a local worker's processes inherit it; a running Ray instance's actors do not)
     called = time.perf_counter()
@@ -193,7 +194,8 @@ def campaign(spec, space, backend: str, steps: int, ahead: int, env: dict[str, s
                       backend=backend)
     finally:
         loop_module.AHEAD = default
-        ray_worker.PLAY_ON = played_on
+        for k, v in switched.items():
+            setattr(ray_worker, k, v)
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
@@ -269,15 +271,15 @@ def main() -> None:
     ap.add_argument("--sends-too", action="store_true",
                     help="also run local acting ahead with the worker sending each batch step "
                          "(PLAYTESTER_EPISODE_PLAYS=0: the episode does not play the plan itself), in the same rounds")
-    ap.add_argument("--stops-too", action="store_true",
-                    help="also run Ray acting ahead with the actors' games stopping after each call's steps (as "
-                         "before 2026-11-28: PLAY_ON off), in the same rounds")
+    ap.add_argument("--before-too", action="store_true",
+                    help="also run Ray acting ahead as before 2026-11-28 (PLAY_ON and RELAY off: the actors' games "
+                         "stop after each call's steps, the actors unpickle every step), in the same rounds")
     ap.add_argument("--ahead-too", type=int, default=None, metavar="K",
                     help="also run Ray acting ahead with K steps per actor call (ray_ahead_K), in the same rounds")
     args = ap.parse_args()
     if args.ray_defaults:
         ray_worker.LOCAL_SYSTEM_CONFIG, ray_worker.TASK_EVENTS, ray_worker.COMPACT, ray_worker.DEPTH = {}, True, False, 1
-        ray_worker.PLAY_ON = False
+        ray_worker.PLAY_ON = ray_worker.RELAY = False
     made = provenance()
     load_before = load()
     spec = resolve(args.game)
@@ -292,15 +294,15 @@ def main() -> None:
     other = f"ray_ahead_{args.ahead_too}" if args.ahead_too else None
     if other:
         kinds[other] = ("ray", args.ahead_too, None, None)
-    if args.stops_too:
-        kinds["ray_ahead_stops"] = ("ray", args.ahead, None, False)
+    if args.before_too:
+        kinds["ray_ahead_before"] = ("ray", args.ahead, None, {"PLAY_ON": False, "RELAY": False})
     order = list(kinds)
     runs: dict[str, list[dict[str, float]]] = {k: [] for k in kinds}
     for r in range(args.rounds):
         k = r % len(order)
         for kind in order[k:] + order[:k]:  # the order rotates: each kind goes first once in len(kinds) rounds
-            backend, ahead, env, play_on = kinds[kind]
-            runs[kind].append(campaign(spec, space, backend, args.steps, ahead, env, play_on))
+            backend, ahead, env, settings = kinds[kind]
+            runs[kind].append(campaign(spec, space, backend, args.steps, ahead, env, settings))
             print(f"round {r + 1} {kind:11s} {runs[kind][-1]['steps_per_s']:7.1f} steps/s  "
                   f"parent {runs[kind][-1]['cpu_ms_per_step']:.3f} ms CPU/step  "
                   f"job {runs[kind][-1]['job_cpu_ms_per_step']:.3f} ms CPU/step  steady "
@@ -364,9 +366,9 @@ def main() -> None:
             # the episode playing the plan itself (the default since 2026-11-27) against the worker sending each step
             "local_ahead_vs_sends": ratios("local_ahead", "local_ahead_sends"),
             "ray_ahead_vs_local_sends": ratios("ray_ahead", "local_ahead_sends")} if args.sends_too else {}),
-        **({"ray_ahead_stops": s["ray_ahead_stops"], "ratio_ray_ahead_stops": ratios("ray_ahead_stops", "local_ahead"),
-            # the actor's game playing the whole plan / stopping after each call's steps, side by side
-            "ray_ahead_vs_stops": ratios("ray_ahead", "ray_ahead_stops")} if args.stops_too else {}),
+        **({"ray_ahead_before": s["ray_ahead_before"], "ratio_ray_ahead_before": ratios("ray_ahead_before", "local_ahead"),
+            # acting ahead now / as before 2026-11-28 (PLAY_ON and RELAY off), side by side
+            "ray_ahead_vs_before": ratios("ray_ahead", "ray_ahead_before")} if args.before_too else {}),
         **({other: s[other], f"ratio_{other}": ratios(other, "local_ahead"),
             f"ray_ahead_vs_{other}": ratios("ray_ahead", other)} if other else {}),
         "latency_us_per_step": {"local": round(lat["local"]), "ray": round(lat["ray"]),
@@ -376,7 +378,8 @@ def main() -> None:
         "ray_null_call_us": round(null_us),
         "ray_settings": {"ray_defaults": args.ray_defaults, "local_system_config": ray_worker.LOCAL_SYSTEM_CONFIG,
                          "task_events": ray_worker.TASK_EVENTS, "compact": ray_worker.COMPACT,
-                         "depth": ray_worker.DEPTH, "play_on": ray_worker.PLAY_ON},
+                         "depth": ray_worker.DEPTH, "play_on": ray_worker.PLAY_ON,
+                         "relay": ray_worker.RELAY},
     }
     for k in kinds:
         print(f"{k:11s} median {s[k]['steps_per_s_median']:7.1f} steps/s (best {s[k]['steps_per_s_best']:7.1f}); "
@@ -395,11 +398,11 @@ def main() -> None:
         print(f"ray acting ahead ({args.ahead_too}) / local acting ahead: per round {record[f'ratio_{other}']['per_round']} "
               f"(median {record[f'ratio_{other}']['per_round_median']}); ray ({args.ahead}) / ray ({args.ahead_too}): "
               f"median round {record[f'ray_ahead_vs_{other}']['per_round_median']}")
-    if args.stops_too:
-        print(f"ray acting ahead, stopping after each call / local acting ahead: per round "
-              f"{record['ratio_ray_ahead_stops']['per_round']} (median {record['ratio_ray_ahead_stops']['per_round_median']}); "
-              f"playing on / stopping: per round {record['ray_ahead_vs_stops']['per_round']} "
-              f"(median {record['ray_ahead_vs_stops']['per_round_median']})")
+    if args.before_too:
+        print(f"ray acting ahead as before 2026-11-28 / local acting ahead: per round "
+              f"{record['ratio_ray_ahead_before']['per_round']} (median "
+              f"{record['ratio_ray_ahead_before']['per_round_median']}); now / before: per round "
+              f"{record['ray_ahead_vs_before']['per_round']} (median {record['ray_ahead_vs_before']['per_round_median']})")
     if args.sends_too:
         sends = record["local_ahead_vs_sends"]
         print(f"local acting ahead, the episode playing the plan / the worker sending each step: per round "

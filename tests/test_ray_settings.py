@@ -172,7 +172,7 @@ def test_an_actors_game_plays_the_whole_plan_without_waiting_for_each_call():
     space = resolve_space(spec, "analyzed")
     waits, steps = {}, {}
     for total in (40, None):
-        h = rw.WorkerHost(spec, space, None, False, None, None, compact=True)
+        h = rw.WorkerHost(spec, space, None, False, None, None, compact=True, relay=True)
         try:
             got = _batches(h, space, total, calls=10)
             ok, (spun, slept), held = h.call("playtester.drive.episode:wait_counts", (), 30)
@@ -195,7 +195,7 @@ def test_an_actor_relays_the_steps_it_does_not_read_in_the_bytes_the_game_sent()
 
     spec = resolve("blockmaze")
     space = resolve_space(spec, "analyzed")
-    h = rw.WorkerHost(spec, space, None, False, None, None, compact=True)
+    h = rw.WorkerHost(spec, space, None, False, None, None, compact=True, relay=True)
     try:
         obs, _ = h.reset(0)
         plan = _plan(0, space)
@@ -237,7 +237,7 @@ def test_a_game_that_dies_inside_a_relayed_batch_ends_there_as_its_finding():
 
     spec = fixture_spec("os_exit", frames_per_action=1)
     space = resolve_space(spec, "blind")
-    h = rw.WorkerHost(spec, space, None, False, None, None, compact=True)
+    h = rw.WorkerHost(spec, space, None, False, None, None, compact=True, relay=True)
     try:
         obs, _ = h.reset(0)
         plan = _plan(0, space)

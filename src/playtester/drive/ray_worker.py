@@ -25,7 +25,7 @@ hands back the steps the game played past the last answer (`WorkerHost.call`), s
 What crosses Ray: a batch's answer goes as one pickled bytes object (``COMPACT``: Ray's own serializer costs more
 on a list of observations); a batch step that nothing in the actor reads (no oracles, abstract state or code
 coverage there, as under ``playtester run``) stays in the bytes the game sent (`Worker.pass_through`,
-`PackedObservation`), relayed without being unpickled and pickled again; and the worker actors send Ray no task
+`PackedObservation`, ``RELAY``), relayed without being unpickled and pickled again; and the worker actors send Ray no task
 events (``TASK_EVENTS``: the state API and timeline do not list their calls). These hold on a cluster too.
 
 A local instance (no address) is started with ``LOCAL_SYSTEM_CONFIG``: its workers at this process's niceness
@@ -77,6 +77,7 @@ TASK_EVENTS = False  # Ray's per-call task events (state API, timeline) for the 
 COMPACT = True  # a batch's answer crosses Ray as one pickled bytes object (Ray's serializer walks each object)
 DEPTH = 2  # acting ahead: calls of a plan in flight to the actor (2: its next batch is queued when it ends one)
 PLAY_ON = True  # acting ahead: the actor's game plays the whole plan, not one call's steps at a time (`WorkerHost.act_ahead`)
+RELAY = True  # the actor relays batch steps it has nothing to read in the game's bytes (`Worker.pass_through`)
 
 
 def parse_backend(text: str | None) -> tuple[str, str | None]:
@@ -134,14 +135,14 @@ class WorkerHost:
     are small picklable values (observations, ids, numbers)."""
 
     def __init__(self, spec: GameSpec, space: Any, capture: Any, code_coverage: bool,
-                 memory_limit_mb: int | None, oracles: Any = None, compact: bool = False) -> None:
+                 memory_limit_mb: int | None, oracles: Any = None, compact: bool = False, relay: bool = False) -> None:
         from playtester.drive.worker import Worker
 
         # spin=False: an actor cannot see the other actors and games on its node, so it never polls for an
         # answer (drive/wait.py: only a process that knows a core is free does)
         self.worker = Worker(spec, space, capture=capture, code_coverage=code_coverage,
                              memory_limit_mb=memory_limit_mb, oracles=oracles, spin=False)
-        self.worker.pass_through = compact  # steps nothing here reads cross Ray in the bytes the game sent
+        self.worker.pass_through = relay  # steps nothing here reads cross Ray in the bytes the game sent
         self.compact = compact  # the steps' answers go back pickled here, as one bytes object (`RayWorker._steps`)
         self._plan: Plan | None = None  # the last batch's plan and its last observation (for act_more)
         self._end: Observation | None = None
@@ -324,7 +325,7 @@ class RayWorker(Stepper):
             options["scheduling_strategy"] = _next_node(self._ray)
         cls = self._ray.remote(WorkerHost)
         self._actor = cls.options(**options).remote(self.spec, self.space, self.capture, self.code_coverage,
-                                                    self.memory_limit_mb, self.oracles, COMPACT)
+                                                    self.memory_limit_mb, self.oracles, COMPACT, COMPACT and RELAY)
         self.actor_starts += 1
         if self.state_key is not None:  # in order with the calls after it
             self._actor.watch_states.remote(self.state_key)
