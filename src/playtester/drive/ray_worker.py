@@ -65,6 +65,7 @@ MAX_RESTARTS = 3  # new actors a slot may start after its first; past them its r
 WAIT_SLACK_S = 60.0  # beyond the step timeout (the actor's own watchdog), how long a step's answer may take
 LOCAL_CPUS = 1  # the local Ray instance started without an address (actors take no CPU while they run)
 LOCAL_OBJECT_STORE = 128 * 2**20  # bytes: observations are small
+INLINE_BYTES = 4 * 2**20  # a local instance's largest answer sent inline (`LOCAL_SYSTEM_CONFIG`)
 _ID_BITS = 32  # a snapshot id is (actor generation << 32) | the snapshot's pid in that actor
 # Ray's settings for the local instance (`connect` without an address; a cluster joined by address keeps its own):
 LOCAL_SYSTEM_CONFIG: dict[str, Any] = {
@@ -72,6 +73,9 @@ LOCAL_SYSTEM_CONFIG: dict[str, Any] = {
     # cores to the driver, Ray's daemons and anything else on the machine
     "event_stats": False,  # timing and counting every event-loop handler, in every Ray process, for debug dumps
     "enable_metrics_collection": False,  # Ray's Prometheus metrics: no dashboard reads them here
+    # a call's answer up to this size goes back inline, in the call's reply, not through the object store and the
+    # raylet (Ray's default: 100 KiB, which a batch of 32 steps with 48x48 frames, explore's capture, passes)
+    "max_direct_call_object_size": INLINE_BYTES,
 }
 TASK_EVENTS = False  # Ray's per-call task events (state API, timeline) for the worker actors: cost on every call
 COMPACT = True  # a batch's answer crosses Ray as one pickled bytes object (Ray's serializer walks each object)
