@@ -29,8 +29,10 @@ coverage there, as under ``playtester run``) stays in the bytes the game sent (`
 events (``TASK_EVENTS``: the state API and timeline do not list their calls). These hold on a cluster too.
 
 A local instance (no address) is started with ``LOCAL_SYSTEM_CONFIG``: its workers at this process's niceness
-(Ray's default puts them 15 lower, so on a shared machine the games yield the cores to everything else), and
-no event-loop stats or metrics collection. A cluster joined by address keeps its own settings. Where the CPU
+(Ray's default puts them 15 lower, so on a shared machine the games yield the cores to everything else), no
+event-loop stats or metrics collection, and answers up to ``INLINE_BYTES`` sent back inline in the call's reply
+(Ray's default, 100 KiB, sent explore's batches with 48x48 frames through the object store and the raylet). A
+cluster joined by address keeps its own settings (``max_direct_call_object_size`` is one to raise there too). Where the CPU
 goes per step, process by process, is measured by ``bench/ray_backend.py``.
 
 Faults: an actor (or its node) that dies mid-episode ends that episode with ``GameExit(kind="worker_lost")``
