@@ -752,15 +752,15 @@ class Worker(Stepper):
             # of the game in that step was playing
             obs, action, more, *rest = msg[1][0]
             self._bobs = (action, more, rest[0] if rest else None)
+            if len(rest) > 1:  # the batch's last step: its plan as the episode left it
+                self.plan_after = rest[1]
+            self._bq.extend(("bobs", [x]) for x in msg[1][1:])
             if isinstance(obs, bytes):  # a step the batch goes on after (not done), pickled on its own
                 if more and self.pass_through and self.suite is None and self.state_key is None \
                         and not self.code_include:
                     self._last = PackedObservation(obs)  # relayed as it came: nothing here reads it
                     return self._last  # type: ignore[return-value]
                 obs = pickle.loads(obs)
-            if len(rest) > 1:  # the batch's last step: its plan as the episode left it
-                self.plan_after = rest[1]
-            self._bq.extend(("bobs", [x]) for x in msg[1][1:])
         elif kind == "final":
             obs = msg[1]
             if len(msg) > 2:  # the last step of a batch the episode played: its action
