@@ -250,3 +250,42 @@ def test_a_game_that_dies_inside_a_relayed_batch_ends_there_as_its_finding():
     end = out[-1]
     assert end.exit is not None and end.exit.kind == "exit" and end.exit.code == 3
     assert end.frame_no == out[-2].frame_no and len(actions) == len(rest)  # the last state the game showed
+
+
+def test_acting_ahead_keeps_each_answer_under_the_inline_limit(ray_local):
+    """An answer over Ray's inline limit would cross through the object store and the raylet: once an answer
+    shows how large a step is (frames make them large), each later call asks for as many steps as fit under
+    `INLINE_SHARE` of the limit (the calls already queued keep their size), this plan's and the next plan's
+    first call too; the steps played are the local worker's all the same."""
+    from playtester.drive.worker import Worker
+
+    spec = resolve("blockmaze")
+    space = resolve_space(spec, "analyzed")
+    local = Worker(spec, space, capture=(48, 48))
+    try:
+        want = [_play(local, space, seed, 60) for seed in (0, 1)]
+    finally:
+        local.close()
+    w = rw.RayWorker(spec, space, capture=(48, 48))
+    sizes: list[tuple[int, int]] = []  # (steps, bytes) of each batch's answer
+    steps = w._steps
+
+    def record(ref: Any, timeout: float) -> Any:
+        value = steps(ref, timeout)
+        if isinstance(value, tuple) and len(value) == 3:
+            sizes.append((len(value[1]), w._answer_bytes))
+        return value
+
+    try:
+        w._steps = record  # type: ignore[method-assign]
+        w.inline_bytes = 40_000  # about five steps with 48x48 frames
+        got = [_play(w, space, seed, 60, chunk=32) for seed in (0, 1)]
+    finally:
+        w.close()
+    assert got == want and all(len(x) > 40 for x in got)
+    per_step = sizes[0][1] / sizes[0][0]
+    assert sizes[0][0] == 32 and 5_000 < per_step < 10_000  # the first answer: the caller's 32 steps, over the limit
+    later = sizes[2:]  # (the second answer's call was queued before the first answer came)
+    assert later and all(b <= w.inline_bytes for _, b in later), sizes
+    fit = int(rw.INLINE_SHARE * 40_000 // per_step)
+    assert fit - 1 <= max(n for n, _ in later) <= fit + 1  # as many as fit (by the last answer's size), no fewer

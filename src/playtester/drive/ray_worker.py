@@ -32,7 +32,9 @@ A local instance (no address) is started with ``LOCAL_SYSTEM_CONFIG``: its worke
 (Ray's default puts them 15 lower, so on a shared machine the games yield the cores to everything else), no
 event-loop stats or metrics collection, and answers up to ``INLINE_BYTES`` sent back inline in the call's reply
 (Ray's default, 100 KiB, sent explore's batches with 48x48 frames through the object store and the raylet). A
-cluster joined by address keeps its own settings (``max_direct_call_object_size`` is one to raise there too). Where the CPU
+cluster joined by address keeps its own settings (``max_direct_call_object_size`` is one to raise there too);
+acting ahead asks each call for as many steps as keep its answer under ``INLINE_SHARE`` of the limit there
+(``CLUSTER_INLINE_BYTES``: Ray's default unless ``$PLAYTESTER_RAY_INLINE_BYTES`` says otherwise; `_fit_chunk`). Where the CPU
 goes per step, process by process, is measured by ``bench/ray_backend.py``.
 
 Faults: an actor (or its node) that dies mid-episode ends that episode with ``GameExit(kind="worker_lost")``
@@ -68,6 +70,10 @@ WAIT_SLACK_S = 60.0  # beyond the step timeout (the actor's own watchdog), how l
 LOCAL_CPUS = 1  # the local Ray instance started without an address (actors take no CPU while they run)
 LOCAL_OBJECT_STORE = 128 * 2**20  # bytes: observations are small
 INLINE_BYTES = 4 * 2**20  # a local instance's largest answer sent inline (`LOCAL_SYSTEM_CONFIG`)
+# a cluster's, as Ray's default ``max_direct_call_object_size`` (``PLAYTESTER_RAY_INLINE_BYTES``: a cluster started
+# with another): acting ahead keeps each call's answer under a share of it (`RayWorker._fit_chunk`)
+CLUSTER_INLINE_BYTES = int(os.environ.get("PLAYTESTER_RAY_INLINE_BYTES", str(100 * 2**10)))
+INLINE_SHARE = 0.75  # of the inline limit, what a call's steps may take by the size of the last answer's steps
 _ID_BITS = 32  # a snapshot id is (actor generation << 32) | the snapshot's pid in that actor
 # Ray's settings for the local instance (`connect` without an address; a cluster joined by address keeps its own):
 LOCAL_SYSTEM_CONFIG: dict[str, Any] = {
@@ -315,6 +321,10 @@ class RayWorker(Stepper):
         self._batch = 0  # the steps of the batch in flight (act_ahead; 0: one step): its answer has them all
         self._more = 0  # steps the plan may still play after the batch in flight (in calls of _chunk steps)
         self._chunk = 0
+        self._chunk_max = 0  # the caller's steps per call; `_chunk` is fewer when a call's answer would not go inline
+        self.inline_bytes = INLINE_BYTES if address is None else CLUSTER_INLINE_BYTES
+        self._fit = 0  # steps per call whose answer goes inline, by the last answer's size (0: none seen yet)
+        self._answer_bytes = 0  # the size of the last answer, pickled (`COMPACT`)
         self._cont = False  # the batch in flight continues a plan (act_more): no step the caller sent
         self._queued: deque[tuple[Any, int]] = deque()  # continuations sent after the one in flight: (ref, steps)
         self._buf: deque[tuple[Observation, int | None]] = deque()  # a batch's steps not answered yet
@@ -360,7 +370,19 @@ class RayWorker(Stepper):
     def _steps(self, ref: Any, timeout: float) -> Any:
         """The answer of a step call (`WorkerHost._answer`: pickled in one piece, or as it is)."""
         value = self._ray.get(ref, timeout=timeout)
-        return pickle.loads(value) if isinstance(value, bytes) else value
+        if not isinstance(value, bytes):
+            return value
+        self._answer_bytes = len(value)
+        return pickle.loads(value)
+
+    def _fit_chunk(self, steps: int) -> None:
+        """Steps per call from now on: the caller's, or fewer where an answer of that many steps (by the size of the
+        last answer's ``steps``) would pass `INLINE_SHARE` of the inline limit, so it would cross Ray through the
+        object store and the raylet instead of in the call's reply (frames make answers large)."""
+        if steps <= 0 or not self._answer_bytes:
+            return
+        self._fit = max(1, int(INLINE_SHARE * self.inline_bytes * steps // self._answer_bytes))
+        self._chunk = max(1, min(self._chunk_max, self._fit))
 
     def _lose(self, e: BaseException) -> None:
         """The actor is gone (or does not answer): forget it and its snapshots; the next reset starts another."""
@@ -437,11 +459,13 @@ class RayWorker(Stepper):
             self.act_async(action, frames)
             return
         action = self.checked_action(action)
-        first = min(int(n), int(chunk or n))
+        chunk = int(chunk or n)
+        first = min(int(n), chunk, self._fit or chunk)
         self._send("act_ahead", action, plan, first, frames, int(n) if PLAY_ON else None)
         self._sent = action
         if self._pending is not True:
             self._batch, self._more, self._chunk, self._cont = first, int(n) - first, first, False
+            self._chunk_max = chunk
             self._queue_more()
 
     def _queue_more(self) -> None:
@@ -486,6 +510,7 @@ class RayWorker(Stepper):
             self._active = False
         self.steps = steps - len(out) - len(self._buf)
         self._buf.extend(zip(out, actions, strict=True))
+        self._fit_chunk(len(out))
         if len(out) < batch or out[-1].done:
             self._more = 0
             self._queued.clear()  # each answers nothing, in order in the actor: the plan ended here
