@@ -506,8 +506,8 @@ class RayWorker(Stepper):
             if not cont:
                 self._buf.append((obs, self._sent))
             return
-        if out and out[-1].done and out[-1].exit is not None:
-            self._active = False
+        if out:
+            self._note_end(out[-1])
         self.steps = steps - len(out) - len(self._buf)
         self._buf.extend(zip(out, actions, strict=True))
         self._fit_chunk(len(out))
@@ -558,9 +558,13 @@ class RayWorker(Stepper):
             self._lose(e)
             return self._lost_obs()
         self._last = obs
+        self._note_end(obs)
+        return obs
+
+    def _note_end(self, obs: Observation) -> None:
+        """An answered step that ended the game (a done observation with its exit): no live episode in the actor."""
         if obs.done and obs.exit is not None:
             self._active = False
-        return obs
 
     def _wait_pending(self) -> None:
         """Read the step in flight, and drop what is left of a batch (the episode is being ended or replaced):
@@ -592,8 +596,7 @@ class RayWorker(Stepper):
             return [self._lost_obs()]
         if out:
             self._last = out[-1]
-            if out[-1].done and out[-1].exit is not None:
-                self._active = False
+            self._note_end(out[-1])
         return out
 
     def call(self, target: str, *args: Any, timeout: float = 60.0) -> Any:
@@ -612,8 +615,8 @@ class RayWorker(Stepper):
             self._lose(e)
             raise WorkerError(f"the worker's Ray actor was lost while running {target}: {e}") from e
         self._buf.extend(held)  # the plan's steps the game played past the last answer, in order, before the call
-        if held and held[-1][0].done and held[-1][0].exit is not None:
-            self._active = False
+        if held:
+            self._note_end(held[-1][0])
         if not ok:
             raise value
         return value

@@ -506,6 +506,12 @@ class Worker(Stepper):
         the step has no state). None stops it."""
         self.state_key = state_key
 
+    @property
+    def reads_steps(self) -> bool:
+        """Something here reads each answered step: the oracles (`check_step`), the abstract state (`watch_states`)
+        or code coverage (`_count_code`); without any, a relay passes batch steps on packed (``pass_through``)."""
+        return self.suite is not None or self.state_key is not None or bool(self.code_include)
+
     def check_step(self, obs: Observation, index: int) -> None:
         """Check an answered step with the live episode's oracle suite (``oracles``), here, where the game runs:
         its findings go into ``obs.info["findings"]`` (absent when there are none: the parent's `OracleWatch`
@@ -756,8 +762,7 @@ class Worker(Stepper):
                 self.plan_after = rest[1]
             self._bq.extend(("bobs", [x]) for x in msg[1][1:])
             if isinstance(obs, bytes):  # a step the batch goes on after (not done), pickled on its own
-                if more and self.pass_through and self.suite is None and self.state_key is None \
-                        and not self.code_include:
+                if more and self.pass_through and not self.reads_steps:
                     self._last = PackedObservation(obs)  # relayed as it came: nothing here reads it
                     return self._last  # type: ignore[return-value]
                 obs = pickle.loads(obs)
