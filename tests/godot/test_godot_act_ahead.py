@@ -44,7 +44,8 @@ def seen(obs: Any) -> tuple:
             [(e.name, sorted(e.data.items()), e.frame) for e in obs.events],
             [(r.logger, r.level, r.message, r.file, r.line, r.frame) for r in obs.logs],
             None if obs.action_mask is None else obs.action_mask.tolist(),
-            None if obs.exit is None else (obs.exit.kind, obs.exit.signal, obs.exit.code))
+            None if obs.exit is None else (obs.exit.kind, obs.exit.signal, obs.exit.code),
+            bool(obs.info.get("answer_lost")))
 
 
 def one_at_a_time(w: Any, seed: int, rng_seed: int, steps: int) -> tuple[list[int], list[tuple]]:
@@ -172,21 +173,38 @@ def test_frames_in_a_batch_on_the_runner(worker_for):
 
 
 @pytest.mark.parametrize("fault", ["hang_at", "crash_at"])
-def test_a_hang_or_crash_inside_a_batch_is_that_steps(worker_for, fault):
+def test_a_hang_or_crash_inside_a_batch_is_that_steps(worker_for, fault, monkeypatch):
+    """With joined answers (the default) the batch's answers go down with the game: the steps of its batch played
+    before the fault (their sync lines came) are kept with their own frames and error lines, marked
+    ``answer_lost``, and the fault is still its own step's; with each step sent on its own (PLAYTESTER_REMOTE_JOIN=0)
+    every step is as one step at a time."""
     spec = resolve(f"godot:{FAULTPROJ}", game_args={fault: 203})  # frame 203: step 41 (5 frames a step)
     space = default_space(spec)
     runs = []
-    for n in (0, 100):
+    for n, join in ((0, "1"), (100, "1"), (100, "0")):
+        monkeypatch.setenv("PLAYTESTER_REMOTE_JOIN", join)
         w = worker_for(spec, space=space, capture=None)
         actions, steps = one_at_a_time(w, 4, 2, 100) if n == 0 else ahead(w, 4, 2, 100, n)
         runs.append((actions, steps))
         assert not mine(godot_processes(), w.host_pid)  # the game's process group is gone
         obs = w.reset(seed=5)  # a fresh game for the next episode
         assert obs.exit is None and w.act(0).frame_no == 5
-    assert runs[1] == runs[0]
+    assert runs[2] == runs[0]
     steps = runs[0][1]
     assert len(steps) == 41 and all(s[8] is None for s in steps[:40])
     assert steps[-1][8][0] == ("hang" if fault == "hang_at" else "signal"), steps[-1][8]
+    joined = runs[1][1]
+    assert runs[1][0] == runs[0][0] and len(joined) == 41
+    lost = [i for i, s in enumerate(joined) if s[9]]
+    assert lost == list(range(lost[0], 40)) and 1 <= len(lost) <= 7, lost  # the batch's steps before the fault
+    for i, (a, b) in enumerate(zip(joined, steps, strict=True)):
+        if i in lost:  # its frames and error lines; what the game showed is the step's before
+            assert a[:2] == b[:2] and a[6] == b[6] and a[3] == joined[i - 1][3], i
+        elif i == 40:  # the fault: as one step at a time, after the state last seen
+            assert a[8] == b[8] and a[:2] == joined[39][:2]
+        else:
+            assert a == b, i
+    assert any(joined[i][6] for i in lost)  # (an error line landed on a lost step: its own)
 
 
 def test_an_outside_kill_inside_a_batch_ends_it_at_the_step_in_flight(worker_for):

@@ -203,3 +203,41 @@ def test_a_batch_of_steps_answers_once_as_the_steps_one_by_one(coinhop):
     batched = observation_of(reply, None)
     assert batched.frame_no == one_by_one.frame_no == 34
     assert batched.features == one_by_one.features
+
+
+def test_joined_answers_come_in_one_message_and_read_as_each_step_answered_alone(coinhop, monkeypatch):
+    """``each`` with ``join``: the batch's answers in one ``observations`` message after its last step, each with its
+    own seq, error lines and sync line; the observations are those of the same steps answered one by one."""
+    assert coinhop.hello.capabilities["batch_joined"] is True
+    steps = _random_steps(coinhop, 24, 6)
+    reset = {"type": "reset", "seed": 11, "delta": True, "compact": True}
+    table = EntityTable()
+    alone = _play(coinhop, reset, steps, table)
+    runs = {}
+    for join in ("0", "1"):
+        monkeypatch.setenv("PLAYTESTER_REMOTE_JOIN", join)
+        table = EntityTable()
+        got = [observation_of(coinhop.request(reset, 10), None, table)]
+        read = []
+        for k in range(0, len(steps), 8):
+            seqs = coinhop.submit_steps([{"type": "step", "inputs": {"actions": list(i)}, "frames": f}
+                                         for i, f in steps[k:k + 8]])
+            for q in seqs:
+                reply = coinhop.answer(q, 10)
+                assert reply["seq"] == q and reply["type"] == "observation"
+                got.append(observation_of(reply, None, table))
+                read.append(len(coinhop._joined))  # answers of the message read and not taken yet
+        runs[join] = (got, read)
+    for got, _ in runs.values():
+        assert len(got) == len(alone) == 25
+        for x, y in zip(alone, got, strict=True):
+            assert x.features == y.features and x.entities == y.entities and x.frame_no == y.frame_no
+            assert [(e.name, e.data, e.frame) for e in x.events] == [(e.name, e.data, e.frame) for e in y.events]
+    assert runs["1"][1] == [7, 6, 5, 4, 3, 2, 1, 0] * 3  # one message for each request of 8 steps
+    assert set(runs["0"][1]) == {0}
+
+
+def test_a_broken_joined_message_is_a_protocol_error(coinhop):
+    coinhop._rbuf += b"\x00\x00\x00\x2c" + b'{"type": "observations", "answers": "oops"} '
+    with pytest.raises(ProtocolError, match="observations"):
+        coinhop._next_message(None)

@@ -444,6 +444,10 @@ class StderrReader:
         self.tagged, self.records = [], []
         return out
 
+    def peek(self) -> list[LogRecord]:
+        """Every record read so far, left in place."""
+        return [r for _, rs in self.tagged for r in rs] + self.records
+
     def take_upto(self, seq: int) -> list[LogRecord]:
         """The records printed before the sync line of request ``seq`` (and of older ones), not those printed
         after it: with requests pipelined, the game may be playing the next one already."""
@@ -535,6 +539,7 @@ class RemoteGame:
         self._status: int | None = None
         self._rbuf = bytearray()  # what was read of the game's socket and is not a whole message yet
         self._sent: deque[int] = deque()  # seqs of the requests sent and not answered yet (`submit`)
+        self._joined: deque[dict[str, Any]] = deque()  # answers of a joined message not taken yet (`submit_steps`)
         if autostart:
             self.start()
 
@@ -637,6 +642,9 @@ class RemoteGame:
         then = [{"inputs": st["inputs"], "frames": st["frames"], "seq": q}
                 for st, q in zip(steps[1:], seqs[1:], strict=True)]
         msg = {**steps[0], "seq": seqs[0], "each": True, "then": then}
+        if self.hello is not None and self.hello.capabilities.get("batch_joined") and \
+                os.environ.get("PLAYTESTER_REMOTE_JOIN", "1") != "0":
+            msg["join"] = True  # their answers in one message, after the last (docs/protocol.md, "Joined answers")
         try:
             send_msg(self.sock, msg)
         except OSError as e:
@@ -672,6 +680,8 @@ class RemoteGame:
 
     def answer_ready(self) -> bool:
         """The next message of the game's is all here (read without waiting): taking it costs no wait."""
+        if self._joined:
+            return True
         buf = self._rbuf
         if len(buf) < 4 or len(buf) < 4 + struct.unpack_from(">I", buf)[0]:
             try:
@@ -696,6 +706,8 @@ class RemoteGame:
         import select
 
         assert self.sock is not None and self.stderr is not None
+        if self._joined:
+            return self._joined.popleft()
         buf = self._rbuf
         while True:
             if len(buf) >= 4:
@@ -705,7 +717,15 @@ class RemoteGame:
                 if len(buf) >= 4 + n:
                     body = bytes(buf[4:4 + n])
                     del buf[:4 + n]
-                    return parse_body(body)
+                    msg = parse_body(body)
+                    if msg.get("type") == "observations":  # a joined batch's answers, in order (docs/protocol.md)
+                        answers = msg.get("answers")
+                        if not isinstance(answers, list) or not answers or \
+                                not all(isinstance(a, dict) for a in answers):
+                            raise ProtocolError("an 'observations' message without a list of answers")
+                        self._joined.extend(answers[1:])
+                        return answers[0]
+                    return msg
             # wait on the socket alone, the stderr pipe drained every STDERR_SLICE: waking on the sync line the game
             # prints just before its answer would cost a second wake-up on every step
             left = STDERR_SLICE
@@ -1348,6 +1368,7 @@ class RemoteRunner:
         self.shared_mask: np.ndarray | None = None  # in a batch with a static mask: every step's mask (one object,
         #                                             pickled once per message to the worker; nobody writes masks)
         self.last: Observation | None = None
+        self.unanswered = False  # the last step waited for got no answer (the game hung or died: `observed`)
         self.reward_total = 0.0
         self.table = EntityTable()  # the entities so far, for a game that sends only what changed
         self.step_timeout = spec.config.step_timeout_s * HANG_SHARE
@@ -1418,12 +1439,31 @@ class RemoteRunner:
                            frame_no=last.frame_no if last else 0, time_ms=last.time_ms if last else 0,
                            action_mask=last.action_mask if last else None, info={"exit": exit})
 
+    def lost_step(self, seq: int, frames: int) -> Observation:
+        """A step of a joined batch (docs/protocol.md, "Joined answers") that the game played to its end (its sync
+        line was read) but whose answer went down with the game, which died or hung before it sent the batch's one
+        message: the step's frames are counted and its error lines are its own, but what the game looked like is
+        not known, so its features, entities and mask are the observation's before it (``info["answer_lost"]``)."""
+        assert self.game is not None and self.game.stderr is not None
+        last = self.last
+        frame_no = (last.frame_no if last else 0) + frames
+        fps = float((self.game.hello.capabilities if self.game.hello else {}).get("fps") or 60.0)
+        logs: dict[tuple[str, str, str, int], LogRecord] = {}
+        for r in self.game.stderr.take_upto(seq):  # one record per distinct error, as `RemoteGame.answer` keeps them
+            r.frame = frame_no
+            logs.setdefault((r.level, r.message, r.file, r.line), r)
+        return Observation(frame=last.frame if last else None, features=dict(last.features) if last else {},
+                           entities=dict(last.entities) if last else {}, logs=list(logs.values()), frame_no=frame_no,
+                           time_ms=int(round(frame_no * 1000.0 / fps)),
+                           action_mask=last.action_mask if last else None,
+                           info={"inputs_read": 1, "answer_lost": True})
+
     def died(self, why: str) -> GameExit:
         assert self.game is not None and self.game.stderr is not None
         status = self.game.exit_status(2.0)
         self.game.stderr.join(1.0)
         tail = self.game.stderr.text()
-        logs = self.game.stderr.take()
+        logs = self.game.stderr.peek()  # (kept: `lost_step` takes those of steps played to their end)
         if status is None:
             self.game.kill()
             return GameExit("worker", message=f"the {self.launch.engine} game's connection broke ({why}) while its "
@@ -1459,6 +1499,7 @@ class RemoteRunner:
         """The observation of the reply ``reply_of()`` waits for; a hang, a dead game or a broken protocol (the game
         is killed) is the episode's final observation."""
         assert self.game is not None
+        self.unanswered = True  # (a hang or a death: the answer never came)
         try:
             reply = reply_of()
         except GameTimeout:
@@ -1466,9 +1507,11 @@ class RemoteRunner:
         except GameGone as e:
             return self.ended_by(self.died(str(e)))
         except ProtocolError as e:
+            self.unanswered = False
             self.game.kill()
             return self.ended_by(GameExit("worker", message=f"the {self.launch.engine} game broke the protocol: {e}",
                                           traceback=self.game.stderr.text()))
+        self.unanswered = False
         try:
             return self.observe(reply)
         except ProtocolError as e:
@@ -1573,7 +1616,9 @@ class RemoteRunner:
         this one is handed on, so the game plays while the parent looks.
         With a mask and inputs that depend on nothing (`static_mask`) and a game that offers ``pipeline``, up to
         ``PIPELINE`` steps are in flight at the game, so it never waits for us, ``GROUP`` per request with
-        ``batch_each`` (each still answered on its own, with its own sync line: its error lines are its own); when
+        ``batch_each`` (each still answered on its own, with its own sync line: its error lines are its own; with
+        ``batch_joined`` the group's answers come in one message after its last step, and a crash or hang inside it
+        keeps the steps played before it with the last observation, marked ``answer_lost``: `lost_step`); when
         none of them is answered yet, this process sleeps about ``NAP_STEPS`` steps' time before it looks, so that
         answers are read and handed on several at a time (one wake-up of each process for several steps: about a
         third less CPU a step). The batch ends after its steps, at a ``done`` or final observation, when the plan
@@ -1646,6 +1691,18 @@ class RemoteRunner:
                 obs = self.ended_by(self.died("the connection closed"))
             else:
                 obs = self.collect(seq)
+            if obs.exit is not None and self.unanswered and seq is not None:
+                # a joined batch: the steps whose sync lines came were played to their end, and their answers went
+                # down with the game (`lost_step`); the crash or hang is the first step after them
+                synced = self.game.stderr.synced if self.game.stderr is not None else -1
+                lost = 0
+                while seq <= synced and flight and flight[0][1] is not None:
+                    self.last = self.lost_step(seq, frames)
+                    out.append((self.last, a, True))
+                    a, seq = flight.popleft()
+                    lost += 1
+                if lost:
+                    obs = self.ended_by(obs.exit)
             if obs.exit is not None:  # a crash, hang or broken protocol: this step's (its action with it); the batch ends
                 self.shared_mask = None
                 if out:

@@ -13,7 +13,8 @@ extends Node
 # Speed (docs/protocol.md, "Speed"): a reset may ask for answers in Godot's Variant format (var2bytes) and for
 # delta observations (only the entities that changed, and the ids "gone") and for compact ones (the changed entities'
 # values in one flat list, each entity's id, kind and variable names sent once); a step may carry "then", more steps
-# to play before the one answer.
+# to play before the one answer, with "each" (every step answered) and "join" (those answers in one message, after
+# the batch's last step; each step's sync line is still printed as it ends).
 
 const PROTOCOL = 1
 const USAGE_SCRIPT_VARIABLE = 8192
@@ -50,6 +51,9 @@ var c_nodes := []  # compact: the entity nodes of the last observation (the same
 var c_dirty := true  # compact: a node entered or left the tree since then (c_nodes may hold a freed node)
 var c_infos := []  # ... their node_info
 var c_sigs := []  # ... and what was sent of each (its variables' values, then its position); null: to be sent
+var join := false  # step's "join" (with "each"): the batch's answers go in one message, after its last step
+var joined := []  # ... the JSON texts of the answers of the batch's steps played so far
+var holding := false  # ... the answer being written is not the batch's last
 
 
 func _init():
@@ -86,7 +90,7 @@ func _ready():
 		"game": ProjectSettings.get_setting("application/config/name"),
 		"capabilities": {"pixels": pixels, "entities": true, "snapshots": false, "inputs": ["actions", "keys"],
 			"stderr_sync": true, "fps": fps, "encodings": ["json", "godot-variant"], "delta": true, "batch": true,
-			"pipeline": true, "batch_each": true, "compact": true},
+			"pipeline": true, "batch_each": true, "compact": true, "batch_joined": true},
 		"actions": _input_actions()})
 
 
@@ -99,7 +103,9 @@ func _process(_delta):
 		if not queued.empty():  # a batch: the next step's inputs, no answer in between (with "each": one)
 			var next = queued.pop_front()
 			if each:
+				holding = join  # joined: this answer waits for the batch's last (its sync line is printed now)
 				_reply()
+				holding = false
 				seq = int(next.get("seq", seq)) if typeof(next) == TYPE_DICTIONARY else seq
 			_apply_inputs(next.get("inputs", {}) if typeof(next) == TYPE_DICTIONARY else {})
 			frames_left = max(1, int(next.get("frames", 1)) if typeof(next) == TYPE_DICTIONARY else 1)
@@ -180,6 +186,7 @@ func _serve() -> void:
 			queued = then if typeof(then) == TYPE_ARRAY else []
 			capture = msg.get("capture", null)
 			each = bool(msg.get("each", false)) and not queued.empty() and (capture == null or not pixels)
+			join = each and bool(msg.get("join", false)) and compact and encoding == "json" and capture == null
 			state = "running"
 			return
 		elif kind == "reset":
@@ -257,6 +264,12 @@ func _reply_compact() -> void:
 		if not watch.empty():
 			s += ',"watch":' + to_json(_watched())
 		printerr("@@playtester sync %d" % seq)
+		if join:
+			joined.append(s + "}")
+			if holding:
+				return  # the batch goes on: its answers go together after its last step
+			s = '{"type":"observations","answers":[' + PoolStringArray(joined).join(",") + "]"
+			joined = []
 		_send_bytes((s + "}").to_utf8())
 		return
 	var obs := {"type": "observation", "compact": true, "seq": seq, "frame_no": frame_no, "time_ms": t, "ent": ent}
