@@ -39,9 +39,13 @@
    = 10 frames of the raw game's CPU / a step's CPU.
    ``server_direct_*``: the protocol alone, no Worker (a `RemoteGame` in this process, one step per request, and
    batches of 10 steps per request: ``then``).
-   ``server_ahead_*``: acting ahead (``Worker.act_ahead`` with the random agent's plan, what a campaign's random agent
-   does): the episode process plays the batch itself, several steps in flight at Godot and several per request, each
-   step still answered and observed on its own; beside ``server_steps_s`` (one ``Worker.act`` per step, a round trip
+   ``server_ahead_*``: acting ahead (``Worker.act_ahead_async`` with the random agent's plan, what a campaign's random
+   agent does; each step's observation taken and dropped as the campaign loop takes them, none kept: until a5ccf0e
+   the bench kept a batch's 2,000 and the parent's garbage collector walked them): the episode process plays the batch
+   itself, several steps in flight at Godot and several per request, each step still answered and observed on its
+   own, the answers of a request joined in one message (docs/protocol.md, "Joined answers");
+   ``server_ahead_steps_s_nojoin``: each answer sent on its own (PLAYTESTER_REMOTE_JOIN=0), in the same rounds
+   (``server_ahead_over_nojoin_rounds``: each round's acting-ahead speed against it); beside ``server_steps_s`` (one ``Worker.act`` per step, a round trip
    to Godot each) in the same rounds. ``*_ratio_fixed_rounds``: each round's speed against the raw rate of the same
    round (``*_best``: the best round).
    ``--measures a,b,...`` runs only those throughput measures; ``--name NAME`` writes bench/results/NAME.json (the
@@ -255,12 +259,16 @@ def driven(kind: str, steps: int, addon: str | None, ahead: int = 0) -> float:
             plan = RandomPlan.of(np.random.default_rng(0), len(space))
             c0 = _tree_cpu()
             t0 = time.perf_counter()
-            if ahead:
+            if ahead:  # each step's observation taken and dropped, as the campaign loop takes them (none kept)
                 done = 0
                 while done < steps:
-                    acts, _ = w.act_ahead(plan.choose(None), plan, min(ahead, steps - done))
-                    done += len(acts)
-                    played += acts
+                    w.act_ahead_async(plan.choose(None), plan, min(ahead, steps - done))
+                    while True:
+                        w.step_wait()
+                        played.append(w.played)
+                        done += 1
+                        if not w.ahead:
+                            break
             else:
                 for _ in range(steps):
                     played.append(rng.randrange(len(space)))
@@ -381,6 +389,10 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             # acting ahead with whole delta answers (PLAYTESTER_REMOTE_COMPACT=0), to tell what the compact ones give
             m["server_ahead_steps_s_nocompact"] = lambda: driven_env("godot", 2000, {"PLAYTESTER_REMOTE_COMPACT": "0"},
                                                                      ahead=2000)
+            # acting ahead with each answer of a batch sent on its own (PLAYTESTER_REMOTE_JOIN=0), to tell what joined
+            # answers give
+            m["server_ahead_steps_s_nojoin"] = lambda: driven_env("godot", 2000, {"PLAYTESTER_REMOTE_JOIN": "0"},
+                                                                  ahead=2000)
             if old_src is not None:
                 m["server_ahead_steps_s_before"] = lambda: driven_in(old_src, "godot", 2000, ahead=2000)
                 m["server_steps_s_before"] = lambda: driven_in(old_src, "godot", 2000)
@@ -414,13 +426,14 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             out[f"{side}_ratio_fixed_other_addon"] = med[f"{side}_steps_s_other_addon"] * FRAMES_PER_STEP / \
                 med[f"{side}_raw_fixed_fps"]
     for k in ("server_ahead_steps_s", "server_steps_s_whole", "server_steps_s_variant", "server_direct_steps_s",
-              "server_direct_batch10_steps_s", "server_ahead_steps_s_before", "server_ahead_steps_s_nocompact"):
+              "server_direct_batch10_steps_s", "server_ahead_steps_s_before", "server_ahead_steps_s_nocompact",
+              "server_ahead_steps_s_nojoin"):
         if k in med and "server_raw_fixed_fps" in med:
             out[k.replace("steps_s", "ratio_fixed")] = med[k] * FRAMES_PER_STEP / med["server_raw_fixed_fps"]
     # each round's own ratio (its speed against the raw rate measured in the same round) and the best round: the
     # machine's other load moves both, so a round's ratio is steadier than a ratio of medians
     for k in ("server_steps_s", "server_ahead_steps_s", "server_ahead_steps_s_before", "server_ahead_steps_s_nocompact",
-              "server_steps_s_before"):
+              "server_ahead_steps_s_nojoin", "server_steps_s_before"):
         if k in cols and "server_raw_fixed_fps" in cols:
             per = [v * FRAMES_PER_STEP / raw for v, raw in zip(cols[k], cols["server_raw_fixed_fps"], strict=True)]
             out[k.replace("steps_s", "ratio_fixed") + "_rounds"] = per
@@ -428,17 +441,19 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             out[k.replace("steps_s", "ratio_fixed") + "_rounds_median"] = statistics.median(per)
             out[k + "_best"] = max(cols[k])
     # acting ahead against the raw game playing the same inputs, in the same round (the same game work)
-    if "server_ahead_steps_s" in cols and "server_raw_replay_fps" in cols:
-        per = [v * FRAMES_PER_STEP / raw for v, raw in zip(cols["server_ahead_steps_s"], cols["server_raw_replay_fps"],
-                                                            strict=True)]
-        out["server_ahead_ratio_replay_rounds"] = per
-        out["server_ahead_ratio_replay_rounds_median"] = statistics.median(per)
-        out["server_ahead_ratio_replay_best"] = max(per)
-    if "server_ahead_cpu_us_per_step" in med and "server_raw_replay_cpu_us_per_frame" in med:
-        out["server_ahead_ratio_cpu_replay"] = FRAMES_PER_STEP * med["server_raw_replay_cpu_us_per_frame"] / \
-            med["server_ahead_cpu_us_per_step"]
+    for k in ("server_ahead_steps_s", "server_ahead_steps_s_nojoin"):
+        if k in cols and "server_raw_replay_fps" in cols:
+            per = [v * FRAMES_PER_STEP / raw for v, raw in zip(cols[k], cols["server_raw_replay_fps"], strict=True)]
+            tag = k.replace("steps_s", "ratio_replay")
+            out[tag + "_rounds"] = per
+            out[tag + "_rounds_median"] = statistics.median(per)
+            out[tag + "_best"] = max(per)
+    for k in ("server_ahead_cpu_us_per_step", "server_ahead_cpu_us_per_step_nojoin"):
+        if k in med and "server_raw_replay_cpu_us_per_frame" in med:
+            out[k.replace("cpu_us_per_step", "ratio_cpu_replay")] = \
+                FRAMES_PER_STEP * med["server_raw_replay_cpu_us_per_frame"] / med[k]
     # acting ahead against the --before revision's (or without compact answers) in the same round
-    for k in ("server_ahead_steps_s_before", "server_ahead_steps_s_nocompact"):
+    for k in ("server_ahead_steps_s_before", "server_ahead_steps_s_nocompact", "server_ahead_steps_s_nojoin"):
         if k in cols and "server_ahead_steps_s" in cols:
             per = [a / b for a, b in zip(cols["server_ahead_steps_s"], cols[k], strict=True)]
             tag = k.replace("server_ahead_steps_s_", "server_ahead_over_")
@@ -662,6 +677,10 @@ def main() -> None:
                   f"{t['server_ahead_ratio_replay_rounds_median']:.2f}, best {t['server_ahead_ratio_replay_best']:.2f}"
                   + (f"; in CPU time {t['server_ahead_ratio_cpu_replay']:.2f}" if "server_ahead_ratio_cpu_replay" in t
                      else ""), flush=True)
+        if "server_ahead_ratio_replay_nojoin_rounds_median" in t:
+            print(f"  each answer on its own (PLAYTESTER_REMOTE_JOIN=0): against the replay median round "
+                  f"{t['server_ahead_ratio_replay_nojoin_rounds_median']:.2f}; joined / on its own per round: median "
+                  f"{t['server_ahead_over_nojoin_rounds_median']:.2f}", flush=True)
         if "server_ahead_ratio_fixed_before_rounds_median" in t:
             print(f"  acting ahead at --before: ratio median {t['server_ahead_ratio_fixed_before_rounds_median']:.2f}, best "
                   f"{t['server_ahead_ratio_fixed_before_best']:.2f}; now / before per round: median "
