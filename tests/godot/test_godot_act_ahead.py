@@ -90,7 +90,7 @@ def test_the_fault_project_prints_errors_on_some_steps_only(worker_for):
     _, steps = one_at_a_time(w, 0, 0, 60)
     with_logs = [i for i, s in enumerate(steps) if s[6]]
     assert 0 < len(with_logs) < len(steps) // 2, with_logs
-    assert {s[6][0][3:5] for s in steps if s[6]} == {("res://main.gd", 30)}
+    assert {s[6][0][3:5] for s in steps if s[6]} == {("res://main.gd", 33)}
 
 
 @pytest.mark.parametrize("n", [5, 200])
@@ -205,6 +205,20 @@ def test_a_hang_or_crash_inside_a_batch_is_that_steps(worker_for, fault, monkeyp
         else:
             assert a == b, i
     assert any(joined[i][6] for i in lost)  # (an error line landed on a lost step: its own)
+
+
+def test_a_game_that_quits_inside_a_joined_batch_still_sends_the_answers_before(worker_for):
+    """The game quits by itself (get_tree().quit()) mid-step: the add-on sends the batch's answers so far as it
+    leaves the tree, so every step before the quit is observed, as one step at a time."""
+    spec = resolve(f"godot:{FAULTPROJ}", game_args={"quit_at": 203})  # step 41
+    space = default_space(spec)
+    runs = []
+    for n in (0, 100):
+        w = worker_for(spec, space=space, capture=None)
+        runs.append(one_at_a_time(w, 4, 2, 100) if n == 0 else ahead(w, 4, 2, 100, n))
+    assert runs[1] == runs[0]
+    steps = runs[0][1]
+    assert len(steps) == 41 and not any(s[9] for s in steps) and steps[-1][8] == ("exit", None, 0), steps[-1]
 
 
 def test_an_outside_kill_inside_a_batch_ends_it_at_the_step_in_flight(worker_for):

@@ -1,7 +1,8 @@
 extends Node2D
 # Walks with "left"/"right"; emits "turned" when the direction held changes. Game args (the reset's): at frame
-# "hang_at" it loops forever, at frame "crash_at" it kills its own process. On every 7th frame with "left" held
-# it fails with a script error (line 30), so the steps with errors depend on the actions played.
+# "hang_at" it loops forever, at frame "crash_at" it kills its own process, at frame "quit_at" it quits. On every
+# 7th frame with "left" held it fails with a script error (line 33), so the steps with errors depend on the actions
+# played.
 
 signal turned(direction)
 
@@ -26,5 +27,7 @@ func _physics_process(_delta):
 			frames += 0
 	if frames == int(args.get("crash_at", -1)):
 		OS.kill(OS.get_process_id())
+	if frames == int(args.get("quit_at", -1)):
+		get_tree().quit()
 	if frames % 7 == 3 and d < 0:
 		position.y = {}["missing"]

@@ -124,6 +124,13 @@ func _process(_delta):
 	_serve()
 
 
+func _exit_tree():
+	# the game quits (get_tree().quit()) inside a joined batch: the answers of its steps played so far still go
+	if not joined.empty() and peer.get_status() == StreamPeerTCP.STATUS_CONNECTED:
+		_send_bytes(('{"type":"observations","answers":[' + PoolStringArray(joined).join(",") + "]}").to_utf8())
+		joined = []
+
+
 func _after_draw():
 	_reply()
 	_serve()
