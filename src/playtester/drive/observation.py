@@ -184,7 +184,9 @@ class Observation:
             longest frame's in-game work, wall-clock), ``scene`` (live sprites: sorted
             ``(group label, sprite class names)`` pairs), ``code_lines`` (newly covered lines,
             ``{file: [line, ...]}``, when code coverage is on), ``code_stopped`` (the step at which this
-            episode stopped measuring code coverage, on that step only), ...
+            episode stopped measuring code coverage, on that step only), ``answer_lost`` (a remote game's step
+            played to its end whose answer went down with the game in a joined batch: its frames and error lines
+            are its own, the rest is the step's before; docs/protocol.md), ...
     """
 
     frame: np.ndarray | None
