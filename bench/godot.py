@@ -40,13 +40,13 @@
    ``server_direct_*``: the protocol alone, no Worker (a `RemoteGame` in this process, one step per request, and
    batches of 10 steps per request: ``then``).
    ``server_ahead_*``: acting ahead (``Worker.act_ahead_async`` with the random agent's plan, what a campaign's random
-   agent does; each step's observation taken and dropped as the campaign loop takes them, none kept: until a5ccf0e
+   agent does; each step's observation taken and dropped as the campaign loop takes them, none kept: before 4543c6c
    the bench kept a batch's 2,000 and the parent's garbage collector walked them): the episode process plays the batch
    itself, several steps in flight at Godot and several per request, each step still answered and observed on its
    own, the answers of a request joined in one message (docs/protocol.md, "Joined answers");
    ``server_ahead_steps_s_nojoin``: each answer sent on its own (PLAYTESTER_REMOTE_JOIN=0), in the same rounds
-   (``server_ahead_over_nojoin_rounds``: each round's acting-ahead speed against it); beside ``server_steps_s`` (one ``Worker.act`` per step, a round trip
-   to Godot each) in the same rounds. ``*_ratio_fixed_rounds``: each round's speed against the raw rate of the same
+   (``server_ahead_over_nojoin_rounds``: each round's acting-ahead speed against it); beside ``server_steps_s``
+   (one ``Worker.act`` per step, a round trip to Godot each) in the same rounds. ``*_ratio_fixed_rounds``: each round's speed against the raw rate of the same
    round (``*_best``: the best round).
    ``--measures a,b,...`` runs only those throughput measures; ``--name NAME`` writes bench/results/NAME.json (the
    committed godot.json is left alone).
