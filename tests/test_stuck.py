@@ -269,3 +269,27 @@ def test_a_state_that_moves_every_step_is_not_stuck_even_at_its_mean():
     assert run(sawtooth) == []
     frozen = run([0, 1, 2, 3, 4, 5] + [7] * 40, x=16.0, y=16.0)
     assert [f.kind for f in frozen] == ["stuck"] and frozen[0].step == 6 + 30
+
+
+# --- a step whose answer was lost (a joined Godot batch cut by a crash) is no evidence ---------------------
+def test_steps_whose_answer_was_lost_are_not_evidence_of_stuck():
+    """A remote game's steps played before a crash in a joined batch come back with the state before them
+    (``info["answer_lost"]``): the game did move, so they must not fill a stuck window; the same observations
+    unmarked do."""
+    from playtester.drive.observation import Observation
+    from playtester.oracles.stuck import StuckOracle
+
+    right = keys("RIGHT")
+
+    def run(mark: bool) -> list:
+        o = StuckOracle(n=5, min_inputs=1)
+        found = []
+        for i in range(6):  # RIGHT moves x: the oracle learns that it does
+            found += o.check(Observation(frame=None, features={"x": float(i)}, info={"held": right}), i)
+        for i in range(6, 14):  # the lost steps: the state of step 5 again, RIGHT still held
+            info = {"held": right, **({"answer_lost": True} if mark else {})}
+            found += o.check(Observation(frame=None, features={"x": 5.0}, info=info), i)
+        return found
+
+    assert [f.kind for f in run(mark=False)] == ["stuck"]  # unmarked, the repeats look like a stuck game
+    assert run(mark=True) == []

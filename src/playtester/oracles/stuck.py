@@ -257,6 +257,8 @@ class StuckOracle:
     def check(self, obs: Observation, step: int) -> list[Finding]:
         if obs.done or self.fired:
             return []
+        if obs.info.get("answer_lost"):  # a remote game's step whose answer went down with the game: it shows the
+            return []  # step before's state again, which says nothing about whether this step's inputs moved it
         held = obs.info.get("held")
         key = None if held is None or held.is_empty() else hash(held)  # the input, as a number
         out = []
