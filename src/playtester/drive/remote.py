@@ -470,6 +470,16 @@ class StderrReader:
             self.pump(left)
 
 
+def distinct_records(records: list[LogRecord], frame: int) -> list[LogRecord]:
+    """A step's error records, one per distinct error (an error may repeat every frame), each at the step's
+    ``frame``."""
+    out: dict[tuple[str, str, str, int], LogRecord] = {}
+    for r in records:
+        r.frame = frame
+        out.setdefault((r.level, r.message, r.file, r.line), r)
+    return list(out.values())
+
+
 # -------------------------------------------------------------------------------------- the client
 def _die_with(parent: int) -> Callable[[], None]:
     def pre() -> None:  # in the child, between fork and exec
@@ -671,11 +681,7 @@ class RemoteGame:
             records = self.stderr.take_upto(seq)
         else:
             records = self.stderr.take(pump=not synced)
-        logs: dict[tuple[str, str, str, int], LogRecord] = {}
-        for r in records:  # one record per distinct error and step (an error may repeat every frame)
-            r.frame = int(reply.get("frame_no", 0) or 0)
-            logs.setdefault((r.level, r.message, r.file, r.line), r)
-        reply["logs_parsed"] = list(logs.values())
+        reply["logs_parsed"] = distinct_records(records, int(reply.get("frame_no", 0) or 0))
         return reply
 
     def answer_ready(self) -> bool:
@@ -1448,12 +1454,9 @@ class RemoteRunner:
         last = self.last
         frame_no = (last.frame_no if last else 0) + frames
         fps = float((self.game.hello.capabilities if self.game.hello else {}).get("fps") or 60.0)
-        logs: dict[tuple[str, str, str, int], LogRecord] = {}
-        for r in self.game.stderr.take_upto(seq):  # one record per distinct error, as `RemoteGame.answer` keeps them
-            r.frame = frame_no
-            logs.setdefault((r.level, r.message, r.file, r.line), r)
+        logs = distinct_records(self.game.stderr.take_upto(seq), frame_no)
         return Observation(frame=last.frame if last else None, features=dict(last.features) if last else {},
-                           entities=dict(last.entities) if last else {}, logs=list(logs.values()), frame_no=frame_no,
+                           entities=dict(last.entities) if last else {}, logs=logs, frame_no=frame_no,
                            time_ms=int(round(frame_no * 1000.0 / fps)),
                            action_mask=last.action_mask if last else None,
                            info={"inputs_read": 1, "answer_lost": True})

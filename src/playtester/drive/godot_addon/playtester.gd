@@ -127,8 +127,7 @@ func _process(_delta):
 func _exit_tree():
 	# the game quits (get_tree().quit()) inside a joined batch: the answers of its steps played so far still go
 	if not joined.empty() and peer.get_status() == StreamPeerTCP.STATUS_CONNECTED:
-		_send_bytes(('{"type":"observations","answers":[' + PoolStringArray(joined).join(",") + "]}").to_utf8())
-		joined = []
+		_send_bytes(_joined_message().to_utf8())
 
 
 func _after_draw():
@@ -275,8 +274,8 @@ func _reply_compact() -> void:
 			joined.append(s + "}")
 			if holding:
 				return  # the batch goes on: its answers go together after its last step
-			s = '{"type":"observations","answers":[' + PoolStringArray(joined).join(",") + "]"
-			joined = []
+			_send_bytes(_joined_message().to_utf8())
+			return
 		_send_bytes((s + "}").to_utf8())
 		return
 	var obs := {"type": "observation", "compact": true, "seq": seq, "frame_no": frame_no, "time_ms": t, "ent": ent}
@@ -288,6 +287,13 @@ func _reply_compact() -> void:
 		obs["events"] = events
 		events = []
 	_send_observation(obs)
+
+
+func _joined_message() -> String:
+	# the answers held (`joined`, each a compact observation's JSON) as one "observations" message; none held after
+	var s := '{"type":"observations","answers":[' + PoolStringArray(joined).join(",") + "]}"
+	joined = []
+	return s
 
 
 func _send_observation(obs: Dictionary) -> void:
