@@ -16,9 +16,9 @@ Acting ahead (``ahead`` > 1): when a slot's agent answers `Explorer.plan` with a
 and its environment can play batches (``env.can_act_ahead``: `GameEnv` over the local `Worker` or the
 `RayWorker`), the slot's action goes to the worker with the plan, and the worker goes on playing: each later
 action is chosen where the game runs, by the plan, on the action mask of the step before it. A `RayWorker`
-asks its actor for ``ahead`` steps per call (fewer where an answer that long would pass Ray's inline limit) and sends the next call as soon as an answer is in (the actor
-plays while this process looks at the steps it has); with the local `Worker` the game's episode process plays the
-plan itself (pygame and remote games: `playtester.drive.episode.answer_step`, `RemoteRunner.play_batch`), or
+asks its actor for ``ahead`` steps per call (fewer where an answer that long would pass Ray's inline limit)
+and sends the next call as soon as an answer is in (the actor plays while this process looks at the steps it
+has); with the local `Worker` the game's episode process plays the plan itself (pygame and remote games: `playtester.drive.episode.answer_step`, `RemoteRunner.play_batch`), or
 the worker sends each step as soon as the answer before it is in. The rounds stay as they were: in each later round the slot's step is the plan's next answer
 (nothing is sent), taken in slot order with the other slots' steps, its action recorded in the trace, and
 ``act`` called on it as if it had been asked (the agent's state advances as it would have; an answer that

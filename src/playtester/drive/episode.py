@@ -122,8 +122,8 @@ def answer_step(ep: Any, obs: Observation) -> bool:
     this step's mask, and goes with the answer: ``("bobs", [(obs, action, True, next_action)])``, so the parent
     knows which action a step that crashes or hangs the game was playing (this process dies with the game, so
     nothing is held back: every step is answered as it ends); such a step's observation goes pickled on its own
-    (bytes), so a worker with nothing to read in it relays it as it is (`Worker.pass_through`). The batch's last step is answered ``(obs, action,
-    False, None, plan)``, the plan as it stands after its draws here (whoever goes on with it, a Ray actor's next
+    (bytes), so a worker with nothing to read in it relays it as it is (`Worker.pass_through`). The batch's last
+    step is answered ``(obs, action, False, None, plan)``, the plan as it stands after its draws here (whoever goes on with it, a Ray actor's next
     call, draws what comes next). The batch ends after ``n`` steps, at a ``done`` observation, when the plan raises
     `NoValidActionError`, or when the parent asked to stop (``stop``, read here between two steps without waiting;
     another command read instead is kept for `serve`; the parent gone ends the episode)."""

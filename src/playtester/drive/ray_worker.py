@@ -25,8 +25,8 @@ hands back the steps the game played past the last answer (`WorkerHost.call`), s
 What crosses Ray: a batch's answer goes as one pickled bytes object (``COMPACT``: Ray's own serializer costs more
 on a list of observations); a batch step that nothing in the actor reads (no oracles, abstract state or code
 coverage there, as under ``playtester run``) stays in the bytes the game sent (`Worker.pass_through`,
-`PackedObservation`, ``RELAY``), relayed without being unpickled and pickled again; and the worker actors send Ray no task
-events (``TASK_EVENTS``: the state API and timeline do not list their calls). These hold on a cluster too.
+`PackedObservation`, ``RELAY``), relayed without being unpickled and pickled again; and the worker actors send
+Ray no task events (``TASK_EVENTS``: the state API and timeline do not list their calls). These hold on a cluster too.
 
 A local instance (no address) is started with ``LOCAL_SYSTEM_CONFIG``: its workers at this process's niceness
 (Ray's default puts them 15 lower, so on a shared machine the games yield the cores to everything else), no
@@ -34,8 +34,8 @@ event-loop stats or metrics collection, and answers up to ``INLINE_BYTES`` sent 
 (Ray's default, 100 KiB, sent explore's batches with 48x48 frames through the object store and the raylet). A
 cluster joined by address keeps its own settings (``max_direct_call_object_size`` is one to raise there too);
 acting ahead asks each call for as many steps as keep its answer under ``INLINE_SHARE`` of the limit there
-(``CLUSTER_INLINE_BYTES``: Ray's default unless ``$PLAYTESTER_RAY_INLINE_BYTES`` says otherwise; `_fit_chunk`). Where the CPU
-goes per step, process by process, is measured by ``bench/ray_backend.py``.
+(``CLUSTER_INLINE_BYTES``: Ray's default unless ``$PLAYTESTER_RAY_INLINE_BYTES`` says otherwise; `_fit_chunk`).
+Where the CPU goes per step, process by process, is measured by ``bench/ray_backend.py``.
 
 Faults: an actor (or its node) that dies mid-episode ends that episode with ``GameExit(kind="worker_lost")``
 (not a game failure: no crash finding, no bug). The next `reset` starts a new actor; a slot whose actor was
@@ -88,7 +88,8 @@ LOCAL_SYSTEM_CONFIG: dict[str, Any] = {
 TASK_EVENTS = False  # Ray's per-call task events (state API, timeline) for the worker actors: cost on every call
 COMPACT = True  # a batch's answer crosses Ray as one pickled bytes object (Ray's serializer walks each object)
 DEPTH = 2  # acting ahead: calls of a plan in flight to the actor (2: its next batch is queued when it ends one)
-PLAY_ON = True  # acting ahead: the actor's game plays the whole plan, not one call's steps at a time (`WorkerHost.act_ahead`)
+# acting ahead: the actor's game plays the whole plan, not one call's steps at a time (`WorkerHost.act_ahead`)
+PLAY_ON = True
 RELAY = True  # the actor relays batch steps it has nothing to read in the game's bytes (`Worker.pass_through`)
 
 
@@ -226,7 +227,8 @@ class WorkerHost:
         self.worker.act_ahead_async(action, plan, n, self._frames)
         return self._answer(self._read(n))
 
-    def call(self, target: str, args: tuple[Any, ...], timeout: float) -> tuple[bool, Any, list[tuple[Observation, Any]]]:
+    def call(self, target: str, args: tuple[Any, ...],
+             timeout: float) -> tuple[bool, Any, list[tuple[Observation, Any]]]:
         """`Worker.call` after the batch in flight stopped: (whether it answered, its value or its `WorkerError`, the
         batch's steps the game played past the last `act_more`, (observation, action) in order, for the caller to
         answer before its next step: they come back even when the call fails, e.g. after one of them ended the game)."""
