@@ -18,9 +18,10 @@ and its environment can play batches (``env.can_act_ahead``: `GameEnv` over the 
 action is chosen where the game runs, by the plan, on the action mask of the step before it. A `RayWorker`
 asks its actor for ``ahead`` steps per call (fewer where an answer that long would pass Ray's inline limit)
 and sends the next call as soon as an answer is in (the actor plays while this process looks at the steps it
-has); with the local `Worker` the game's episode process plays the plan itself (pygame and remote games: `playtester.drive.episode.answer_step`, `RemoteRunner.play_batch`), or
-the worker sends each step as soon as the answer before it is in. The rounds stay as they were: in each later round the slot's step is the plan's next answer
-(nothing is sent), taken in slot order with the other slots' steps, its action recorded in the trace, and
+has); with the local `Worker` the game's episode process plays the plan itself (pygame and remote games:
+`playtester.drive.episode.answer_step`, `RemoteRunner.play_batch`), or the worker sends each step as soon as
+the answer before it is in. The rounds stay as they were: in each later round the slot's step is the plan's
+next answer (nothing is sent), taken in slot order with the other slots' steps, its action recorded in the trace, and
 ``act`` called on it as if it had been asked (the agent's state advances as it would have; an answer that
 differs from the plan's is an error), then the observers told. So every observer sees every step, in the
 same order, and a campaign gives the same episodes, traces and findings with any ``ahead``. A plan never
