@@ -100,6 +100,45 @@ def test_a_worker_without_oracles_checks_nothing(maze):
         assert w.suite is None
 
 
+def test_demonstrations_replay_unchecked_and_the_next_episode_is_checked_again(maze):
+    """`play_demos` plays through the campaign's first worker before the first step: its steps' findings would be
+    dropped, so the worker checks none of them (the texture oracle's networks cost more than the park's frames),
+    and the campaign's first episode after it gets a fresh suite."""
+    from playtester.actions.space import space_to_dict
+    from playtester.campaign.demos import play_demos
+    from playtester.env import GameEnv
+    from playtester.findings import Trace
+
+    spec, space = maze
+    env = GameEnv(spec, actions=space, capture=None, obs_type="features", oracles=every_suite)
+    try:
+        env.reset(seed=1)
+        assert findings(env.last_obs) == [(0, [0])]
+        env.step(0)
+        assert findings(env.last_obs) == [(1, [0, 1])]
+        trace = Trace(spec.text, spec.config.model_dump(mode="json"), 7, space_to_dict(space), [0, 1, 0, 1])
+        seen: list[Any] = []
+        real_step = env.step
+
+        def step(a: int) -> Any:
+            out = real_step(a)
+            seen.append(dict(env.last_obs.info))
+            return out
+
+        env.step = step  # type: ignore[method-assign]
+        demos = play_demos(env, [("demo.json", trace), ("demo2.json", trace)])
+        del env.step
+        assert [len(d.steps) for d in demos] == [4, 4] and [s.action for s in demos[0].steps] == [0, 1, 0, 1]
+        assert len(seen) == 8 and not any("findings" in i for i in seen)
+        assert env.worker.oracles is every_suite  # put back
+        env.reset(seed=2)  # the campaign's first episode: checked from its step 0, by a fresh suite
+        assert findings(env.last_obs) == [(0, [0])]
+        env.step(0)
+        assert findings(env.last_obs) == [(1, [0, 1])]
+    finally:
+        env.close()
+
+
 class FakeJudge:
     """Judges every frame: one object, its box the frame's left half."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,12 @@ def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any
 def play_demos(env: GameEnv, traces: list[tuple[str, Trace]]) -> list[Demo]:
     """Play each demonstration from its seed through ``env``: what each step showed, and the action taken.
     A demonstration that ends early (the game finished, crashed or hung) keeps the steps it played."""
+    unwatched = getattr(env.worker, "unwatched", None)  # no oracles on them (a Ray worker's still check)
+    with unwatched() if unwatched is not None else contextlib.nullcontext():
+        return _play(env, traces)
+
+
+def _play(env: GameEnv, traces: list[tuple[str, Trace]]) -> list[Demo]:
     demos = []
     for source, trace in traces:
         obs, info = env.reset(seed=trace.seed)

@@ -16,6 +16,7 @@ what happened arrives as ``Observation.info["exit"]``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import os
@@ -30,7 +31,7 @@ import sys
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -505,6 +506,19 @@ class Worker(Stepper):
         picklable callable: the campaign's abstraction, its key encoded) into ``obs.info["state_key"]`` (None:
         the step has no state). None stops it."""
         self.state_key = state_key
+
+    @contextlib.contextmanager
+    def unwatched(self) -> Iterator[None]:
+        """Steps played inside are not checked here: no oracle suite (nor a new one at a reset inside) and no
+        abstract state, for play whose findings nobody would keep (demonstrations replayed before a campaign:
+        the texture oracle's networks on each of their frames cost more than the game). The next reset after
+        it makes a fresh suite as before."""
+        oracles, state_key = self.oracles, self.state_key
+        self.oracles, self.suite, self.state_key = None, None, None
+        try:
+            yield
+        finally:
+            self.oracles, self.state_key = oracles, state_key
 
     @property
     def reads_steps(self) -> bool:
