@@ -57,6 +57,25 @@ def test_downscale_block_means():
     assert small.shape == (2, 2, 3) and small[0, 0, 0] == 200 and small[0, 1, 0] == 1 and small[1, 1, 0] == 0
 
 
+
+@pytest.mark.parametrize("shape, size", [((480, 640, 3), (160, 120)), ((360, 480, 3), (160, 120)),
+                                         ((300, 300, 3), (10, 10)), ((120, 160, 3), (160, 120))])
+def test_downscale_is_the_rounded_float_block_mean(shape, size):
+    """The integer sums give the bytes of the rounded float mean (what the detector was trained on), halves
+    rounded to even as numpy rounds them; a 30x30 block needs 32-bit sums."""
+    rng = np.random.default_rng(3)
+    frame = rng.integers(0, 256, shape, dtype=np.uint8)
+    frame[:30, :30] = 255
+    w, h = size
+    fy, fx = shape[0] // h, shape[1] // w
+    want = frame.reshape(h, fy, w, fx, 3).mean(axis=(1, 3)).round().astype(np.uint8)
+    assert np.array_equal(ds.downscale(frame, size), want)
+    halves = np.zeros((2, 2, 3), np.uint8)
+    halves[0, 0] = 1  # means: 1/4 -> 0; 2/4 = 0.5 -> 0 and 6/4 = 1.5 -> 2 (halves to even)
+    assert ds.downscale(halves, (1, 1))[0, 0, 0] == 0
+    assert ds.downscale(np.array([[[1], [1]], [[0], [0]]], np.uint8), (1, 1))[0, 0, 0] == 0
+    assert ds.downscale(np.array([[[3], [3]], [[0], [0]]], np.uint8), (1, 1))[0, 0, 0] == 2
+
 # ---- through the park ------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def shots():
