@@ -70,6 +70,7 @@ def test_downscale_is_the_rounded_float_block_mean(shape, size):
     fy, fx = shape[0] // h, shape[1] // w
     want = frame.reshape(h, fy, w, fx, 3).mean(axis=(1, 3)).round().astype(np.uint8)
     assert np.array_equal(ds.downscale(frame, size), want)
+    assert ds.downscale(frame, (shape[1], shape[0])) is frame  # at its size already: the frame itself
     halves = np.zeros((2, 2, 3), np.uint8)
     halves[0, 0] = 1  # means: 1/4 -> 0; 2/4 = 0.5 -> 0 and 6/4 = 1.5 -> 2 (halves to even)
     assert ds.downscale(halves, (1, 1))[0, 0, 0] == 0

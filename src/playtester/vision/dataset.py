@@ -113,9 +113,12 @@ class Shots:
 
 
 def downscale(frame: np.ndarray, size: tuple[int, int] = INPUT_SIZE) -> np.ndarray:
-    """``frame`` (H, W, 3) at ``size`` (width, height): block means for whole factors, else nearest."""
+    """``frame`` (H, W, 3) at ``size`` (width, height): block means for whole factors, else nearest; the frame
+    itself when it is that size."""
     w, h = size
     H, W = frame.shape[:2]
+    if (H, W) == (h, w):
+        return frame
     if H % h == 0 and W % w == 0:
         fy, fx = H // h, W // w
         acc = np.uint16 if fy * fx * 255 < 2**16 else np.uint32
