@@ -192,7 +192,7 @@ def test_bad_input_is_a_clear_error(tmp_path):
 def test_inspector_needs_only_inspections_and_explores_on_novelty_alone():
     from playtester.agents.ppgta import InspectorAgent
 
-    agent = InspectorAgent(9, warmup_steps=4, idm_updates=2, il_updates=2)
+    agent = InspectorAgent(9, warmup_steps=4, idm_updates=2, il_updates=2, inspect_il_updates=2)
     assert agent.cfg.rnd_members == 1 and agent.cfg.alpha == 0 and not agent.cfg.od_mask
     rng = np.random.default_rng(0)
     frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(6)]
@@ -208,7 +208,7 @@ def test_inspector_needs_only_inspections_and_explores_on_novelty_alone():
         drive(agent, Pixels(frames), 30, ["t"])
     st = agent.stats()
     assert st["fitted"] and st["warmup"] == 4 and st["explore"] == 26 and agent.path_policy is None
-    again = InspectorAgent(9, warmup_steps=4, idm_updates=2, il_updates=2)  # explore --resume
+    again = InspectorAgent(9, warmup_steps=4, idm_updates=2, il_updates=2, inspect_il_updates=2)  # explore --resume
     again.load_state(agent.state_bytes())
     assert again.fitted and again.steps == 30 and again.ppo is not None and again.inspect_policy is not None
     x = torch.zeros(1, 3, 48, 64)
@@ -267,7 +267,7 @@ def _few_demos(tmp_path: Path) -> list[Path]:
     return out
 
 
-AGENT = ("ppgta:warmup_steps=40,idm_updates=30,il_updates=10,il_episodes=2,n_steps=32,feat=32,mlp=32,"
+AGENT = ("ppgta:warmup_steps=40,idm_updates=30,il_updates=10,inspect_il_updates=10,il_episodes=2,n_steps=32,feat=32,mlp=32,"
          "local_hidden=16,global_hidden=32,test_steps=40,cooldown=20,n_steps=16")
 
 
