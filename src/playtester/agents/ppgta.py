@@ -141,7 +141,8 @@ class PpgtaConfig:
     inspect_il_updates: int = 1000
     """AdamW updates of the inspection policy. Chosen on development starts (`bench/ppgta_inspect.py`, episode
     seeds from 95001, 150 orbit inspections): against 300, held-out action accuracy 86.0% -> 88.8% and starts
-    with an object tested 15 -> 23 of 40, for about 150 CPU seconds more of fitting."""
+    with an object tested 15 -> 23 of 40; on held-out starts (90001 on) 15 -> 23 of 30, for 1.5 to 3 minutes more
+    of fitting."""
     il_episodes: int = 16
     """Chunks per imitation minibatch, each from a random episode."""
     il_chunk: int = 48
