@@ -267,8 +267,8 @@ def _few_demos(tmp_path: Path) -> list[Path]:
     return out
 
 
-AGENT = ("ppgta:warmup_steps=40,idm_updates=30,il_updates=10,inspect_il_updates=10,il_episodes=2,n_steps=32,feat=32,mlp=32,"
-         "local_hidden=16,global_hidden=32,test_steps=40,cooldown=20,n_steps=16")
+AGENT = ("ppgta:warmup_steps=40,idm_updates=30,il_updates=10,inspect_il_updates=10,il_episodes=2,n_steps=32,"
+         "feat=32,mlp=32,local_hidden=16,global_hidden=32,test_steps=40,cooldown=20,n_steps=16")
 
 
 def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests(tmp_path):

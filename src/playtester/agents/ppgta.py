@@ -56,7 +56,8 @@ of `PpgtaConfig`, overridable with ``--agent ppgta:key=value``):
 - Demonstrations: at most ``max_demo_steps`` steps of them are used (whole episodes, picked at random); the
   imitation trains for ``il_updates`` minibatches of trajectory chunks (the inspection policy for
   ``inspect_il_updates``; truncated backpropagation through time, the global GRU starting each chunk from its
-  state along the whole trajectory), not 40 epochs with early stopping; held out per kind: round(20%) of the episodes, at least one left to train on.
+  state along the whole trajectory), not 40 epochs with early stopping; held out per kind: round(20%) of the
+  episodes, at least one left to train on.
 
 Hyper-parameters marked (paper) are paper 001's; PPO's are CleanRL's ``ppo.py`` defaults (the paper uses
 Inspector's, which it does not list); the others are ours.
