@@ -166,6 +166,13 @@ def orbit_action(dist: float, bearing: float, side: str) -> str:
     return side
 
 
+def nearest_ooi(demo: Any) -> str | None:
+    """The id of the reachable object nearest the player, if it lies within ``ORBIT_REACH`` tiles."""
+    x, y, _ = demo.pose()
+    near = sorted((math.dist((x, y), e.pos), k) for k, e in demo.oois().items() if e.attrs.get("reachable"))
+    return near[0][1] if near and near[0][0] <= ORBIT_REACH else None
+
+
 def orbit(demo: Any, limit: int = ORBIT_LIMIT) -> str | None:
     """Inspect the nearest reachable object within ``ORBIT_REACH`` tiles by circling it with it in view (strafing
     round it, the other way when blocked) until all 8 faces are seen: its id, or None.
@@ -175,11 +182,9 @@ def orbit(demo: Any, limit: int = ORBIT_LIMIT) -> str | None:
     on screen, so a pixel policy can learn it (the ground truth only picks the object and says when to stop)."""
     from playtester.games.park import TESTED_FACES
 
-    x, y, _ = demo.pose()
-    near = sorted((math.dist((x, y), e.pos), k) for k, e in demo.oois().items() if e.attrs.get("reachable"))
-    if not near or near[0][0] > ORBIT_REACH:
+    ooi = nearest_ooi(demo)
+    if ooi is None:
         return None
-    ooi = near[0][1]
     ox, oy = demo.oois()[ooi].pos
     side, stuck = "strafe_left", 0
     while len(demo.actions) < limit:

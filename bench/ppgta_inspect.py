@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from campaign_pool import cpu_seconds, run_pool  # noqa: E402
-from ppgta import DEMOS, ORBIT_DEMOS, ORBIT_LIMIT, ORBIT_REACH, orbit, pick_demos, repo_path  # noqa: E402
+from ppgta import DEMOS, ORBIT_DEMOS, ORBIT_LIMIT, nearest_ooi, orbit, pick_demos, repo_path  # noqa: E402
 from provenance import provenance, write_results  # noqa: E402
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -37,8 +37,6 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 def starts(n: int, first_seed: int) -> list[tuple[int, str, int | None]]:
     """``n`` episode seeds from ``first_seed + 1`` with a reachable object within ``ORBIT_REACH`` tiles of the
     start: (seed, the nearest one's id, the orbit demonstrator's steps to test it or None)."""
-    import math
-
     from park_demos import Demonstrator
 
     from playtester.drive.spec import resolve
@@ -50,12 +48,11 @@ def starts(n: int, first_seed: int) -> list[tuple[int, str, int | None]]:
         while len(out) < n:
             seed += 1
             demo = Demonstrator(env, seed)
-            x, y, _ = demo.pose()
-            near = sorted((math.dist((x, y), e.pos), k) for k, e in demo.oois().items() if e.attrs.get("reachable"))
-            if not near or near[0][0] > ORBIT_REACH:
+            target = nearest_ooi(demo)
+            if target is None:
                 continue
             got = orbit(demo)
-            out.append((seed, near[0][1], len(demo.actions) if got else None))
+            out.append((seed, target, len(demo.actions) if got else None))
     finally:
         env.close()
     return out
