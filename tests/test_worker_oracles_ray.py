@@ -4,6 +4,8 @@ oracles in the parent, and this process runs no oracle at all. Loopback Ray only
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from test_worker_oracles import both_ways, campaign
 
@@ -32,3 +34,71 @@ def test_go_explore_on_ray_with_the_oracles_in_the_actor(tmp_path, ray_local, mo
         assert r.agent_stats.get("restore_ms", 0) > 0
     assert runs["parent"][0] and runs["parent"][4]["snapshot"] > 0
     assert runs["worker"] == runs["parent"]
+
+
+def test_demonstrations_replay_unchecked_in_the_actor(ray_local):
+    """`play_demos` on a Ray worker: its actor checks none of the demonstrations' steps (their findings would be
+    dropped), and the episode after them is checked again from its reset."""
+    from conftest import fixture_spec
+
+    from playtester.actions.space import space_to_dict
+    from playtester.campaign.demos import play_demos
+    from playtester.campaign.observers import WorkerOracles
+    from playtester.env import GameEnv
+    from playtester.findings import Trace
+    from playtester.oracles import oracle_settings
+
+    spec = fixture_spec("buggy")  # E logs an ERROR: an error_log finding at each episode's first press
+    space = resolve_space(spec, "blind")
+    press, release = space.names.index("press e"), space.names.index("release e")
+    env = GameEnv(spec, actions=space, capture=None, obs_type="features", backend="ray",
+                  oracles=WorkerOracles(oracle_settings(spec)))
+    try:
+        env.reset(seed=1)
+        trace = Trace(spec.text, spec.config.model_dump(mode="json"), 7, space_to_dict(space),
+                      [press, release, press, release])
+        seen: list[Any] = []
+        real_step = env.step
+
+        def step(a: int) -> Any:
+            out = real_step(a)
+            seen.append(dict(env.last_obs.info))
+            return out
+
+        env.step = step  # type: ignore[method-assign]
+        demos = play_demos(env, [("demo.json", trace), ("demo2.json", trace)])
+        del env.step
+        assert [len(d.steps) for d in demos] == [4, 4] and len(seen) == 8
+        assert not any(i.get("findings") for i in seen)
+        env.reset(seed=2)  # the campaign's first episode: the actor checks again
+        env.step(press)
+        found = env.last_obs.info.get("findings") or []
+        assert [f.kind for f in found] == ["error_log"] and "inventory corrupted" in found[0].message
+    finally:
+        env.close()
+
+
+def test_an_actor_started_while_unwatched_checks_nothing_until_it_ends(ray_local):
+    """An actor lost inside `RayWorker.unwatched` is replaced by one told so too."""
+    from conftest import fixture_spec
+    from test_ray_backend import _kill
+
+    from playtester.campaign.observers import WorkerOracles
+    from playtester.drive.ray_worker import RayWorker
+    from playtester.oracles import oracle_settings
+
+    spec = fixture_spec("buggy")
+    space = resolve_space(spec, "blind")
+    press = space.names.index("press e")
+    w = RayWorker(spec, space, capture=None, oracles=WorkerOracles(oracle_settings(spec)))
+    try:
+        with w.unwatched():
+            w.reset(seed=1)
+            assert not w.act(press).info.get("findings")
+            _kill(ray_local, w.actor)
+            w.reset(seed=2)  # a new actor
+            assert w.actor_starts == 2 and not w.act(press).info.get("findings")
+        w.reset(seed=3)
+        assert [f.kind for f in w.act(press).info.get("findings") or []] == ["error_log"]
+    finally:
+        w.close()

@@ -49,12 +49,13 @@ local backend never loads it.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
 import pickle
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from playtester.drive.backend import capabilities
@@ -160,6 +161,7 @@ class WorkerHost:
         self._plan: Plan | None = None  # the last batch's plan and its last observation (for act_more)
         self._end: Observation | None = None
         self._frames: int | None = None
+        self._unwatched: Any = None  # `Worker.unwatched`, entered (`unwatch`)
 
     def where(self) -> tuple[str, int]:
         """(node id, actor pid): where this worker runs."""
@@ -241,6 +243,15 @@ class WorkerHost:
     def watch_states(self, state_key: Any) -> None:
         self.worker.watch_states(state_key)
 
+    def unwatch(self, on: bool) -> None:
+        """Enter (``on``) or leave the worker's `Worker.unwatched`: no oracle suite nor abstract state meanwhile."""
+        if on and self._unwatched is None:
+            self._unwatched = self.worker.unwatched()
+            self._unwatched.__enter__()
+        elif not on and self._unwatched is not None:
+            cm, self._unwatched = self._unwatched, None
+            cm.__exit__(None, None, None)
+
     def snapshot(self) -> int | None:
         return self.worker.snapshot()
 
@@ -307,6 +318,7 @@ class RayWorker(Stepper):
         self.code_coverage, self.memory_limit_mb = code_coverage, memory_limit_mb
         self.oracles = oracles
         self.state_key: Any = None  # `watch_states`: sent to each actor this worker starts
+        self._unwatched = False  # inside `unwatched`: each actor started meanwhile is told too
         self.max_restarts = max_restarts
         self.actor_options = {"max_restarts": 0, "max_task_retries": 0, "enable_task_events": TASK_EVENTS,
                               **(actor_options or {})}
@@ -347,6 +359,29 @@ class RayWorker(Stepper):
         self.actor_starts += 1
         if self.state_key is not None:  # in order with the calls after it
             self._actor.watch_states.remote(self.state_key)
+        if self._unwatched:
+            self._actor.unwatch.remote(True)
+
+    @contextlib.contextmanager
+    def unwatched(self) -> Iterator[None]:
+        """`Worker.unwatched` in the actor: the steps played inside are not checked there (no oracle suite, no
+        abstract state), as demonstrations replayed before a campaign (`campaign.demos.play_demos`). Calls to the
+        actor run in order, so steps sent before are checked. An actor started inside, in place of a lost one, is
+        told too; the next reset after it makes a fresh suite."""
+        self._unwatched = True  # in order with the steps in flight: those sent before are checked
+        self._tell_unwatched(True)
+        try:
+            yield
+        finally:
+            self._unwatched = False
+            self._tell_unwatched(False)
+
+    def _tell_unwatched(self, on: bool) -> None:
+        if self._actor is not None:
+            try:
+                self._get(self._actor.unwatch.remote(on), 60.0)
+            except self._lost as e:
+                self._lose(e)
 
     def watch_states(self, state_key: Any) -> None:
         """`Worker.watch_states` in the actor (and in every actor started after a lost one)."""
