@@ -150,6 +150,37 @@ def test_ppo_improves_a_toy_return():
     assert np.mean(first) < 0.5 and np.mean(last) > 0.85, (first, last)
 
 
+def test_the_value_loss_moves_the_actor_only_when_the_value_is_not_detached():
+    """PPO starts from the path-following policy, whose value head imitation never trained: with ``value_detached``
+    (PPGTA's default) the value loss trains that head alone and leaves the action logits as the policy loss makes
+    them; without it (Inspector, CleanRL) it moves the shared layers, and so the logits too."""
+    rng = np.random.default_rng(1)
+    n = 64
+    cfg0 = small_cfg(n_steps=n, ent_coef=0.0)
+    roll = {"windows": rng.normal(size=(n, cfg0.k_frames, cfg0.mlp)).astype(np.float32),
+            "globals": rng.normal(size=(n, cfg0.global_hidden)).astype(np.float32),
+            "actions": rng.integers(3, size=n), "logp": np.full(n, -np.log(3), np.float32),
+            "values": np.zeros(n, np.float32), "masks": np.ones((n, 3), np.float32),
+            "rewards": (10.0 * rng.normal(size=n)).astype(np.float32), "dones": np.zeros(n, np.float32)}
+    probe = torch.cat([torch.as_tensor(roll["windows"][:8, -1]).new_zeros(8, 2 * cfg0.local_hidden),
+                       torch.as_tensor(roll["globals"][:8])], -1)
+
+    def after(detached: bool, vf_coef: float) -> tuple[torch.Tensor, torch.Tensor]:
+        torch.manual_seed(0)
+        net = Policy(16, 3, cfg0)
+        ppo = Ppo(net, small_cfg(n_steps=n, ent_coef=0.0, value_detached=detached, vf_coef=vf_coef))
+        torch.manual_seed(1)
+        ppo.update(roll, 0.0)
+        with torch.no_grad():
+            logits, value = net.heads(probe)
+        return logits, value
+
+    for detached in (True, False):
+        (l0, v0), (l1, v1) = after(detached, 0.0), after(detached, 0.5)
+        assert not torch.allclose(v0, v1)  # the value head learns either way
+        assert torch.allclose(l0, l1) is detached, detached
+
+
 class Pixels:
     """A toy pixel game for `toy.drive`: six frames in turn, every action valid, 12 steps an episode."""
 

@@ -186,6 +186,11 @@ class PpgtaConfig:
     """A change of the novelty reward between adjacent steps beyond this is a drop or a rise (paper: 0.1)."""
     ppo_from_preference: bool = True
     """PPO's actor and critic start from the path-following policy (paper); False: random weights."""
+    value_detached: bool = True
+    """The value loss trains the value head alone, not the layers it shares with the actor (ours). PPO's critic
+    starts from the path-following policy, whose value head imitation never trained: its first losses, on
+    normalized novelty returns, are far larger than the policy's, and through the shared layers they rewrote
+    what imitation had learnt."""
     n_steps: int = 128
     """Steps per slot per PPO rollout (CleanRL: 128)."""
     ppo_epochs: int = 4
@@ -359,9 +364,10 @@ class Policy(nn.Module):
         _, h = self.local(windows)
         return torch.cat([h[0], h[1]], -1)
 
-    def heads(self, hc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def heads(self, hc: torch.Tensor, detach_value: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+        """Action logits and value; ``detach_value``: the value's gradient stops at the value head."""
         z = self.body(hc)
-        return self.actor(z), self.critic(z).squeeze(-1)
+        return self.actor(z), self.critic(z.detach() if detach_value else z).squeeze(-1)
 
     def sequence(self, feats: torch.Tensor, h0: torch.Tensor | None = None) -> torch.Tensor:
         """(B, T, feat) trajectories (from the start, or from the global GRU state ``h0``, (1, B, hidden)) ->
@@ -589,6 +595,9 @@ class Ppo:
         for p in list(policy.proj.parameters()) + list(policy.glob.parameters()):
             p.requires_grad_(False)
         self.opt = torch.optim.Adam([p for p in policy.parameters() if p.requires_grad], lr=cfg.ppo_lr, eps=1e-5)
+        critic = set(policy.critic.parameters())
+        self.clip_groups = [[p for p in policy.parameters() if p not in critic], list(critic)] if cfg.value_detached \
+            else [list(policy.parameters())]
         self.updates = 0
         self.last: dict[str, float] = {}
 
@@ -605,7 +614,8 @@ class Ppo:
             order = torch.randperm(n)
             for i in range(0, n, size):
                 mb = order[i:i + size]
-                logits, value = self.net.heads(torch.cat([self.net.local_state(win[mb]), g[mb]], -1))
+                logits, value = self.net.heads(torch.cat([self.net.local_state(win[mb]), g[mb]], -1),
+                                               detach_value=c.value_detached)
                 logits = torch.where(masks[mb] > 0, logits, torch.finfo(logits.dtype).min)
                 dist = torch.distributions.Categorical(logits=logits)
                 logp = dist.log_prob(acts[mb])
@@ -618,7 +628,8 @@ class Ppo:
                 loss = pg - c.ent_coef * ent + c.vf_coef * v_loss
                 self.opt.zero_grad()
                 loss.backward()
-                nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
+                for group in self.clip_groups:  # with value_detached, the value head's norm apart (no coupling)
+                    nn.utils.clip_grad_norm_(group, c.max_grad_norm)
                 self.opt.step()
         self.updates += 1
         self.last = {"pg_loss": float(pg.detach()), "v_loss": float(v_loss.detach()), "entropy": float(ent.detach())}
@@ -1067,4 +1078,5 @@ class InspectorAgent(PpgtaAgent):
     (PPO from random weights on the novelty reward alone), plain behaviour cloning for the tests."""
 
     name = "inspector"
-    defaults = {"rnd_members": 1, "alpha": 0.0, "alpha_min": 0.0, "ppo_from_preference": False, "od_mask": False}
+    defaults = {"rnd_members": 1, "alpha": 0.0, "alpha_min": 0.0, "ppo_from_preference": False, "od_mask": False,
+                "value_detached": False}
