@@ -207,6 +207,59 @@ def orbit(demo: Any, limit: int = ORBIT_LIMIT) -> str | None:
     return None
 
 
+def write_recovery_demos(n: int, out: Path, first_seed: int = 60001, steps: int = 900, drift: float = 0.1) -> None:
+    """The path-following preference with recoveries (`write_demos`): ``n`` demonstrations that follow the paths of
+    the west region as `park_demos.Demonstrator.follow_paths` does, but at a junction or tile, with probability
+    ``drift``, wander off for a few steps (a turn of 30 to 90 degrees either way, then 2 to 6 steps forward) and
+    walk back to the nearest path tile before going on. A demonstrator that never leaves the path shows a pixel
+    policy no way back once its own errors take it off (imitation's compounding errors); these show it. The drifts
+    are in the demonstrations too, so they are imitated at their rate as well."""
+    import random
+
+    def recover(demo: Any, seed: int, _context: Any) -> str | None:
+        rng = random.Random(seed)
+        status, tiles = demo.env.worker.call("playtester.plans.hooks:call_hook", "pathways")
+        assert status == "ok", tiles
+        path = {(int(t[0]), int(t[1])) for t in tiles if in_demo_region(t[0] + 0.5, t[1] + 0.5)}
+        if (int(demo.pose()[0]), int(demo.pose()[1])) not in path:
+            return None
+        drifts, came = 0, None
+        while len(demo.actions) < steps:
+            cur = (int(demo.pose()[0]), int(demo.pose()[1]))
+            if cur in path and rng.random() >= drift:
+                x, y = cur
+                nxt = [t for t in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if t in path and t != came]
+                nxt = nxt or ([came] if came else [])
+                if not nxt:
+                    return None
+                ahead = (2 * x - came[0], 2 * y - came[1]) if came else None
+                step = ahead if ahead in nxt and rng.random() < 0.8 else rng.choice(nxt)
+                target, tries = (step[0] + 0.5, step[1] + 0.5), 0
+                while math.dist(demo.pose()[:2], target) > 0.35 and len(demo.actions) < steps and tries <= 40:
+                    tries += 1
+                    if demo.face(*target):
+                        demo.act("forward")
+                came = cur
+                continue
+            if cur in path:  # a drift: off at an angle for a few steps
+                drifts += 1
+                turn = rng.choice(("turn_left", "turn_right"))
+                for _ in range(rng.randint(3, 8)):  # 12 degrees a step: 36 to 96 degrees
+                    demo.act(turn)
+                for _ in range(rng.randint(2, 6)):
+                    demo.act("forward")
+            here = (int(demo.pose()[0]), int(demo.pose()[1]))
+            back = min(path, key=lambda t: math.dist(demo.pose()[:2], (t[0] + 0.5, t[1] + 0.5)))
+            if here not in path and not demo.walk_to(back[0] + 0.5, back[1] + 0.5, steps):
+                if len(demo.actions) >= steps:
+                    break
+                return None
+            came = None
+        return f"{drifts} drifts" if in_demo_region(*demo.pose()[:2]) else None
+
+    write_demos(n, out, first_seed, "path", recover)
+
+
 def write_inspect_demos(n: int, out: Path, first_seed: int = 50001) -> None:
     """``n`` OOI inspections by the orbit demonstrator (`orbit`), from the park's random starts (episode seeds
     from ``first_seed + 1``; starts with no object within reach are skipped), as trace files in ``out``."""
@@ -326,12 +379,18 @@ def main() -> None:
     ap.add_argument("--name", default="ppgta")
     ap.add_argument("--write-lake-demos", type=int, default=0, metavar="N",
                     help="write N lake-shore preference demonstrations to --preference and stop")
+    ap.add_argument("--write-recovery-demos", type=int, default=0, metavar="N",
+                    help="write N path-following demonstrations with drifts off the path and recoveries to "
+                    "--preference and stop")
     ap.add_argument("--write-inspect-demos", type=int, default=0, metavar="N",
                     help="write N inspections by the orbit demonstrator (every action from the screen) to --inspect "
                     "and stop")
     args = ap.parse_args()
     if args.write_lake_demos:
         write_lake_demos(args.write_lake_demos, Path(args.preference))
+        return
+    if args.write_recovery_demos:
+        write_recovery_demos(args.write_recovery_demos, Path(args.preference))
         return
     if args.write_inspect_demos:
         write_inspect_demos(args.write_inspect_demos, Path(args.inspect))
