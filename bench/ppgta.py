@@ -227,18 +227,8 @@ def write_recovery_demos(n: int, out: Path, first_seed: int = 60001, steps: int 
         while len(demo.actions) < steps:
             cur = (int(demo.pose()[0]), int(demo.pose()[1]))
             if cur in path and rng.random() >= drift:
-                x, y = cur
-                nxt = [t for t in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if t in path and t != came]
-                nxt = nxt or ([came] if came else [])
-                if not nxt:
+                if not tile_step(demo, path, came, rng, steps):
                     return None
-                ahead = (2 * x - came[0], 2 * y - came[1]) if came else None
-                step = ahead if ahead in nxt and rng.random() < 0.8 else rng.choice(nxt)
-                target, tries = (step[0] + 0.5, step[1] + 0.5), 0
-                while math.dist(demo.pose()[:2], target) > 0.35 and len(demo.actions) < steps and tries <= 40:
-                    tries += 1
-                    if demo.face(*target):
-                        demo.act("forward")
                 came = cur
                 continue
             if cur in path:  # a drift: off at an angle for a few steps
@@ -266,26 +256,33 @@ def write_inspect_demos(n: int, out: Path, first_seed: int = 50001) -> None:
     write_demos(n, out, first_seed, "inspect", lambda demo, seed, _context: orbit(demo))
 
 
+def tile_step(demo: Any, tiles: set[tuple[int, int]], came: tuple[int, int] | None, rng: Any, steps: int) -> bool:
+    """From the player's tile, walk to a 4-connected neighbour in ``tiles`` other than ``came``: straight on with p 0.8
+    when it can, else one at random; back to ``came`` at a dead end (False: no way at all). Stops at ``steps``
+    actions, or after 40 steps without getting there (blocked)."""
+    x, y = int(demo.pose()[0]), int(demo.pose()[1])
+    nxt = [t for t in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if t in tiles and t != came]
+    nxt = nxt or ([came] if came else [])
+    if not nxt:
+        return False
+    ahead = (2 * x - came[0], 2 * y - came[1]) if came else None
+    step = ahead if ahead in nxt and rng.random() < 0.8 else rng.choice(nxt)
+    target, tries = (step[0] + 0.5, step[1] + 0.5), 0
+    while math.dist(demo.pose()[:2], target) > 0.35 and len(demo.actions) < steps and tries < 40:
+        tries += 1
+        if demo.face(*target):
+            demo.act("forward")
+    return True
+
+
 def follow_tiles(demo: Any, tiles: set[tuple[int, int]], rng: Any, steps: int) -> bool:
     """Walk over ``tiles`` (4-connected) until ``steps`` actions, mostly straight on, turning back at dead ends."""
-    cur = (int(demo.pose()[0]), int(demo.pose()[1]))
     came: tuple[int, int] | None = None
     while len(demo.actions) < steps:
-        x, y = cur
-        nxt = [t for t in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if t in tiles and t != came]
-        nxt = nxt or ([came] if came else [])
-        if not nxt:
+        cur = (int(demo.pose()[0]), int(demo.pose()[1]))
+        if not tile_step(demo, tiles, came, rng, steps):
             return False
-        ahead = (2 * x - came[0], 2 * y - came[1]) if came else None
-        step = ahead if ahead in nxt and rng.random() < 0.8 else rng.choice(nxt)
-        target, tries = (step[0] + 0.5, step[1] + 0.5), 0
-        while math.dist(demo.pose()[:2], target) > 0.35 and len(demo.actions) < steps:
-            tries += 1
-            if tries > 40:
-                break
-            if demo.face(*target):
-                demo.act("forward")
-        came, cur = cur, (int(demo.pose()[0]), int(demo.pose()[1]))
+        came = cur
     return True
 
 

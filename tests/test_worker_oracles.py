@@ -100,6 +100,20 @@ def test_a_worker_without_oracles_checks_nothing(maze):
         assert w.suite is None
 
 
+def record_steps(env: Any) -> list[dict[str, Any]]:
+    """Wrap ``env.step`` to keep each step's info in the list returned (``del env.step`` puts it back)."""
+    seen: list[dict[str, Any]] = []
+    real_step = env.step
+
+    def step(a: int) -> Any:
+        out = real_step(a)
+        seen.append(dict(env.last_obs.info))
+        return out
+
+    env.step = step
+    return seen
+
+
 def test_demonstrations_replay_unchecked_and_the_next_episode_is_checked_again(maze):
     """`play_demos` plays through the campaign's first worker before the first step: its steps' findings would be
     dropped, so the worker checks none of them (the texture oracle's networks cost more than the park's frames),
@@ -117,15 +131,7 @@ def test_demonstrations_replay_unchecked_and_the_next_episode_is_checked_again(m
         env.step(0)
         assert findings(env.last_obs) == [(1, [0, 1])]
         trace = Trace(spec.text, spec.config.model_dump(mode="json"), 7, space_to_dict(space), [0, 1, 0, 1])
-        seen: list[Any] = []
-        real_step = env.step
-
-        def step(a: int) -> Any:
-            out = real_step(a)
-            seen.append(dict(env.last_obs.info))
-            return out
-
-        env.step = step  # type: ignore[method-assign]
+        seen = record_steps(env)
         demos = play_demos(env, [("demo.json", trace), ("demo2.json", trace)])
         del env.step
         assert [len(d.steps) for d in demos] == [4, 4] and [s.action for s in demos[0].steps] == [0, 1, 0, 1]

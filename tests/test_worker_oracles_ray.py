@@ -4,10 +4,8 @@ oracles in the parent, and this process runs no oracle at all. Loopback Ray only
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from test_worker_oracles import both_ways, campaign
+from test_worker_oracles import both_ways, campaign, record_steps
 
 from playtester.campaign import Budget
 from playtester.drive.spec import resolve
@@ -57,15 +55,7 @@ def test_demonstrations_replay_unchecked_in_the_actor(ray_local):
         env.reset(seed=1)
         trace = Trace(spec.text, spec.config.model_dump(mode="json"), 7, space_to_dict(space),
                       [press, release, press, release])
-        seen: list[Any] = []
-        real_step = env.step
-
-        def step(a: int) -> Any:
-            out = real_step(a)
-            seen.append(dict(env.last_obs.info))
-            return out
-
-        env.step = step  # type: ignore[method-assign]
+        seen = record_steps(env)
         demos = play_demos(env, [("demo.json", trace), ("demo2.json", trace)])
         del env.step
         assert [len(d.steps) for d in demos] == [4, 4] and len(seen) == 8
