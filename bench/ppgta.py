@@ -210,7 +210,7 @@ def orbit(demo: Any, limit: int = ORBIT_LIMIT) -> str | None:
 def write_recovery_demos(n: int, out: Path, first_seed: int = 60001, steps: int = 900, drift: float = 0.1) -> None:
     """The path-following preference with recoveries (`write_demos`): ``n`` demonstrations that follow the paths of
     the west region as `park_demos.Demonstrator.follow_paths` does, but at a junction or tile, with probability
-    ``drift``, wander off for a few steps (a turn of 30 to 90 degrees either way, then 2 to 6 steps forward) and
+    ``drift``, wander off for a few steps (a turn of 36 to 96 degrees either way, then 2 to 6 steps forward) and
     walk back to the nearest path tile before going on. A demonstrator that never leaves the path shows a pixel
     policy no way back once its own errors take it off (imitation's compounding errors); these show it. The drifts
     are in the demonstrations too, so they are imitated at their rate as well."""

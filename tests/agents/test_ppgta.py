@@ -162,8 +162,7 @@ def test_the_value_loss_moves_the_actor_only_when_the_value_is_not_detached():
             "actions": rng.integers(3, size=n), "logp": np.full(n, -np.log(3), np.float32),
             "values": np.zeros(n, np.float32), "masks": np.ones((n, 3), np.float32),
             "rewards": (10.0 * rng.normal(size=n)).astype(np.float32), "dones": np.zeros(n, np.float32)}
-    probe = torch.cat([torch.as_tensor(roll["windows"][:8, -1]).new_zeros(8, 2 * cfg0.local_hidden),
-                       torch.as_tensor(roll["globals"][:8])], -1)
+    probe = torch.cat([torch.zeros(8, 2 * cfg0.local_hidden), torch.as_tensor(roll["globals"][:8])], -1)  # h^c
 
     def after(detached: bool, vf_coef: float) -> tuple[torch.Tensor, torch.Tensor]:
         torch.manual_seed(0)
