@@ -6,14 +6,17 @@ turns 12 degrees a step, the park has 772 path tiles, and an episode starts on a
 ground-truth walkers (`park_demos.Demonstrator`: they read the probe's pose and the collision map; no agent does)
 from the **same episode starts as a campaign** of that seed (episode seeds ``seed``, ``seed + 1``, ..., as
 ``explore`` draws them), scored the way `bench/ppgta.py` scores a campaign (`ppgta.tiles_of`, the points joined by
-straight lines):
+straight lines) from every step's position; ``path_coverage_as_recorded`` is the same from the trace a campaign's
+bird's-eye record would keep (`BirdsEyeWatch`: a point each time the player moved ``min_move``, at most
+``max_points`` an episode, thinner when full), which is what `bench/ppgta.py` scores an agent on:
 
 - **path**: the path-following preference of the park's demonstrations, without their region: along the paths,
   straight on at a junction with p 0.8, else a random way, turning back at a dead end (`ppgta.follow_tiles`). It
   is the behaviour PPGTA's path-following policy imitates, played perfectly and everywhere.
 - **frontier**: the nearest path tile not yet stood on in the campaign (breadth-first over the walkable map,
   remembered across episodes), walked to by its route (`Demonstrator.walk_to`). It knows the map and its own
-  history, which no pixel agent does: a ceiling for any explorer at that budget, not a target method.
+  history, which no pixel agent does: a reference, not a method, and not a bound either (it walks from tile centre
+  to tile centre, turning at each, so it is slow on bends; from some starts the path walker covers more).
 
 Per walker and seed it records the coverage after each episode and at every ``--every`` steps of the run (so the
 coverage of the first N steps reads off the curve: a PPGTA campaign explores in only part of its steps, the rest are
@@ -68,6 +71,7 @@ def walk(job: dict[str, Any]) -> dict[str, Any]:
     campaign seed ``seed``; its coverage curve."""
     from park_demos import Demonstrator
 
+    from playtester.campaign.observers import BirdsEyeWatch
     from playtester.drive.spec import resolve
     from playtester.env import GameEnv
 
@@ -81,7 +85,9 @@ def walk(job: dict[str, Any]) -> dict[str, Any]:
             paths = {(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch in PATH_CHARS}
             east = {t for t in paths if not in_demo_region(t[0] + 0.5, t[1] + 0.5)}
             visited: set[tuple[int, int]] = set()
-            per_episode, curve, starts, total = [], [], [], 0
+            recorded: set[tuple[int, int]] = set()  # from the trace as a campaign's bird's-eye record keeps it
+            watch = BirdsEyeWatch(Path(os.devnull))  # its thinning rule only (`_trace`); it writes nothing here
+            per_episode, per_episode_recorded, curve, starts, total = [], [], [], [], 0
             for ep in range(episodes):
                 demo = Demonstrator(env, seed + ep)
                 trace = [list(demo.pose()[:2])]
@@ -114,12 +120,19 @@ def walk(job: dict[str, Any]) -> dict[str, Any]:
                 total += len(demo.actions)
                 visited |= tiles_of(trace)
                 per_episode.append(round(len(visited & paths) / len(paths), 4))
+                kept: dict[str, Any] = {"trace": [], "gap": watch.min_move}
+                for x, y in trace:
+                    watch._trace(kept, (round(x, 2), round(y, 2)))
+                recorded |= tiles_of(kept["trace"])
+                per_episode_recorded.append(round(len(recorded & paths) / len(paths), 4))
         finally:
             env.close()
     return {"walker": walker, "seed": seed, "steps": total, "episodes": episodes, "starts": starts,
             "path_tiles": len(paths),
             "path_coverage": per_episode[-1], "path_coverage_eval_region": round(len(visited & east) / len(east), 4),
-            "coverage_after_episode": per_episode, "coverage_curve": curve, "cpu_s": round(used["s"], 1)}
+            "coverage_after_episode": per_episode, "coverage_curve": curve, "cpu_s": round(used["s"], 1),
+            "path_coverage_as_recorded": per_episode_recorded[-1],
+            "coverage_after_episode_as_recorded": per_episode_recorded}
 
 
 def main() -> None:
@@ -147,7 +160,8 @@ def main() -> None:
     per_walker: dict[str, Any] = {}
     for w in walkers:
         mine = sorted((r for r in runs if r["walker"] == w), key=lambda r: r["seed"])
-        per_walker[w] = {k: mean_sd([r[k] for r in mine]) for k in ("path_coverage", "path_coverage_eval_region")}
+        per_walker[w] = {k: mean_sd([r[k] for r in mine])
+                         for k in ("path_coverage", "path_coverage_eval_region", "path_coverage_as_recorded")}
         per_walker[w]["coverage_after_episode_mean"] = [
             round(sum(c) / len(c), 4) for c in zip(*(r["coverage_after_episode"] for r in mine), strict=True)]
         per_walker[w]["runs"] = mine
