@@ -53,6 +53,8 @@ of `PpgtaConfig`, overridable with ``--agent ppgta:key=value``):
   encoder, trained to tell actions apart, discards where the player is.
 - PPO updates the local GRU and the heads; the global GRU's state is stored with each step as an input (the
   projection and global GRU stay as the path-following policy learnt them, so ``pi_p`` and ``pi_e`` share them).
+  Its value loss trains the value head alone (``value_detached``; Inspector, from random weights, keeps CleanRL's
+  shared loss): the critic starts untrained, and through the shared layers its first losses rewrote the imitation.
 - Demonstrations: at most ``max_demo_steps`` steps of them are used (whole episodes, picked at random); the
   imitation trains for ``il_updates`` minibatches of trajectory chunks (the inspection policy for
   ``inspect_il_updates``; truncated backpropagation through time, the global GRU starting each chunk from its
