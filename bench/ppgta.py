@@ -396,6 +396,9 @@ def main() -> None:
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     agents = [a.replace("+", ",") for a in args.agents.split(",") if a.strip()]
     tmp = Path(tempfile.mkdtemp(prefix="ppgta-bench-"))
+    # the detections of the demonstrations are cached (`PpgtaAgent.demo_boxes`): shared by this run's campaigns,
+    # never read from an earlier run's, so every results file's CPU figures include computing them once
+    os.environ["PLAYTESTER_CACHE"] = str(tmp / "cache")
     demos = [str(pick_demos(Path(args.preference), args.path_demos, tmp / "demos" / "preference")),
              str(pick_demos(Path(args.inspect), args.inspect_demos, tmp / "demos" / "inspect"))]
     jobs = [{"agent": a, "label": a.partition(":")[0], "seed": s, "episodes": args.episodes, "steps": args.steps,

@@ -41,6 +41,19 @@ def worker_for():
         w.close()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def own_cache(tmp_path_factory):
+    """What playtester caches (the detections of demonstrations) goes to a folder of this session's, not the
+    user's ~/.cache: every run starts from an empty cache."""
+    before = os.environ.get("PLAYTESTER_CACHE")
+    os.environ["PLAYTESTER_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if before is None:
+        os.environ.pop("PLAYTESTER_CACHE", None)
+    else:
+        os.environ["PLAYTESTER_CACHE"] = before
+
+
 REQUIRE_GODOT = os.environ.get("PLAYTESTER_REQUIRE_GODOT") == "1"  # CI: a missing Godot fails instead of skipping
 
 

@@ -21,3 +21,15 @@ def xml_safe(text: str) -> str:
     """XML 1.0 cannot hold most control characters; replace them (tracebacks may contain anything)."""
     return "".join(ch if ch in "\t\n\r" or ord(ch) >= 0x20 and not 0xD800 <= ord(ch) <= 0xDFFF
                    and ch not in "\ufffe\uffff" else "\ufffd" for ch in text)
+
+
+def cache_dir(kind: str) -> Path | None:
+    """The folder where playtester keeps results it could compute again (``kind``: what they are), made on first
+    use: ``$PLAYTESTER_CACHE/KIND``, else ``$XDG_CACHE_HOME/playtester/KIND``, else ``~/.cache/playtester/KIND``;
+    None when ``PLAYTESTER_CACHE`` is ``off`` (or ``0``): compute everything every time."""
+    root = os.environ.get("PLAYTESTER_CACHE", "")
+    if root.strip().lower() in ("off", "0", "no", "false"):
+        return None
+    base = Path(root) if root else \
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "playtester"
+    return base / kind

@@ -318,3 +318,82 @@ def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests
     assert s["ppo_updates"] >= 1 and s["rnd_updates"] >= 1 and s["tests"] >= 1 and s["test"] >= 1
     lines = [json.loads(x) for x in (tmp_path / "out" / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
     assert len(lines) - 1 == r.episodes == 2 and all(ep["trace"] for ep in lines[1:])
+
+
+# ------------------------------------------------------------- detections of the demonstrations, kept
+def _park_frames(n: int, seed: int) -> np.ndarray:
+    """``n`` frames of the real park at the agent's size (random walking from ``seed``'s start)."""
+    from playtester.agents.ppgta import CAPTURE
+    from playtester.env import GameEnv
+
+    env = GameEnv("park", obs_size=CAPTURE)
+    try:
+        obs, _ = env.reset(seed=seed)
+        rng, frames = np.random.default_rng(seed), [obs]
+        for _ in range(n - 1):
+            obs, *_ = env.step(int(rng.integers(env.action_space.n)))
+            frames.append(obs)
+    finally:
+        env.close()
+    return np.stack(frames)
+
+
+def test_the_demonstrations_detections_are_batched_kept_and_read_back(tmp_path, monkeypatch):
+    """The boxes of a demonstration are the detector's one frame at a time; a second agent with the same frames
+    and detector reads them from the cache without running the detector; a torn entry is detected again; other
+    frames are another entry; PLAYTESTER_CACHE=off keeps nothing."""
+    import playtester.vision  # noqa: F401 - registers the detector loader
+    from playtester.oracles.texture import load_judge
+
+    path = str(ROOT / "src" / "playtester" / "vision" / "park-texture.pt")
+    judge, why = load_judge(path)
+    assert judge is not None, why
+    frames = _park_frames(40, seed=4)
+    one_by_one = [judge.detect(f) for f in frames]
+    assert sum(map(len, one_by_one)) > 0, "the walk should pass an object, or the test shows nothing"
+    batched = judge.detect_many(frames, batch=16)
+    assert len(batched) == len(frames)
+
+    def same(xs, ys) -> bool:  # batches of other sizes round differently in the last bits
+        return len(xs) == len(ys) and all(
+            len(a) == len(b) and all(ka == kb and abs(sa - sb) < 1e-4 and np.allclose(ba, bb, atol=1e-3)
+                                     for (ba, ka, sa), (bb, kb, sb) in zip(a, b, strict=True))
+            for a, b in zip(xs, ys, strict=True))
+
+    assert same(one_by_one, batched)
+
+    monkeypatch.setenv("PLAYTESTER_CACHE", str(tmp_path / "cache"))
+
+    ran: list[int] = []  # the frames each detector run had
+    real = judge.detect_many
+
+    def counted(fr, **kw):
+        ran.append(len(fr))
+        return real(fr, **kw)
+
+    monkeypatch.setattr(judge, "detect_many", counted)  # the agents load this same judge (cached by path)
+
+    def agent() -> PpgtaAgent:
+        a = PpgtaAgent(9, detector=path)
+        a.setup(CampaignInfo(9))
+        assert a.judge is judge
+        return a
+
+    first = agent().demo_boxes(frames)
+    entries = list((tmp_path / "cache" / "detections").glob("*.json"))
+    assert ran == [40] and len(entries) == 1
+    assert same(first, [sorted((d for d in f if d[2] >= 0.5), key=lambda d: -(d[0][3] - d[0][1])) for f in batched])
+    ran.clear()
+    second = agent()
+    assert second.demo_boxes(frames) == first and ran == [] and second.counts["demo_frames_cached"] == 40
+    entries[0].write_text(entries[0].read_text()[:50])  # torn
+    assert agent().demo_boxes(frames) == first and ran == [40]
+    assert json.loads(entries[0].read_text())  # written anew
+    ran.clear()
+    agent().demo_boxes(frames[:20])
+    assert ran == [20] and len(list((tmp_path / "cache" / "detections").glob("*.json"))) == 2
+    monkeypatch.setenv("PLAYTESTER_CACHE", "off")
+    ran.clear()
+    off = agent()
+    assert off.demo_boxes(frames) == first and ran == [40] and off.counts["demo_frames_cached"] == 0
+    assert len(list((tmp_path / "cache" / "detections").glob("*.json"))) == 2

@@ -68,6 +68,8 @@ Inspector's, which it does not list); the others are ours.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import math
 import time
 import warnings
@@ -92,6 +94,7 @@ from playtester.agents.common import (
 )
 from playtester.drive.observation import resize_nearest
 from playtester.errors import ConfigError, NoValidActionError, UsageError
+from playtester.files import cache_dir, write_atomic
 
 CAPTURE = (160, 120)  # the agent's frames: the detector's own input size
 
@@ -688,9 +691,10 @@ class PpgtaAgent(Explorer):
         self.rollouts: dict[int, list[dict[str, Any]]] = {}
         self.fitted = False
         self.steps = 0
-        self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0}
+        self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0, "demo_frames_cached": 0}
+        self._cache_warned = False
         self.fit_stats: dict[str, float] = {}
-        self.timing = {"detect_s": 0.0, "act_s": 0.0, "observe_s": 0.0, "fit_s": 0.0, "ppo_s": 0.0}
+        self.timing = {"detect_s": 0.0, "demo_detect_s": 0.0, "act_s": 0.0, "observe_s": 0.0, "fit_s": 0.0, "ppo_s": 0.0}
         self.novelty_sum = 0.0
         self.style_sum = 0.0
 
@@ -720,11 +724,57 @@ class PpgtaAgent(Explorer):
         if self._last_detect[0] is frame:
             return self._last_detect[1]
         t0 = time.perf_counter()
-        found = sorted((d for d in self.judge.detect(frame) if d[2] >= self.cfg.min_score),
-                       key=lambda d: -(d[0][3] - d[0][1]))
+        found = self._oois(self.judge.detect(frame))
         self.timing["detect_s"] += time.perf_counter() - t0
         self._last_detect = (frame, found)
         return found
+
+    def _oois(self, found: list[Any]) -> list[tuple[tuple[float, ...], str, float]]:
+        return sorted((d for d in found if d[2] >= self.cfg.min_score), key=lambda d: -(d[0][3] - d[0][1]))
+
+    def demo_boxes(self, frames: np.ndarray) -> list[list[tuple[tuple[float, ...], str, float]]]:
+        """`boxes` of each frame of one demonstration (N, 120, 160, 3), detected in batches. A fixed set of
+        demonstrations replays to the same frames every campaign, so the detections are kept in the cache
+        (`playtester.files.cache_dir`, ``detections``) under a hash of the detector and the frames: the next
+        campaign with the same demonstrations and detector reads them instead (an unreadable entry is detected
+        again)."""
+        if self.judge is None:
+            return [[] for _ in frames]
+        t0 = time.perf_counter()
+        folder, fingerprint = cache_dir("detections"), getattr(self.judge, "fingerprint", None)
+        entry, raw = None, None
+        if folder is not None and fingerprint is not None:
+            h = hashlib.sha256(f"{fingerprint}|{frames.shape}|{frames.dtype}".encode())
+            h.update(np.ascontiguousarray(frames).data)
+            entry = folder / f"{h.hexdigest()[:32]}.json"
+            raw = self._read_boxes(entry, len(frames))
+        if raw is not None:
+            self.counts["demo_frames_cached"] += len(frames)
+        else:
+            many = getattr(self.judge, "detect_many", None)
+            raw = many(frames) if many is not None else [self.judge.detect(f) for f in frames]
+            if entry is not None:
+                try:
+                    write_atomic(entry, json.dumps([[[list(b), k, s] for b, k, s in f] for f in raw]))
+                except OSError as e:  # a read-only or full disk: detect again next time, say so once
+                    if not self._cache_warned:
+                        warnings.warn(f"{self.name}: cannot keep detections in {folder} ({e}); set "
+                                      "PLAYTESTER_CACHE to a writable folder, or to off", RuntimeWarning,
+                                      stacklevel=2)
+                        self._cache_warned = True
+        self.timing["demo_detect_s"] += time.perf_counter() - t0
+        return [self._oois(f) for f in raw]
+
+    @staticmethod
+    def _read_boxes(entry: Path, n: int) -> list[list[Any]] | None:
+        try:
+            raw = json.loads(entry.read_text())
+            found = [[(tuple(float(v) for v in b), str(k), float(s)) for b, k, s in f] for f in raw]
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, TypeError):  # torn or foreign: detect again and write it anew
+            return None
+        return found if len(found) == n and all(len(d[0]) == 4 for f in found for d in f) else None
 
     def frame_of(self, obs: Any) -> np.ndarray:
         if not (isinstance(obs, np.ndarray) and obs.ndim == 3 and obs.shape[2] == 3):
@@ -758,14 +808,10 @@ class PpgtaAgent(Explorer):
             if total + len(d.steps) > c.max_demo_steps and self.demo_raw:
                 continue
             total += len(d.steps)
-            frames, boxes = [], []
-            for s in d.steps:
-                frame = self.frame_of(s.obs)
-                found = self.boxes(frame)
-                box = found[0][0] if found else None
-                frames.append(resize_nearest(frame, self.size))
-                boxes.append(scale_box(box, CAPTURE, self.size))
-            self.demo_raw.append((kind, np.stack(frames), np.array([s.action for s in d.steps]), boxes))
+            full = np.stack([self.frame_of(s.obs) for s in d.steps])
+            boxes = [scale_box(found[0][0] if found else None, CAPTURE, self.size) for found in self.demo_boxes(full)]
+            frames = np.stack([resize_nearest(f, self.size) for f in full])
+            self.demo_raw.append((kind, frames, np.array([s.action for s in d.steps]), boxes))
         kinds = [k for k, *_ in self.demo_raw]
         self.fit_stats.update({"demos_given": len(eps), "demos_used": len(self.demo_raw),
                                "demo_steps": total, "inspect_demos": kinds.count("inspect"),
