@@ -316,6 +316,8 @@ def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests
     assert 0.0 <= s["idm_accuracy"] <= 1.0 and s["idm_train_accuracy"] > 1 / 9
     assert s["explore"] + s["test"] + s["warmup"] == 200
     assert s["ppo_updates"] >= 1 and s["rnd_updates"] >= 1 and s["tests"] >= 1 and s["test"] >= 1
+    # every test ends by losing its object, at the step limit, or with its episode (at most one per episode)
+    assert 0 <= s["tests"] - s["tests_lost"] - s["tests_at_limit"] <= r.episodes
     lines = [json.loads(x) for x in (tmp_path / "out" / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
     assert len(lines) - 1 == r.episodes == 2 and all(ep["trace"] for ep in lines[1:])
 

@@ -691,7 +691,8 @@ class PpgtaAgent(Explorer):
         self.rollouts: dict[int, list[dict[str, Any]]] = {}
         self.fitted = False
         self.steps = 0
-        self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0, "demo_frames_cached": 0}
+        self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0, "tests_lost": 0, "tests_at_limit": 0,
+                       "demo_frames_cached": 0}
         self._cache_warned = False
         self.fit_stats: dict[str, float] = {}
         self.timing = {"detect_s": 0.0, "demo_detect_s": 0.0, "act_s": 0.0, "observe_s": 0.0, "fit_s": 0.0, "ppo_s": 0.0}
@@ -985,6 +986,7 @@ class PpgtaAgent(Explorer):
             st.lost = 0 if big else st.lost + 1
             if st.test_steps > c.test_steps or st.lost > c.lost_steps:
                 st.mode, st.since_test = "explore", 0
+                self.counts["tests_lost" if st.lost > c.lost_steps else "tests_at_limit"] += 1
             else:
                 st.test_window.append(f)
                 pol = self.inspect_policy
