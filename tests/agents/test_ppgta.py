@@ -4,6 +4,7 @@ park's demonstrations, tests objects and leaves verdicts in the bird's-eye recor
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
@@ -148,6 +149,33 @@ def test_ppo_improves_a_toy_return():
         ppo.update(data, 0.0)
     last = [rollout()[1] for _ in range(3)]
     assert np.mean(first) < 0.5 and np.mean(last) > 0.85, (first, last)
+
+
+def test_ppo_learns_the_policy_it_samples_from_at_a_temperature():
+    """With ``act_temp`` the agent samples from softmax(logits / T): PPO's ratios must use the same distribution,
+    so with a zero learning rate (nothing changes) every ratio is 1 and the approximate KL is 0; sampled at T and
+    read back at 1 it is not."""
+    torch.manual_seed(0)
+    rng = np.random.default_rng(2)
+    n, temp = 64, 0.3
+    cfg = small_cfg(n_steps=n, ppo_lr=0.0, act_temp=temp)
+    net = Policy(16, 3, cfg).eval()  # as the agent's (no dropout: the ratios are exact)
+    win = torch.as_tensor(rng.normal(size=(n, cfg.k_frames, cfg.mlp)).astype(np.float32))
+    glob = torch.as_tensor(rng.normal(size=(n, cfg.global_hidden)).astype(np.float32))
+    with torch.no_grad():
+        logits, values = net.heads(torch.cat([net.local_state(win), glob], -1))
+        dist = torch.distributions.Categorical(logits=logits / temp)
+        acts = dist.sample()
+        logp = dist.log_prob(acts)
+    roll = {"windows": win.numpy(), "globals": glob.numpy(), "actions": acts.numpy(), "logp": logp.numpy(),
+            "values": values.numpy(), "masks": np.ones((n, 3), np.float32),
+            "rewards": rng.normal(size=n).astype(np.float32), "dones": np.zeros(n, np.float32)}
+    same, plain = Ppo(net, cfg), Ppo(copy.deepcopy(net), small_cfg(n_steps=n, ppo_lr=0.0))
+    same.update(roll, 0.0)
+    plain.update(roll, 0.0)
+    assert abs(same.last["approx_kl"]) < 1e-6 and plain.last["approx_kl"] > 1e-3, (same.last, plain.last)
+    with pytest.raises(UsageError, match="act_temp"):
+        make_agent("ppgta:act_temp=0", 9)
 
 
 def test_the_value_loss_moves_the_actor_only_when_the_value_is_not_detached():

@@ -196,6 +196,9 @@ class PpgtaConfig:
     starts from the path-following policy, whose value head imitation never trained: its first losses, on
     normalized novelty returns, are far larger than the policy's, and through the shared layers they rewrote
     what imitation had learnt."""
+    act_temp: float = 1.0
+    """Temperature of the exploration policy: it samples from softmax(logits / act_temp), PPO's ratios and the
+    style reward's ``pi_p`` use the same (1: the paper's, plain sampling)."""
     n_steps: int = 128
     """Steps per slot per PPO rollout (CleanRL: 128)."""
     ppo_epochs: int = 4
@@ -621,10 +624,12 @@ class Ppo:
                 mb = order[i:i + size]
                 logits, value = self.net.heads(torch.cat([self.net.local_state(win[mb]), g[mb]], -1),
                                                detach_value=c.value_detached)
+                logits = logits / c.act_temp
                 logits = torch.where(masks[mb] > 0, logits, torch.finfo(logits.dtype).min)
                 dist = torch.distributions.Categorical(logits=logits)
                 logp = dist.log_prob(acts[mb])
-                ratio = (logp - old_logp[mb]).exp()
+                log_ratio = logp - old_logp[mb]
+                ratio = log_ratio.exp()
                 a = adv_t[mb]
                 a = (a - a.mean()) / (a.std() + 1e-8) if len(mb) > 1 else a
                 pg = torch.max(-a * ratio, -a * ratio.clamp(1 - c.clip, 1 + c.clip)).mean()
@@ -637,7 +642,8 @@ class Ppo:
                     nn.utils.clip_grad_norm_(group, c.max_grad_norm)
                 self.opt.step()
         self.updates += 1
-        self.last = {"pg_loss": float(pg.detach()), "v_loss": float(v_loss.detach()), "entropy": float(ent.detach())}
+        self.last = {"pg_loss": float(pg.detach()), "v_loss": float(v_loss.detach()), "entropy": float(ent.detach()),
+                     "approx_kl": float(((ratio - 1) - log_ratio).mean().detach())}  # CleanRL's, last minibatch
 
 
 # ------------------------------------------------------------------------------------------ the agent
@@ -673,8 +679,9 @@ class PpgtaAgent(Explorer):
         super().__init__(n_actions, seed, workers)
         self.cfg: PpgtaConfig = make_config(PpgtaConfig, {**self.defaults, **overrides})
         c = self.cfg
-        if c.frame_w < 16 or c.frame_h < 16 or c.k_frames < 1 or c.rnd_members < 1:
-            raise UsageError(f"{self.name}: frame_w and frame_h must be >= 16, k_frames and rnd_members >= 1")
+        if c.frame_w < 16 or c.frame_h < 16 or c.k_frames < 1 or c.rnd_members < 1 or not c.act_temp > 0:
+            raise UsageError(f"{self.name}: frame_w and frame_h must be >= 16, k_frames and rnd_members >= 1, "
+                             "act_temp > 0")
         setup_torch(seed)
         self.size = (c.frame_w, c.frame_h)
         self.encoder = Encoder(c.frame_w, c.frame_h, c.feat)
@@ -694,6 +701,7 @@ class PpgtaAgent(Explorer):
         self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0, "tests_lost": 0, "tests_at_limit": 0,
                        "demo_frames_cached": 0}
         self._cache_warned = False
+        self.explore_actions = np.zeros(n_actions, np.int64)  # what the exploration policy played
         self.fit_stats: dict[str, float] = {}
         self.timing = {"detect_s": 0.0, "demo_detect_s": 0.0, "act_s": 0.0, "observe_s": 0.0, "fit_s": 0.0, "ppo_s": 0.0}
         self.novelty_sum = 0.0
@@ -998,12 +1006,13 @@ class PpgtaAgent(Explorer):
         p, st.g = self._step(net, st.window, st.g)
         hc = torch.cat([net.local_state(p[None]), st.g[0]], -1)
         logits, value = net.heads(hc)
-        a, logp, logp_all = self._sample(logits[0], mask)
+        a, logp, logp_all = self._sample(logits[0] / c.act_temp, mask)
+        self.explore_actions[a] += 1
         style = 0.0
         if self.path_policy is not None and c.alpha > 0:
             pp = self.path_policy
             ref = F.log_softmax(pp.heads(torch.cat([pp.local_state(pp.proj(torch.stack(list(st.window)))[None]),
-                                                    st.g[0]], -1))[0][0], -1)
+                                                    st.g[0]], -1))[0][0] / c.act_temp, -1)
             style = -(float(logp_all[a]) - float(ref[a]))  # one-sample -KL(pi_e || pi_p): depends on the action
         n_mask = np.ones(self.n_actions, np.float32) if mask is None else np.asarray(mask, np.float32)
         st.pending = {"windows": p.numpy(), "globals": st.g[0, 0].numpy(), "actions": a, "logp": logp,
@@ -1118,6 +1127,7 @@ class PpgtaAgent(Explorer):
     def stats(self) -> dict[str, Any]:
         n = max(1, self.counts["explore"])
         return {"steps": self.steps, "fitted": self.fitted, **self.counts, **self.fit_stats,
+                "explore_actions": self.explore_actions.tolist(),
                 "ppo_updates": 0 if self.ppo is None else self.ppo.updates, "rnd_updates": self.rnd.updates,
                 "mean_novelty": self.novelty_sum / max(1, self.steps), "mean_reward": self.style_sum / n,
                 **{k: round(v, 2) for k, v in self.timing.items()}}
