@@ -24,8 +24,8 @@ def xml_safe(text: str) -> str:
 
 
 def cache_dir(kind: str) -> Path | None:
-    """The folder where playtester keeps results it could compute again (``kind``: what they are), made on first
-    use: ``$PLAYTESTER_CACHE/KIND``, else ``$XDG_CACHE_HOME/playtester/KIND``, else ``~/.cache/playtester/KIND``;
+    """The folder where playtester keeps results it could compute again (``kind``: what they are; `write_atomic`
+    makes it): ``$PLAYTESTER_CACHE/KIND``, else ``$XDG_CACHE_HOME/playtester/KIND``, else ``~/.cache/playtester/KIND``;
     None when ``PLAYTESTER_CACHE`` is ``off`` (or ``0``): compute everything every time."""
     root = os.environ.get("PLAYTESTER_CACHE", "")
     if root.strip().lower() in ("off", "0", "no", "false"):

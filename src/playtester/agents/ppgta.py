@@ -779,9 +779,7 @@ class PpgtaAgent(Explorer):
         try:
             raw = json.loads(entry.read_text())
             found = [[(tuple(float(v) for v in b), str(k), float(s)) for b, k, s in f] for f in raw]
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError, TypeError):  # torn or foreign: detect again and write it anew
+        except (OSError, ValueError, TypeError):  # none yet, torn or foreign: detect again and write it anew
             return None
         return found if len(found) == n and all(len(d[0]) == 4 for f in found for d in f) else None
 
