@@ -275,6 +275,38 @@ def test_inspector_needs_only_inspections_and_explores_on_novelty_alone():
         PpgtaAgent(9).load_state(agent.state_bytes())
 
 
+def test_what_the_agent_does_depends_on_its_seed_not_on_the_process_history():
+    """Two agents with the same seed play the same, though the process drew from torch's global random stream
+    between one's start and its first step (as loading the detector for the first time in a process does): a
+    bench that runs several campaigns in one process gets each campaign's own result."""
+    from toy import drive
+
+    rng = np.random.default_rng(3)
+    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(6)]
+
+    def play(draw: int) -> PpgtaAgent:
+        agent = PpgtaAgent(9, seed=5, warmup_steps=4, idm_updates=3, il_updates=3, inspect_il_updates=3, n_steps=8,
+                           feat=16, mlp=16, local_hidden=8, global_hidden=16)
+        with pytest.warns(RuntimeWarning, match="no object detector"):
+            agent.setup(CampaignInfo(9))
+        torch.rand(draw)  # someone else's draws
+        agent.demonstrate([Demo("d/path/a.json", [DemoStep(f, {}, i % 3, 0.0) for i, f in enumerate(frames)]),
+                           Demo("d/path/b.json", [DemoStep(f, {}, 4, 0.0) for f in frames]),
+                           Demo("d/inspect/c.json", [DemoStep(f, {}, 5, 0.0) for f in frames]),
+                           Demo("d/inspect/e.json", [DemoStep(f, {}, 1, 0.0) for f in frames])])
+        with pytest.warns(RuntimeWarning, match="no object detector"):
+            drive(agent, Pixels(frames), 30, ["t"])  # the warm-up, the fitting, PPO's first updates
+            torch.rand(draw)  # and more of them while it plays
+            drive(agent, Pixels(frames), 30, ["t"])
+        return agent
+
+    a, b = play(0), play(1000)
+    assert a.stats()["ppo_updates"] >= 2
+    assert a.explore_actions.tolist() == b.explore_actions.tolist()
+    for (k, x), (_, y) in zip(a.ppo.net.state_dict().items(), b.ppo.net.state_dict().items(), strict=True):
+        assert torch.equal(x, y), k
+
+
 # ------------------------------------------------------------------------------- the real park
 def test_without_tests_ppgta_learns_from_the_preference_alone():
     """`ppgta:tests=false`: a game with no inspection demonstrations (ViZDoom's route): no inspection policy is

@@ -598,8 +598,8 @@ class Ppo:
     """CleanRL's PPO (clipped objective, GAE, normalized advantages, entropy bonus) on a `Policy` whose projection
     and global GRU are frozen: each step stores its projected window and global state as inputs."""
 
-    def __init__(self, policy: Policy, cfg: PpgtaConfig) -> None:
-        self.net, self.cfg = policy, cfg
+    def __init__(self, policy: Policy, cfg: PpgtaConfig, generator: torch.Generator | None = None) -> None:
+        self.net, self.cfg, self.gen = policy, cfg, generator
         for p in list(policy.proj.parameters()) + list(policy.glob.parameters()):
             p.requires_grad_(False)
         self.opt = torch.optim.Adam([p for p in policy.parameters() if p.requires_grad], lr=cfg.ppo_lr, eps=1e-5)
@@ -619,7 +619,7 @@ class Ppo:
         n = len(acts)
         size = max(1, n // c.minibatches)  # the net stays in eval mode: no dropout, the ratios are exact
         for _ in range(c.ppo_epochs):
-            order = torch.randperm(n)
+            order = torch.randperm(n, generator=self.gen)
             for i in range(0, n, size):
                 mb = order[i:i + size]
                 logits, value = self.net.heads(torch.cat([self.net.local_state(win[mb]), g[mb]], -1),
@@ -683,6 +683,9 @@ class PpgtaAgent(Explorer):
             raise UsageError(f"{self.name}: frame_w and frame_h must be >= 16, k_frames and rnd_members >= 1, "
                              "act_temp > 0")
         setup_torch(seed)
+        # the agent's own random streams: what else the process did with torch's global one (e.g. building the
+        # detector the first time a process loads it) must not change what the agent does
+        self.gen = torch.Generator().manual_seed(seed)
         self.size = (c.frame_w, c.frame_h)
         self.encoder = Encoder(c.frame_w, c.frame_h, c.feat)
         self.path_policy: Policy | None = None
@@ -870,6 +873,7 @@ class PpgtaAgent(Explorer):
         t0 = time.perf_counter()
         c = self.cfg
         self._check_demos()
+        torch.manual_seed(self.seed)  # the networks built and trained here start from the agent's seed alone
         held = [False] * len(self.demo_raw)  # per kind, round(held_out * n) episodes, keeping one to train on
         for kind in ("preference", "inspect"):
             idx = [i for i, (k, *_) in enumerate(self.demo_raw) if k == kind]
@@ -910,7 +914,7 @@ class PpgtaAgent(Explorer):
         explorer = copy.deepcopy(self.path_policy) if c.ppo_from_preference and self.path_policy is not None \
             else Policy(c.feat, self.n_actions, c)
         explorer.eval()
-        self.ppo = Ppo(explorer, c)
+        self.ppo = Ppo(explorer, c, self.gen)
         self.demo_raw.clear()
         self.fitted = True
         self.timing["fit_s"] += time.perf_counter() - t0
@@ -971,7 +975,7 @@ class PpgtaAgent(Explorer):
         if mask is not None:
             logits = torch.where(torch.as_tensor(np.asarray(mask)) > 0, logits, torch.finfo(logits.dtype).min)
         logp = F.log_softmax(logits, -1)
-        a = int(torch.multinomial(logp.exp(), 1, generator=None).item())
+        a = int(torch.multinomial(logp.exp(), 1, generator=self.gen).item())
         return a, float(logp[a]), logp
 
     @torch.no_grad()
@@ -1116,7 +1120,7 @@ class PpgtaAgent(Explorer):
             pol = Policy(c.feat, self.n_actions, c)
             pol.load_state_dict(nets["ppo"])
             pol.eval()
-            self.ppo = Ppo(pol, c)
+            self.ppo = Ppo(pol, c, self.gen)
         for p, sd in zip(self.rnd.predictors, state["rnd"], strict=True):
             p.load_state_dict(sd)
         self.rnd.target.load_state_dict(state["rnd_target"])
