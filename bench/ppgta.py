@@ -402,8 +402,8 @@ def main() -> None:
     demos = [str(pick_demos(Path(args.preference), args.path_demos, tmp / "demos" / "preference")),
              str(pick_demos(Path(args.inspect), args.inspect_demos, tmp / "demos" / "inspect"))]
     jobs = [{"agent": a, "label": a.partition(":")[0], "seed": s, "episodes": args.episodes, "steps": args.steps,
-             "out": str(tmp / f"{a.partition(':')[0]}-{s}"), "demos": [] if a.startswith("random") else demos[1:] if a.startswith("inspector") else demos}
-            for s in seeds for a in agents]
+             "out": str(tmp / f"{a.partition(':')[0]}-{s}-{i}"), "demos": [] if a.startswith("random") else demos[1:] if a.startswith("inspector") else demos}
+            for i, (s, a) in enumerate((s, a) for s in seeds for a in agents)]  # a seed may be given twice
     start = time.perf_counter()
     runs = run_pool(campaign, jobs, args.jobs, lambda run: (
         f"{run['label']} seed {run['seed']}: {run['steps']} steps in {run['wall_s']} s ({run['cpu_s']} CPU s)"))
