@@ -378,6 +378,7 @@ def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests
     assert s["ppo_updates"] >= 1 and s["rnd_updates"] >= 1 and s["tests"] >= 1 and s["test"] >= 1
     # every test ends by losing its object, at the step limit, or with its episode (at most one per episode)
     assert 0 <= s["tests"] - s["tests_lost"] - s["tests_at_limit"] <= r.episodes
+    assert sum(s["explore_actions"]) == s["explore"] and s["ppo_approx_kl"] >= 0.0 and s["ppo_entropy"] > 0.0
     lines = [json.loads(x) for x in (tmp_path / "out" / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
     assert len(lines) - 1 == r.episodes == 2 and all(ep["trace"] for ep in lines[1:])
 

@@ -1130,7 +1130,9 @@ class PpgtaAgent(Explorer):
         n = max(1, self.counts["explore"])
         return {"steps": self.steps, "fitted": self.fitted, **self.counts, **self.fit_stats,
                 "explore_actions": self.explore_actions.tolist(),
-                "ppo_updates": 0 if self.ppo is None else self.ppo.updates, "rnd_updates": self.rnd.updates,
+                "ppo_updates": 0 if self.ppo is None else self.ppo.updates,
+                **({} if self.ppo is None else {f"ppo_{k}": v for k, v in self.ppo.last.items()}),  # the last update's
+                "rnd_updates": self.rnd.updates,
                 "mean_novelty": self.novelty_sum / max(1, self.steps), "mean_reward": self.style_sum / n,
                 **{k: round(v, 2) for k, v in self.timing.items()}}
 
