@@ -7,7 +7,7 @@ ground-truth walkers (`park_demos.Demonstrator`: they read the probe's pose and 
 from the **same episode starts as a campaign** of that seed (episode seeds ``seed``, ``seed + 1``, ..., as
 ``explore`` draws them), scored the way `bench/ppgta.py` scores a campaign (`ppgta.tiles_of`, the points joined by
 straight lines) from every step's position; ``path_coverage_as_recorded`` is the same from the trace a campaign's
-bird's-eye record would keep (`BirdsEyeWatch`: a point each time the player moved ``min_move``, at most
+bird's-eye record would keep (`BirdsEyeWatch.thin_trace`: a point each time the player moved ``min_move``, at most
 ``max_points`` an episode, thinner when full), which is what `bench/ppgta.py` scores an agent on:
 
 - **path**: the path-following preference of the park's demonstrations, without their region: along the paths,
@@ -86,7 +86,7 @@ def walk(job: dict[str, Any]) -> dict[str, Any]:
             east = {t for t in paths if not in_demo_region(t[0] + 0.5, t[1] + 0.5)}
             visited: set[tuple[int, int]] = set()
             recorded: set[tuple[int, int]] = set()  # from the trace as a campaign's bird's-eye record keeps it
-            watch = BirdsEyeWatch(Path(os.devnull))  # its thinning rule only (`_trace`); it writes nothing here
+            watch = BirdsEyeWatch(Path(os.devnull))  # its thinning rule only (`thin_trace`); it writes nothing here
             per_episode, per_episode_recorded, curve, starts, total = [], [], [], [], 0
             for ep in range(episodes):
                 demo = Demonstrator(env, seed + ep)
@@ -122,7 +122,7 @@ def walk(job: dict[str, Any]) -> dict[str, Any]:
                 per_episode.append(round(len(visited & paths) / len(paths), 4))
                 kept: dict[str, Any] = {"trace": [], "gap": watch.min_move}
                 for x, y in trace:
-                    watch._trace(kept, (round(x, 2), round(y, 2)))
+                    watch.thin_trace(kept, (round(x, 2), round(y, 2)))
                 recorded |= tiles_of(kept["trace"])
                 per_episode_recorded.append(round(len(recorded & paths) / len(paths), 4))
         finally:

@@ -209,7 +209,7 @@ class BirdsEyeWatch(Observer):
                                              "judged": False}
         pos = self.positions.position(obs)
         if pos is not None and math.isfinite(pos[0]) and math.isfinite(pos[1]):
-            self._trace(ep, (round(float(pos[0]), 2), round(float(pos[1]), 2)))
+            self.thin_trace(ep, (round(float(pos[0]), 2), round(float(pos[1]), 2)))
         oois = {k: e for k, e in obs.entities.items() if "bug_faces" in e.attrs and "seen_faces" in e.attrs}
         if not self.header and (pos is not None or oois):
             self._write_header(slot, oois)
@@ -224,7 +224,10 @@ class BirdsEyeWatch(Observer):
         ep["judged"] = True
         self._vote(ep, oois, judged)
 
-    def _trace(self, ep: dict[str, Any], p: tuple[float, float]) -> None:
+    def thin_trace(self, ep: dict[str, Any], p: tuple[float, float]) -> None:
+        """Add ``p`` to ``ep["trace"]`` by the record's rule: only once the player moved ``ep["gap"]`` (from
+        ``min_move``) since the last point; past ``max_points`` every other point goes and the gap doubles. Public
+        so that a benchmark scores a scripted walker's trace as a campaign's record would keep it."""
         trace = ep["trace"]
         if trace and math.dist(trace[-1], p) < ep["gap"]:
             return
