@@ -203,6 +203,20 @@ def test_a_crashed_kept_game_is_replaced_at_the_next_reset(worker_for):
         assert obs.exit.kind == "exit" and obs.exit.code == 3
 
 
+def test_a_game_whose_crash_handler_is_still_writing_at_the_timeout_is_a_crash_not_a_hang(worker_for):
+    """Godot's crash handler prints "Program crashed with signal N", then a backtrace that can take longer than a
+    step's timeout on a busy machine: that is the crash it says, not a hang."""
+    spec = ref_spec("--bug=slowcrash", "--at=2", step_timeout_s=2.0)
+    w = worker_for(spec, space=default_space(spec), capture=None)
+    w.reset(0)
+    w.act(0)
+    obs = w.act(0)
+    assert obs.done and obs.exit.kind == "signal" and obs.exit.signal == 11, obs.exit
+    assert "crash handler" in obs.exit.message and "Program crashed" in obs.exit.traceback
+    (finding,) = CrashOracle().check(obs, 2)
+    assert finding.signature == "crash:signal:11"
+
+
 def test_garbage_from_the_game_ends_the_episode_without_a_hang(worker_for):
     spec = ref_spec("--bug=garbage", "--at=1", step_timeout_s=5.0)
     space = default_space(spec)

@@ -320,6 +320,7 @@ def recv_msg(sock: socket.socket, deadline: float | None = None) -> dict[str, An
 
 # ------------------------------------------------------------------------------------- the game's log
 _AT = re.compile(r"^\s+At: (?P<file>.+?):(?P<line>\d+)(?::[^\s]*)?\.?\s*$")
+_CRASHED = re.compile(r"Program crashed with signal (\d+)")  # Godot's crash handler, before its backtrace
 _ERROR = re.compile(r"^(?P<level>SCRIPT ERROR|USER SCRIPT ERROR|USER ERROR|ERROR): (?P<message>.*)$")
 
 
@@ -1487,6 +1488,15 @@ class RemoteRunner:
 
     def hang(self, what: str) -> GameExit:
         assert self.game is not None
+        crashed = _CRASHED.search(self.game.stderr.text(10**6))  # the whole tail kept: the backtrace follows it
+        if crashed:  # it crashed, and its crash handler was still at the backtrace (slow on a busy machine)
+            self.game.kill()
+            self.game.stderr.join(1.0)
+            sig = int(crashed.group(1))
+            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            return GameExit("signal", signal=sig, message=f"the {self.launch.engine} game crashed with signal {name} "
+                            f"(its crash handler was still writing the backtrace after {self.step_timeout:g}s; its "
+                            "process group was killed)", traceback=self.game.stderr.text())
         self.game.kill()
         self.game.stderr.join(1.0)
         return GameExit("hang", message=f"the {self.launch.engine} game answered no {what} within "

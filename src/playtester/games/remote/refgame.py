@@ -8,7 +8,8 @@ line, then ``   At: FILE:LINE.``), followed by the ``@@playtester sync SEQ`` mar
 
 Injected bugs for the protocol's tests (``--bug=KIND``, at step ``--at=N``, default 3): ``error`` prints a
 script error on every step from N on; ``crash`` exits with code 3; ``segv`` dies of SIGSEGV; ``hang`` stops
-answering (sleeps); ``garbage`` sends bytes that are not a message; ``spawn`` starts a child process that
+answering (sleeps); ``slowcrash`` prints Godot's crash-handler line and then stops (a crash whose handler is still
+at the backtrace when the step times out); ``garbage`` sends bytes that are not a message; ``spawn`` starts a child process that
 would outlive a careless driver (a Python sleeping 600 s, with ``--tag=TAG`` in its command line) and then
 hangs; ``early`` exits with code 4 before it connects.
 
@@ -123,6 +124,10 @@ def main() -> None:
                 elif bug == "segv":
                     os.kill(os.getpid(), signal.SIGSEGV)
                 elif bug == "hang":
+                    time.sleep(3600)
+                elif bug == "slowcrash":  # as Godot's crash handler starts, then is slow with the backtrace
+                    print("handle_crash: Program crashed with signal 11\nDumping the backtrace.", file=sys.stderr,
+                          flush=True)
                     time.sleep(3600)
                 elif bug == "spawn":
                     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", opts.get("tag", "")])
