@@ -14,7 +14,9 @@ objects), the ground truth being read for scoring only:
   trace's points joined by straight lines, sampled every 0.1 tile), overall and east of the demonstrations'
   region (``x >= 32``, `park_demos.in_demo_region`), the paper's "preferred area";
 - **OOIs tested**: objects all 8 of whose faces one episode saw; the curve is the number of distinct objects
-  tested after each episode (the paper's Figure 8), and the share after 18 episodes (or the run's end);
+  tested after each episode (the paper's Figure 8), and the share after 18 episodes (or the run's end); an
+  episode is the campaign's (a reset with a new seed) with the record's episodes the agent started itself by
+  restoring a snapshot (PPGTA's ``after_test=return``) counted in it (`campaign_episodes`);
 - **test success rate**: objects tested with every face's majority verdict right (a face never judged counts as
   judged normal: `report.maps.object_status`), over all objects (the paper's definition);
 - **frames per second**: campaign steps over the campaign's wall time (demonstrations and training included),
@@ -317,6 +319,23 @@ def tiles_of(trace: list[list[float]]) -> set[tuple[int, int]]:
     return out
 
 
+def campaign_episodes(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The record's episodes grouped by the campaign's episodes: a fresh one (a reset with the next seed) and the
+    ones the agent started itself after it by restoring a snapshot (``fresh`` false: PPGTA's
+    ``after_test=return``), which go on with the same game episode and its step limit. A record's faces stay its
+    own: an object counts as tested when one record saw all its faces."""
+    groups: list[list[dict[str, Any]]] = []
+    last: dict[Any, list[dict[str, Any]]] = {}  # worker -> its running group (records of workers interleave)
+    for ep in records:
+        worker = ep.get("worker")
+        if worker in last and ep.get("fresh", True) is False:
+            last[worker].append(ep)
+        else:
+            last[worker] = [ep]
+            groups.append(last[worker])
+    return groups
+
+
 def score(run: dict[str, Any], reachable: dict[str, bool]) -> dict[str, Any]:
     """The paper's metrics of one campaign from its bird's-eye record."""
     from playtester.report.maps import object_status
@@ -331,15 +350,17 @@ def score(run: dict[str, Any], reachable: dict[str, bool]) -> dict[str, Any]:
     visited: set[tuple[int, int]] = set()
     tested: set[str] = set()
     curve, per_episode_cov = [], []
-    for ep in episodes:
-        tiles = tiles_of(ep["trace"])
+    groups = campaign_episodes(episodes)
+    for group in groups:
+        tiles = set().union(*(tiles_of(ep["trace"]) for ep in group))
         per_episode_cov.append(len(tiles & paths) / len(paths))
         visited |= tiles
-        tested |= {o["id"] for o in objects if len(ep.get("faces", {}).get(o["id"], ())) >= len(o["bug_faces"])}
+        tested |= {o["id"] for ep in group for o in objects
+                   if len(ep.get("faces", {}).get(o["id"], ())) >= len(o["bug_faces"])}
         curve.append(len(tested))
     status = object_status(objects, episodes)
-    first = min(18, len(episodes))
-    status18 = object_status(objects, episodes[:first])
+    first = min(18, len(groups))
+    status18 = object_status(objects, [ep for group in groups[:first] for ep in group])
     n, n_reach = len(objects), sum(reachable.get(o["id"], True) for o in objects)
     return {
         "path_coverage": round(len(visited & paths) / len(paths), 4),

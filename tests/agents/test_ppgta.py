@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 from pathlib import Path
 
@@ -232,6 +233,8 @@ def test_bad_input_is_a_clear_error(tmp_path):
         make_agent("ppgta:nope=1", 9)
     with pytest.raises(UsageError, match="frame_w"):
         make_agent("ppgta:frame_w=4", 9)
+    with pytest.raises(UsageError, match="after_test must be stay or return"):
+        make_agent("ppgta:after_test=back", 9)
     agent = PpgtaAgent(9, warmup_steps=0)
     with pytest.raises(ConfigError, match="does not exist"):
         agent.setup(CampaignInfo(9, detector=str(tmp_path / "none.pt")))
@@ -381,6 +384,33 @@ def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests
     assert sum(s["explore_actions"]) == s["explore"] and s["ppo_approx_kl"] >= 0.0 and s["ppo_entropy"] > 0.0
     lines = [json.loads(x) for x in (tmp_path / "out" / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
     assert len(lines) - 1 == r.episodes == 2 and all(ep["trace"] for ep in lines[1:])
+
+
+def test_after_a_test_ppgta_can_return_to_where_the_test_began(tmp_path):
+    """``after_test=return``: the test's last step ends the episode (outcome agent) and the next starts from the
+    snapshot taken when the test began (same seed, same place, not fresh); the test's steps still count."""
+    import playtester.vision  # noqa: F401 - registers the detector loader (the CLI imports it too)
+    from playtester.campaign import Budget, explore
+    from playtester.campaign.observers import BIRDSEYE_FILE
+    from playtester.drive.spec import resolve
+
+    spec = resolve("park").with_config(max_episode_steps=110)
+    r = explore(spec, out=tmp_path / "out", agent=AGENT + ",after_test=return", budget=Budget(steps=200), workers=1,
+                code_coverage=False, replay_known=False, demos=_few_demos(tmp_path), seed=3)
+    s = r.agent_stats
+    assert r.steps == 200 and s["explore"] + s["test"] + s["warmup"] == 200
+    assert s["test_returns"] >= 1 and s["test_return_failed"] == 0
+    assert s["test_returns"] <= s["tests_lost"] + s["tests_at_limit"]  # only a test that ended returns
+    lines = [json.loads(x) for x in (tmp_path / "out" / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
+    eps = lines[1:]
+    assert len(eps) == r.episodes and sum(not ep["fresh"] for ep in eps) == s["test_returns"]
+    for before, back in zip(eps, eps[1:], strict=False):
+        if back["fresh"]:
+            continue
+        assert before["outcome"] == "agent" and back["seed"] == before["seed"]  # the same game episode goes on
+        # from where the test began: a place the episode before it passed (its trace is thinned to 0.25 tile;
+        # the first point of the return is a step after the restore)
+        assert min(math.dist(back["trace"][0], p) for p in before["trace"]) < 1.0
 
 
 # ------------------------------------------------------------- detections of the demonstrations, kept

@@ -231,6 +231,12 @@ class PpgtaConfig:
     """A test ends when no OOI has been seen for this many steps."""
     cooldown: int = 100
     """Steps after a test before another may start (pixels cannot tell two objects of a kind apart)."""
+    after_test: str = "stay"
+    """Where exploration resumes after a test: ``stay`` (the paper: where the test left the player) or ``return``
+    (restore the snapshot of the game taken when the test began, with the exploration policy's memory of then, on
+    games whose workers park snapshots, e.g. pygame's; elsewhere as ``stay``). The test's steps still count; the
+    return takes none. The test ends its episode in the campaign's record (outcome ``agent``) and the return
+    starts the next one (not fresh: no new seed)."""
 
 
 # ------------------------------------------------------------------------------------------- frames
@@ -664,6 +670,8 @@ class SlotState:
     alpha: Alpha | None = None
     disc: float = 0.0  # discounted novelty return (its running spread scales the novelty)
     prev_pair: tuple[np.ndarray, np.ndarray] | None = None  # warm-up: this frame, full and masked
+    back: Any = None  # after_test=return: (snapshot of the game, exploration memory) taken when the test began
+    returning: bool = False  # the test has ended: this step's observe ends the episode, episode_start restores
 
 
 class PpgtaAgent(Explorer):
@@ -682,6 +690,9 @@ class PpgtaAgent(Explorer):
         if c.frame_w < 16 or c.frame_h < 16 or c.k_frames < 1 or c.rnd_members < 1 or not c.act_temp > 0:
             raise UsageError(f"{self.name}: frame_w and frame_h must be >= 16, k_frames and rnd_members >= 1, "
                              "act_temp > 0")
+        if c.after_test not in ("stay", "return"):
+            raise UsageError(f"{self.name}: after_test must be stay or return, not {c.after_test!r} "
+                             f"(--agent {self.name}:after_test=return)")
         setup_torch(seed)
         # the agent's own random streams: what else the process did with torch's global one (e.g. building the
         # detector the first time a process loads it) must not change what the agent does
@@ -702,7 +713,8 @@ class PpgtaAgent(Explorer):
         self.fitted = False
         self.steps = 0
         self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0, "tests_lost": 0, "tests_at_limit": 0,
-                       "demo_frames_cached": 0}
+                       "demo_frames_cached": 0, "test_returns": 0, "test_return_failed": 0}
+        self._back: dict[int, Any] = {}  # slot -> what to restore at its next episode_start (after_test=return)
         self._cache_warned = False
         self.explore_actions = np.zeros(n_actions, np.int64)  # what the exploration policy played
         self.fit_stats: dict[str, float] = {}
@@ -945,8 +957,31 @@ class PpgtaAgent(Explorer):
         st = self.slots.get(slot)
         if st is not None and st.pending is not None:
             st.pending = None
+        back = self._back.pop(slot, None)
+        if back is not None:  # a test ended (after_test=return): back to where it began, as it was then
+            snap, memory = back
+            ctl = self.ctl[slot]
+            ok = ctl.restore(snap)
+            ctl.drop(snap)
+            if ok:
+                self.counts["test_returns"] += 1
+                self.slots[slot] = memory
+                return True
+            self.counts["test_return_failed"] += 1
         self.slots[slot] = self._fresh()
         return False
+
+    def _remember(self, st: SlotState, slot: int) -> None:
+        """after_test=return, as a test begins: a snapshot of the game and the exploration policy's memory."""
+        ctl = self.ctl.get(slot)
+        if self.cfg.after_test != "return" or ctl is None or not ctl.snapshots:
+            return
+        snap = ctl.snapshot()
+        if snap is None:
+            return
+        memory = SlotState(deque(st.window, maxlen=self.cfg.k_frames), st.g.clone(),
+                           alpha=copy.deepcopy(st.alpha), disc=st.disc, since_test=0)
+        st.back = (snap, memory)
 
     def act(self, obs: Any, info: dict[str, Any], slot: int = 0) -> int:
         t0 = time.perf_counter()
@@ -988,15 +1023,20 @@ class PpgtaAgent(Explorer):
             st.test_window, st.test_g = deque(maxlen=c.k_frames), torch.zeros(1, 1, c.global_hidden)
             self.counts["tests"] += 1
             self._cut(slot)
+            self._remember(st, slot)
         st.window.append(f)
         assert self.ppo is not None
         if st.mode == "test":
             assert st.test_window is not None and self.inspect_policy is not None
             st.test_steps += 1
             st.lost = 0 if big else st.lost + 1
-            if st.test_steps > c.test_steps or st.lost > c.lost_steps:
-                st.mode, st.since_test = "explore", 0
+            ended = st.test_steps > c.test_steps or st.lost > c.lost_steps
+            if ended:
                 self.counts["tests_lost" if st.lost > c.lost_steps else "tests_at_limit"] += 1
+            if ended and st.back is not None:  # this step is the test's last; its observe asks for the return
+                st.returning = True
+            if ended and st.back is None:
+                st.mode, st.since_test = "explore", 0
             else:
                 st.test_window.append(f)
                 pol = self.inspect_policy
@@ -1087,13 +1127,18 @@ class PpgtaAgent(Explorer):
             self.style_sum += step["rewards"]
             self.rollouts.setdefault(slot, []).append(step)
         self.timing["observe_s"] += time.perf_counter() - t0
-        return False
+        return st.returning and not (t.terminated or t.truncated)
 
     def episode_end(self, slot: int, outcome: str) -> None:
         roll = self.rollouts.get(slot)
         if roll:
             roll[-1]["dones"] = 1.0
-        self.slots.pop(slot, None)
+        st = self.slots.pop(slot, None)
+        if st is not None and st.back is not None:
+            if st.returning and outcome == "agent":
+                self._back[slot] = st.back  # restored by the next episode_start
+            else:  # the episode ended inside the test (step limit, crash, ...): nothing to return to
+                self.ctl[slot].drop(st.back[0])
 
     # ---- resume and stats
     def state(self) -> dict[str, Any]:

@@ -174,7 +174,9 @@ class BirdsEyeWatch(Observer):
       park's rule). That is ground truth, read for the report's evaluation only: nothing here reaches the
       oracles or the agent.
 
-    One JSON line an episode is appended to ``path`` (memory stays bounded by the episodes in flight); its
+    One JSON line an episode is appended to ``path`` (memory stays bounded by the episodes in flight; ``fresh``
+    false for an episode the explorer started itself by restoring a snapshot, as Go-Explore's returns and PPGTA's
+    ``after_test=return``: the same game episode going on from an earlier point); its
     first line holds the map (rows of tile characters from the game's ``layout`` hook, when it has one) and the
     objects (id, kind, position, ``bug_faces``: those the game's ``objects`` hook lists, when it has one, else
     those its probe reports at the first step). A resumed campaign appends to the same file. A game with
@@ -192,7 +194,8 @@ class BirdsEyeWatch(Observer):
         self.episode: dict[int, dict[str, Any]] = {}
 
     def on_episode_start(self, slot: Slot, fresh: bool) -> None:
-        self.episode[slot.index] = {"trace": [], "gap": self.min_move, "faces": {}, "votes": {}, "judged": False}
+        self.episode[slot.index] = {"trace": [], "gap": self.min_move, "faces": {}, "votes": {}, "judged": False,
+                                    "fresh": fresh}
 
     def on_step(self, step: Step) -> None:
         self._see(step.slot, step.game_obs, step.index)
@@ -307,7 +310,8 @@ class BirdsEyeWatch(Observer):
         if ep is None or not self.header:
             return
         self._append({"seed": slot.seed, "worker": slot.index, "outcome": outcome, "trace": ep["trace"],
-                      "faces": ep["faces"], "votes": ep["votes"], "judged": ep["judged"]})
+                      "faces": ep["faces"], "votes": ep["votes"], "judged": ep["judged"],
+                      "fresh": ep.get("fresh", True)})
 
     def _append(self, record: dict[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
