@@ -387,7 +387,8 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--seeds", default="0,1,2", help="campaign seeds (episode seeds follow each)")
     ap.add_argument("--agents", default="ppgta,inspector,random", help="agent specs, comma-separated (options "
-                    "with + instead of ,: ppgta:warmup_steps=500+il_updates=200)")
+                    "with + instead of ,: ppgta:warmup_steps=500+il_updates=200); LABEL@SPEC names one in the "
+                    "results (default: the agent's name; two specs of one agent need labels)")
     ap.add_argument("--path-demos", type=int, default=50, help="path-following demonstrations used (of 50)")
     ap.add_argument("--inspect-demos", type=int, default=150, help="inspection demonstrations used (of 150)")
     ap.add_argument("--preference", default=str(DEMOS / "path"), help="folder of the preference demonstrations")
@@ -415,15 +416,19 @@ def main() -> None:
         return
     made = provenance()
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-    agents = [a.replace("+", ",") for a in args.agents.split(",") if a.strip()]
+    labelled = [a.strip().replace("+", ",").rpartition("@") for a in args.agents.split(",") if a.strip()]
+    agents = [spec for _, _, spec in labelled]
+    labels = {spec: label or spec.partition(":")[0] for label, _, spec in labelled}
+    if len(set(labels.values())) < len(labels) or len(labels) < len(agents):
+        ap.error(f"--agents: two agents have the same label ({', '.join(labels.values())}): name them LABEL@SPEC")
     tmp = Path(tempfile.mkdtemp(prefix="ppgta-bench-"))
     # the detections of the demonstrations are cached (`PpgtaAgent.demo_boxes`): shared by this run's campaigns,
     # never read from an earlier run's, so every results file's CPU figures include computing them once
     os.environ["PLAYTESTER_CACHE"] = str(tmp / "cache")
     demos = [str(pick_demos(Path(args.preference), args.path_demos, tmp / "demos" / "preference")),
              str(pick_demos(Path(args.inspect), args.inspect_demos, tmp / "demos" / "inspect"))]
-    jobs = [{"agent": a, "label": a.partition(":")[0], "seed": s, "episodes": args.episodes, "steps": args.steps,
-             "out": str(tmp / f"{a.partition(':')[0]}-{s}-{i}"), "demos": [] if a.startswith("random") else demos[1:] if a.startswith("inspector") else demos}
+    jobs = [{"agent": a, "label": labels[a], "seed": s, "episodes": args.episodes, "steps": args.steps,
+             "out": str(tmp / f"{labels[a]}-{s}-{i}"), "demos": [] if a.startswith("random") else demos[1:] if a.startswith("inspector") else demos}
             for i, (s, a) in enumerate((s, a) for s in seeds for a in agents)]  # a seed may be given twice
     start = time.perf_counter()
     runs = run_pool(campaign, jobs, args.jobs, lambda run: (
@@ -455,7 +460,7 @@ def main() -> None:
         }
         _maps(args.name, label, mine[0], scores[0])
     record = {"game": "park", "episodes": args.episodes, "steps_per_episode": args.steps, "seeds": seeds,
-              "agents": agents, "path_demos": args.path_demos, "inspect_demos": args.inspect_demos,
+              "agents": agents, "labels": labels, "path_demos": args.path_demos, "inspect_demos": args.inspect_demos,
               "preference_demos": repo_path(args.preference),
               "inspect_demos_folder": repo_path(args.inspect),
               "size_note": ("the paper's protocol (45 x 2000, 3 seeds)" if (args.episodes, args.steps, len(seeds)) ==

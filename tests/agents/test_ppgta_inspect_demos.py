@@ -91,3 +91,15 @@ def test_the_committed_orbit_inspections_are_the_writers_and_the_benchmarks_defa
         assert p.read_text() == (folder / p.name).read_text()
     assert b.repo_path(folder) == "bench/data/park_demos_orbit/inspect"
     assert b.repo_path(tmp_path) == str(tmp_path.resolve())
+
+
+def test_the_benchmark_counts_a_return_in_its_campaign_episode():
+    """bench/ppgta.py's episodes are the campaign's: a record the agent started itself by restoring a snapshot
+    (``fresh`` false) joins the running episode of its worker, even when two workers' records interleave."""
+    bench, _ = _bench()
+    recs = [{"worker": 0, "fresh": True, "n": 1}, {"worker": 1, "fresh": True, "n": 2},
+            {"worker": 0, "fresh": False, "n": 3}, {"worker": 1, "n": 4}, {"worker": 1, "fresh": False, "n": 5},
+            {"worker": 0, "fresh": False, "n": 6}]
+    groups = bench.campaign_episodes(recs)
+    assert [[r["n"] for r in g] for g in groups] == [[1, 3, 6], [2], [4, 5]]
+    assert bench.campaign_episodes([{"worker": 0, "fresh": False, "n": 1}]) == [[{"worker": 0, "fresh": False, "n": 1}]]
