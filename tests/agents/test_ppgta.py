@@ -395,15 +395,18 @@ def test_after_a_test_ppgta_can_return_to_where_the_test_began(tmp_path):
     from playtester.drive.spec import resolve
 
     spec = resolve("park").with_config(max_episode_steps=110)
-    r = explore(spec, out=tmp_path / "out", agent=AGENT + ",after_test=return", budget=Budget(steps=200), workers=1,
+    r = explore(spec, out=tmp_path / "out", agent=AGENT + ",after_test=return", budget=Budget(steps=230), workers=1,
                 code_coverage=False, replay_known=False, demos=_few_demos(tmp_path), seed=3)
     s = r.agent_stats
-    assert r.steps == 200 and s["explore"] + s["test"] + s["warmup"] == 200
+    assert r.steps == 230 and s["explore"] + s["test"] + s["warmup"] == 230
     assert s["test_returns"] >= 1 and s["test_return_failed"] == 0
     assert s["test_returns"] <= s["tests_lost"] + s["tests_at_limit"]  # only a test that ended returns
     lines = [json.loads(x) for x in (tmp_path / "out" / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]
     eps = lines[1:]
     assert len(eps) == r.episodes and sum(not ep["fresh"] for ep in eps) == s["test_returns"]
+    # a campaign episode is still 110 steps, its tests included (the game's own count went back with each return,
+    # by at least lost_steps): the third starts at step 220
+    assert sum(ep["fresh"] for ep in eps) == 3
     for before, back in zip(eps, eps[1:], strict=False):
         if back["fresh"]:
             continue

@@ -236,7 +236,9 @@ class PpgtaConfig:
     (restore the snapshot of the game taken when the test began, with the exploration policy's memory of then, on
     games whose workers park snapshots, e.g. pygame's; elsewhere as ``stay``). The test's steps still count; the
     return takes none. The test ends its episode in the campaign's record (outcome ``agent``) and the return
-    starts the next one (not fresh: no new seed)."""
+    starts the next one (not fresh: no new seed). The campaign's episode still ends after ``max_episode_steps``
+    steps, its tests included (the game's own count went back with the snapshot), and no test starts after a
+    return until a frame shows no OOI (the one in view is the one just tested)."""
 
 
 # ------------------------------------------------------------------------------------------- frames
@@ -672,6 +674,9 @@ class SlotState:
     prev_pair: tuple[np.ndarray, np.ndarray] | None = None  # warm-up: this frame, full and masked
     back: Any = None  # after_test=return: (snapshot of the game, exploration memory) taken when the test began
     returning: bool = False  # the test has ended: this step's observe ends the episode, episode_start restores
+    played: int = 0  # steps of this campaign episode, the tests it returned from included
+    returned: bool = False  # this campaign episode went back after a test: it ends itself at its step limit
+    clear: bool = True  # a test may start: false after a return until a frame shows no OOI (the one just tested)
 
 
 class PpgtaAgent(Explorer):
@@ -930,8 +935,8 @@ class PpgtaAgent(Explorer):
         self.demo_raw.clear()
         self.fitted = True
         self.timing["fit_s"] += time.perf_counter() - t0
-        for slot in list(self.slots):
-            self.slots[slot] = self._fresh()
+        for slot, st in list(self.slots.items()):  # the policies start with no memory; the episode goes on
+            self.slots[slot] = replace(self._fresh(), played=st.played)
 
     def _masked(self, frames: np.ndarray, boxes: list[Any]) -> np.ndarray:
         if not self.cfg.od_mask:
@@ -1018,7 +1023,8 @@ class PpgtaAgent(Explorer):
         c = self.cfg
         f = self.encoder(to_chw(masked[None]))[0]
         st.since_test += 1
-        if st.mode == "explore" and big and st.since_test > c.cooldown and self.inspect_policy is not None:
+        st.clear = st.clear or not big
+        if st.mode == "explore" and big and st.clear and st.since_test > c.cooldown and self.inspect_policy is not None:
             st.mode, st.test_steps, st.lost = "test", 0, 0
             st.test_window, st.test_g = deque(maxlen=c.k_frames), torch.zeros(1, 1, c.global_hidden)
             self.counts["tests"] += 1
@@ -1095,6 +1101,7 @@ class PpgtaAgent(Explorer):
         st = self.slots.get(slot)
         if st is None:
             return False
+        st.played += 1
         frame = self.frame_of(t.next_obs)
         if not self.fitted:  # warm-up: keep the pair (this frame, the next one) and the action between them
             if st.prev_pair is not None:
@@ -1127,6 +1134,9 @@ class PpgtaAgent(Explorer):
             self.style_sum += step["rewards"]
             self.rollouts.setdefault(slot, []).append(step)
         self.timing["observe_s"] += time.perf_counter() - t0
+        if st.returned and st.played >= self.info.max_episode_steps:  # the game's own count forgot the tests
+            st.returning = False
+            return not (t.terminated or t.truncated)
         return st.returning and not (t.terminated or t.truncated)
 
     def episode_end(self, slot: int, outcome: str) -> None:
@@ -1136,7 +1146,9 @@ class PpgtaAgent(Explorer):
         st = self.slots.pop(slot, None)
         if st is not None and st.back is not None:
             if st.returning and outcome == "agent":
-                self._back[slot] = st.back  # restored by the next episode_start
+                snap, memory = st.back
+                memory.played, memory.returned, memory.clear = st.played, True, False
+                self._back[slot] = (snap, memory)  # restored by the next episode_start
             else:  # the episode ended inside the test (step limit, crash, ...): nothing to return to
                 self.ctl[slot].drop(st.back[0])
 
