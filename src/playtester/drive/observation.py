@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -120,6 +121,14 @@ class TraceFrame:
     line: int
     function: str
     source: str = ""
+
+
+def signal_name(sig: int) -> str:
+    """``SIGSEGV`` for 11; the number itself for a signal this system does not name."""
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return str(sig)
 
 
 @dataclass

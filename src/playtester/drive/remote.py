@@ -53,6 +53,7 @@ from playtester.drive.observation import (
     LogRecord,
     Observation,
     resize_nearest,
+    signal_name,
 )
 from playtester.drive.spec import GameSpec
 
@@ -1474,7 +1475,7 @@ class RemoteRunner:
                             "process still ran; it was killed", traceback=tail)
         if status < 0:
             sig = -status
-            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            name = signal_name(sig)
             exit = GameExit("signal", signal=sig, message=f"the {self.launch.engine} game process died of signal "
                             f"{name}", traceback=tail)
         elif status == 0:
@@ -1493,7 +1494,7 @@ class RemoteRunner:
             self.game.kill()
             self.game.stderr.join(1.0)
             sig = int(crashed.group(1))
-            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            name = signal_name(sig)
             return GameExit("signal", signal=sig, message=f"the {self.launch.engine} game crashed with signal {name} "
                             f"(its crash handler was still writing the backtrace after {self.step_timeout:g}s; its "
                             "process group was killed)", traceback=self.game.stderr.text())

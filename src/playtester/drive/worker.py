@@ -47,6 +47,7 @@ from playtester.drive.observation import (
     PackedObservation,
     TraceFrame,
     plain,
+    signal_name,
 )
 from playtester.drive.spec import GameSpec
 from playtester.drive.wait import ReplyWait, host_ended, host_started
@@ -837,7 +838,7 @@ class Worker(Stepper):
                             f"MiB; peak resident {peak_kb // 1024} MiB)", code=status)
         elif os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            name = signal_name(sig)
             exit = GameExit("signal", signal=sig, message=f"the game process died of signal {name}")
             dump = self._fatal_dump()
             if dump:  # faulthandler's stack of the fatal signal (SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL)
