@@ -420,7 +420,8 @@ def main() -> None:
     agents = [spec for _, _, spec in labelled]
     labels = {spec: label or spec.partition(":")[0] for label, _, spec in labelled}
     if len(set(labels.values())) < len(labels) or len(labels) < len(agents):
-        ap.error(f"--agents: two agents have the same label ({', '.join(labels.values())}): name them LABEL@SPEC")
+        ap.error(f"--agents: an agent spec given twice, or two agents with one label ({', '.join(labels.values())}): "
+                 "give each spec once and name them LABEL@SPEC")
     tmp = Path(tempfile.mkdtemp(prefix="ppgta-bench-"))
     # the detections of the demonstrations are cached (`PpgtaAgent.demo_boxes`): shared by this run's campaigns,
     # never read from an earlier run's, so every results file's CPU figures include computing them once

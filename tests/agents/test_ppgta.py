@@ -310,6 +310,64 @@ def test_what_the_agent_does_depends_on_its_seed_not_on_the_process_history():
         assert torch.equal(x, y), k
 
 
+class _Snapshots:
+    """The campaign's `EpisodeControl` as far as after_test=return uses it: snapshots that restore (the real one, on
+    the park, is in test_after_a_test_ppgta_can_return_to_where_the_test_began)."""
+
+    slot, snapshots = 0, True
+
+    def __init__(self) -> None:
+        self.made: list[int] = []
+        self.restored: list[int] = []
+        self.dropped: list[int] = []
+
+    def snapshot(self) -> int:
+        self.made.append(len(self.made))
+        return self.made[-1]
+
+    def restore(self, snap: int) -> bool:
+        self.restored.append(snap)
+        return True
+
+    def drop(self, snap: int) -> None:
+        self.dropped.append(snap)
+
+
+def test_after_a_return_no_test_starts_until_the_object_just_tested_is_out_of_view():
+    from playtester.agents.common import Transition
+
+    rng = np.random.default_rng(4)
+    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(6)]
+    agent = PpgtaAgent(9, seed=2, warmup_steps=0, idm_updates=2, il_updates=2, inspect_il_updates=2, feat=16, mlp=16,
+                       local_hidden=8, global_hidden=16, after_test="return", test_steps=5, cooldown=3)
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        agent.setup(CampaignInfo(9, max_episode_steps=1000))
+    agent.demonstrate([Demo("d/path/a.json", [DemoStep(f, {}, i % 3, 0.0) for i, f in enumerate(frames)]),
+                       Demo("d/inspect/b.json", [DemoStep(f, {}, 5, 0.0) for f in frames])])
+    in_view = [True]
+    agent.boxes = lambda frame: [((40.0, 30.0, 80.0, 90.0), "crate", 0.9)] if in_view[0] else []  # 60 px tall
+    ctl = _Snapshots()
+    agent.attach(0, ctl)
+    agent.episode_start(0)
+
+    def step() -> bool:
+        a = agent.act(frames[0], {})
+        return agent.observe(0, Transition(frames[0], a, 0.0, frames[1], False, False, {}, None, False))
+
+    played = next(n for n in range(1, 10) if step())  # the object in view: a test starts at once, ends after test_steps
+    assert played == 6 and agent.counts["tests"] == 1 and agent.counts["tests_at_limit"] == 1
+    assert ctl.made == [0] and agent.counts["test"] >= 5
+    agent.episode_end(0, "agent")
+    assert agent.episode_start(0) is True and ctl.restored == [0] and ctl.dropped == [0]  # back, snapshot freed
+    assert not any(step() for _ in range(10))  # past the cooldown, the object (the one tested) still in view
+    assert agent.counts["tests"] == 1 and agent.counts["test_returns"] == 1
+    in_view[0] = False
+    step()  # out of view once
+    in_view[0] = True
+    step()
+    assert agent.counts["tests"] == 2 and ctl.made == [0, 1]  # an object in view again: the next test
+
+
 # ------------------------------------------------------------------------------- the real park
 def test_without_tests_ppgta_learns_from_the_preference_alone():
     """`ppgta:tests=false`: a game with no inspection demonstrations (ViZDoom's route): no inspection policy is
