@@ -241,3 +241,90 @@ def test_a_broken_joined_message_is_a_protocol_error(coinhop):
     coinhop._rbuf += b"\x00\x00\x00\x2c" + b'{"type": "observations", "answers": "oops"} '
     with pytest.raises(ProtocolError, match="observations"):
         coinhop._next_message(None)
+
+
+# ------------------------------------------------------------------------------------------ what an entity holds
+SPATIAL_SCENE = """[gd_scene load_steps=3 format=2]
+
+[ext_resource path="res://rover.gd" type="Script" id=1]
+[ext_resource path="res://world.gd" type="Script" id=2]
+
+[node name="World" type="Spatial" groups=["playtester"]]
+script = ExtResource( 2 )
+
+[node name="Rover" type="KinematicBody" parent="." groups=["playtester"]]
+transform = Transform( 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 3 )
+script = ExtResource( 1 )
+
+[node name="Beacon" type="Spatial" parent="." groups=["playtester"]]
+transform = Transform( 1, 0, 0, 0, 1, 0, 0, 0, 1, -4, 0, 7 )
+"""
+
+ROVER = """extends KinematicBody
+var fuel := 10 setget , get_fuel
+var spin := Vector3(0, 1, 0)
+var tag := "idle"
+
+
+func get_fuel():
+	return fuel * 100  # read from outside, a getter's value, not the stored one
+
+
+func _physics_process(_delta):
+	if Input.is_action_pressed("go"):
+		translation.x += 0.5
+		fuel -= 1
+		tag = "moving"
+"""
+
+WORLD = """extends Spatial
+var ticks := 0
+
+
+func _physics_process(_delta):
+	ticks += 1
+"""
+
+
+def _run_game(project):
+    if shutil.which("godot3-server") is None:
+        if REQUIRE:
+            pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
+        pytest.skip("godot3-server is not installed (apt-get install godot3-server, or make godot)")
+    from playtester.drive import godot
+    from playtester.drive.observation import EpisodeOptions
+    from playtester.drive.spec import resolve
+
+    launch = godot._launch(resolve(f"godot:{project}"), EpisodeOptions(hang_dump=str(project / "hang.txt")), False)
+    return RemoteGame(launch.command, "godot", launch.cwd, launch.env, start_timeout=30)
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_entities_of_a_3d_scene_are_read_as_scripts_see_them(tmp_path, compact):
+    """Each entity's script variables are read as another script reads them (a getter's value, a Vector3 as a list),
+    its position is its x and z on the ground (3D), and a node with no script is its position alone."""
+    project = tmp_path / "rover"
+    project.mkdir()
+    (project / "project.godot").write_text('config_version=4\n\n[application]\n\nconfig/name="Rover"\n'
+                                           'run/main_scene="res://main.tscn"\n\n[input]\n\ngo={\n"deadzone": 0.5,\n'
+                                           '"events": [  ]\n}\n')
+    (project / "main.tscn").write_text(SPATIAL_SCENE)
+    (project / "rover.gd").write_text(ROVER)
+    (project / "world.gd").write_text(WORLD)
+    g = _run_game(project)
+    try:
+        table = EntityTable() if compact else None
+        reset = {"type": "reset", "seed": 1, "delta": compact, "compact": compact}
+        first = observation_of(g.request(reset, 10), None, table)
+        rover, beacon = first.entities["rover"], first.entities["beacon"]
+        assert rover.attrs == {"fuel": 1000, "spin": [0, 1, 0], "tag": "idle"} and rover.kind == "rover"
+        assert rover.pos == (1, 3)  # x and z
+        assert beacon.pos == (-4, 7) and beacon.kind == "Spatial" and beacon.attrs == {}
+        steps = [observation_of(g.request({"type": "step", "inputs": {"actions": ["go"]}, "frames": 4}, 10), None,
+                                table) for _ in range(2)]
+        rover = steps[-1].entities["rover"]
+        assert rover.attrs["fuel"] == 200 and rover.attrs["tag"] == "moving" and rover.pos[0] == pytest.approx(5)
+        assert steps[-1].entities["world"].attrs["ticks"] == first.entities["world"].attrs["ticks"] + 8
+        assert steps[-1].entities["beacon"].pos == (-4, 7)  # unchanged entities are still there (delta merges them)
+    finally:
+        g.close()
