@@ -11,7 +11,8 @@
    game work as the driven run. A random player of coinhop soon falls out of the level (its injected floor bug) and
    falls for ever, which changes what Godot's physics costs a frame (cheaper than standing on the floor at first,
    dearer as the fall speeds up), so the raw game standing still (``server_raw_fixed_fps``) is not the same work.
-   ``server_ahead_ratio_replay_rounds``: each round's acting-ahead speed against the replay in the same round;
+   ``server_ahead_ratio_replay_rounds``: each round's acting-ahead speed against the replay in the same round (and
+   ``server_ahead_ratio_replay_before_rounds``: the ``--before`` revision's);
    ``server_ahead_ratio_cpu_replay``: the same in CPU time (``server_raw_replay_cpu_us_per_frame``).
    ``--addon OLD.gd`` also measures another add-on (``PLAYTESTER_GODOT_ADDON``) in the same rounds; the README's
    before/after used the add-on as committed before its leaner observations:
@@ -441,7 +442,7 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             out[k.replace("steps_s", "ratio_fixed") + "_rounds_median"] = statistics.median(per)
             out[k + "_best"] = max(cols[k])
     # acting ahead against the raw game playing the same inputs, in the same round (the same game work)
-    for k in ("server_ahead_steps_s", "server_ahead_steps_s_nojoin"):
+    for k in ("server_ahead_steps_s", "server_ahead_steps_s_nojoin", "server_ahead_steps_s_before"):
         if k in cols and "server_raw_replay_fps" in cols:
             per = [v * FRAMES_PER_STEP / raw for v, raw in zip(cols[k], cols["server_raw_replay_fps"], strict=True)]
             tag = k.replace("steps_s", "ratio_replay")
@@ -683,8 +684,11 @@ def main() -> None:
                   f"{t['server_ahead_over_nojoin_rounds_median']:.2f}", flush=True)
         if "server_ahead_ratio_fixed_before_rounds_median" in t:
             print(f"  acting ahead at --before: ratio median {t['server_ahead_ratio_fixed_before_rounds_median']:.2f}, best "
-                  f"{t['server_ahead_ratio_fixed_before_best']:.2f}; now / before per round: median "
-                  f"{t['server_ahead_over_before_rounds_median']:.2f}", flush=True)
+                  f"{t['server_ahead_ratio_fixed_before_best']:.2f}"
+                  + (f"; against the replay median {t['server_ahead_ratio_replay_before_rounds_median']:.2f}, best "
+                     f"{t['server_ahead_ratio_replay_before_best']:.2f}" if "server_ahead_ratio_replay_before_best" in t
+                     else "")
+                  + f"; now / before per round: median {t['server_ahead_over_before_rounds_median']:.2f}", flush=True)
         print("  server: " + ", ".join(f"{k} {v:,.0f}" for k, v in m.items() if k.startswith("server")), flush=True)
     if "spaces" not in skip:
         record["spaces"] = {"steps": args.steps, **compare({"declared": ("random", "default"),
