@@ -501,6 +501,22 @@ func _process(_delta):
 					"events": [], "done": false}
 				var data: PoolByteArray = var2bytes(obs)
 			printerr("@@variant %d %d %f" % [r, i, float(OS.get_ticks_usec() - t0) / n])
+			# the compact answer (the default): every entity sent, as if each had changed since the last step (its
+			# own entity records, as after a reset: the whole answers' ones above lack its fields)
+			a.compact = true
+			a.node_info = {}
+			a.c_nodes = []
+			a.c_infos = []
+			a.c_sigs = []
+			a.c_dirty = true
+			a._entities_compact()
+			t0 = OS.get_ticks_usec()
+			for k in range(n):
+				for j in range(a.c_sigs.size()):
+					a.c_sigs[j] = null
+				a._entities_compact()
+				var data: PoolByteArray = to_json(a.ent).to_utf8()
+			printerr("@@compact %d %d %f" % [r, i, float(OS.get_ticks_usec() - t0) / n])
 	get_tree().quit()
 """
 
@@ -526,10 +542,11 @@ def reply_cost(addons: list[str], rounds: int, replies: int = 3000) -> dict:
                              env=env, capture_output=True, text=True, timeout=300)
     per: dict[int, list[float]] = {}
     var: dict[int, list[float]] = {}
+    compact: dict[int, list[float]] = {}
     for line in out.stderr.splitlines():
-        if line.startswith("@@reply ") or line.startswith("@@variant "):
+        if line.startswith(("@@reply ", "@@variant ", "@@compact ")):
             tag, r, i, us = line.split()
-            (per if tag == "@@reply" else var).setdefault(int(i), []).append(float(us))
+            {"@@reply": per, "@@variant": var, "@@compact": compact}[tag].setdefault(int(i), []).append(float(us))
     if len(per) != len(addons):
         raise RuntimeError(f"reply cost: {out.stderr[-800:]}")
     return {"addons": addons, "replies_per_round": replies, "rounds": rounds,
@@ -537,7 +554,10 @@ def reply_cost(addons: list[str], rounds: int, replies: int = 3000) -> dict:
             "us_per_reply": [per[i] for i in range(len(addons))],
             "us_per_reply_variant_median": [statistics.median(var[i]) for i in range(len(addons))],
             "us_per_reply_variant": [var[i] for i in range(len(addons))],
-            "note": "entities (every entity, no delta) then to_json (us_per_reply) or var2bytes (_variant)"}
+            "us_per_reply_compact_median": [statistics.median(compact[i]) for i in range(len(addons))],
+            "us_per_reply_compact": [compact[i] for i in range(len(addons))],
+            "note": "entities (every entity, no delta) then to_json (us_per_reply) or var2bytes (_variant); "
+                    "_compact: the compact pass with every entity sent, then to_json of its flat list"}
 
 
 # ------------------------------------------------------------------------------------------- analysis
@@ -657,6 +677,8 @@ def main() -> None:
             f"{u:.0f} us" for u in record["reply_cost"]["us_per_reply_variant_median"]), flush=True)
         print("observation (entities + JSON) per step: " + ", ".join(f"{u:.0f} us" for u in c) +
               " (this add-on" + (", --addon)" if args.addon else ")"), flush=True)
+        print("compact observation, every entity (entities + JSON) per step: " + ", ".join(
+            f"{u:.1f} us" for u in record["reply_cost"]["us_per_reply_compact_median"]), flush=True)
     if "throughput" not in skip:
         only = set(filter(None, args.measures.split(","))) or None
         record["throughput"] = throughput(args.rounds, args.addon, args.before, only)
