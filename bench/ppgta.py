@@ -423,8 +423,9 @@ def main() -> None:
         ap.error(f"--agents: an agent spec given twice, or two agents with one label ({', '.join(labels.values())}): "
                  "give each spec once and name them LABEL@SPEC")
     tmp = Path(tempfile.mkdtemp(prefix="ppgta-bench-"))
-    # the detections of the demonstrations are cached (`PpgtaAgent.demo_boxes`): shared by this run's campaigns,
-    # never read from an earlier run's, so every results file's CPU figures include computing them once
+    # the replayed demonstrations (`campaign.demos`) and their detections (`PpgtaAgent.demo_boxes`) are cached: shared
+    # by this run's campaigns, never read from an earlier run's, so every results file's CPU figures include
+    # computing them once
     os.environ["PLAYTESTER_CACHE"] = str(tmp / "cache")
     demos = [str(pick_demos(Path(args.preference), args.path_demos, tmp / "demos" / "preference")),
              str(pick_demos(Path(args.inspect), args.inspect_demos, tmp / "demos" / "inspect"))]

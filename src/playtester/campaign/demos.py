@@ -1,17 +1,40 @@
-"""Demonstrations: trace files of play an explorer learns from before a campaign starts (``explore --demos``)."""
+"""Demonstrations: trace files of play an explorer learns from before a campaign starts (``explore --demos``).
+
+Replayed demonstrations are kept in the cache (`playtester.files.cache_dir`, ``demos``), one entry per trace, under
+a hash of everything that decides what the replay shows: the trace, the game (its spec and config, and the content
+of every file of its folder), the observation settings, playtester's own files and the versions of Python, NumPy and
+pygame. A campaign with the same demonstrations then reads them instead of playing them again (the park's 158 take
+about 200 s to play). Games whose code playtester cannot see (Gymnasium ids, remote commands, ViZDoom) are always
+played. Two campaigns replaying the same trace at once take turns: the second waits and reads the first's entry.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import importlib.util
+import logging
+import os
+import pickle
+import sys
+import time
+import zlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from playtester.actions.space import space_identity
+from playtester.actions.space import space_identity, space_to_dict
 from playtester.agents.common import Demo, DemoStep
 from playtester.drive.spec import GameSpec, resolve
 from playtester.env import GameEnv
 from playtester.errors import ConfigError
+from playtester.files import cache_dir, write_atomic
 from playtester.findings import Trace
+
+log = logging.getLogger(__name__)
+CACHE_FORMAT = 1  # of an entry (bumped when what it holds changes)
+CACHE_MAX_BYTES = 4 << 30  # the oldest entries (by last use) go when the folder holds more
+BIG_FILE = 64 << 20  # a game file larger than this is known by its size and time, not read
 
 
 def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any]) -> list[tuple[str, Trace]]:
@@ -71,21 +94,171 @@ def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any
 
 def play_demos(env: GameEnv, traces: list[tuple[str, Trace]]) -> list[Demo]:
     """Play each demonstration from its seed through ``env``: what each step showed, and the action taken.
-    A demonstration that ends early (the game finished, crashed or hung) keeps the steps it played."""
+    A demonstration that ends early (the game finished, crashed or hung) keeps the steps it played. A trace
+    replayed before with the same game, settings and playtester is read from the cache instead (module docstring)."""
+    folder = cache_dir("demos")
+    context = _context(env) if folder is not None else None
+    demos, read, t0 = [], 0, time.perf_counter()
     with env.worker.unwatched():  # no oracle checks them where the game runs: their findings would be dropped
-        return _play(env, traces)
-
-
-def _play(env: GameEnv, traces: list[tuple[str, Trace]]) -> list[Demo]:
-    demos = []
-    for source, trace in traces:
-        obs, info = env.reset(seed=trace.seed)
-        steps = []
-        for a in trace.actions:
-            nobs, r, term, trunc, ninfo = env.step(a)
-            steps.append(DemoStep(obs, info, int(a), float(r)))
-            obs, info = nobs, ninfo
-            if term or trunc:
-                break
-        demos.append(Demo(source, steps))
+        for source, trace in traces:
+            entry = None if context is None or folder is None else \
+                folder / (hashlib.sha256((context + trace.to_json()).encode()).hexdigest()[:40] + ".demo")
+            steps = _read(entry, trace)
+            if steps is None:
+                with _turn(entry):  # another campaign replaying this trace now: wait for it, then read its entry
+                    steps = _read(entry, trace)
+                    if steps is None:
+                        steps = _replay(env, trace)
+                        _write(entry, steps)
+                    else:
+                        read += 1
+            else:
+                read += 1
+            demos.append(Demo(source, steps))
+    log.info("demonstrations: %d of %d read from the cache, %.1f s", read, len(traces), time.perf_counter() - t0)
     return demos
+
+
+def _replay(env: GameEnv, trace: Trace) -> list[DemoStep]:
+    obs, info = env.reset(seed=trace.seed)
+    steps = []
+    for a in trace.actions:
+        nobs, r, term, trunc, ninfo = env.step(a)
+        steps.append(DemoStep(obs, info, int(a), float(r)))
+        obs, info = nobs, ninfo
+        if term or trunc:
+            break
+    return steps
+
+
+# ---- the cache of replayed demonstrations
+def _context(env: GameEnv) -> str | None:
+    """What decides a replay's observations besides the trace, as text; None when the game's code cannot be
+    seen (a Gymnasium id, a remote command, ViZDoom: replayed every time)."""
+    spec = env.spec_
+    game = _game_folder(spec)
+    if game is None:
+        return None
+    versions = [sys.version]
+    for dist in ("numpy", "pygame-ce", "pygame", "gymnasium"):
+        try:
+            from importlib.metadata import version
+
+            versions.append(f"{dist}={version(dist)}")
+        except Exception:  # noqa: BLE001 - not installed
+            versions.append(f"{dist}=-")
+    parts = [f"format {CACHE_FORMAT}", *versions, spec.text, spec.kind, spec.target, str(spec.function),
+             spec.config.model_dump_json(), space_identity(space_to_dict(env.space)), env.obs_type,
+             str(env.obs_size), str(env.frames_per_action), str(env.max_episode_steps), str(env.render_mode),
+             _tree_hash(Path(__file__).resolve().parents[1]), _tree_hash(game)]
+    return "\n".join(parts) + "\n"
+
+
+def _game_folder(spec: GameSpec) -> Path | None:
+    """The folder of the game's own files: the module's (its package's, for a package), the file's, the Godot
+    project; None for games run from elsewhere."""
+    if spec.kind in ("godot", "godot-runner"):
+        return Path(spec.target)
+    if spec.kind == "file":
+        return Path(spec.target).resolve().parent
+    if spec.kind != "module":
+        return None
+    if spec.root:
+        return Path(spec.root)
+    try:
+        found = importlib.util.find_spec(spec.target)
+    except (ImportError, ValueError):
+        return None
+    if found is None or not found.origin or not Path(found.origin).is_file():
+        return None
+    return Path(found.origin).resolve().parent
+
+
+def _tree_hash(folder: Path) -> str:
+    """The content of every file under ``folder`` (compiled caches left out; a file over BIG_FILE by its size and
+    modification time). Read at every campaign start (playtester's own files: about 4 MB, some milliseconds)."""
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        if "__pycache__" in p.parts or ".git" in p.parts or not p.is_file() or p.suffix == ".demo":
+            continue
+        st = p.stat()
+        h.update(f"{p.relative_to(folder)}\0{st.st_size}\0".encode())
+        if st.st_size > BIG_FILE:
+            h.update(str(st.st_mtime_ns).encode())
+        else:
+            h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _read(entry: Path | None, trace: Trace) -> list[DemoStep] | None:
+    """The steps kept in ``entry`` for ``trace``, or None (none there, torn, of another format or trace)."""
+    if entry is None:
+        return None
+    try:
+        data = pickle.loads(zlib.decompress(entry.read_bytes()))
+        if data["format"] != CACHE_FORMAT or list(data["actions"]) != list(trace.actions[:len(data["actions"])]):
+            return None
+        steps = [DemoStep(o, i, int(a), float(r))
+                 for o, i, a, r in zip(data["obs"], data["infos"], data["actions"], data["rewards"], strict=True)]
+    except (OSError, zlib.error, pickle.UnpicklingError, EOFError, KeyError, TypeError, ValueError,
+            AttributeError, ImportError, IndexError):
+        return None
+    try:
+        os.utime(entry)  # last used now: the cache's pruning removes the longest unused first
+    except OSError:
+        pass
+    return steps
+
+
+def _write(entry: Path | None, steps: list[DemoStep]) -> None:
+    if entry is None:
+        return
+    blob = zlib.compress(pickle.dumps({"format": CACHE_FORMAT, "obs": [s.obs for s in steps],
+                                       "infos": [s.info for s in steps], "actions": [s.action for s in steps],
+                                       "rewards": [s.reward for s in steps]}, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    try:
+        write_atomic(entry, blob)
+        _prune(entry.parent)
+    except OSError as e:  # a read-only or full disk: played again next time
+        log.warning("cannot keep a replayed demonstration in %s (%s); set PLAYTESTER_CACHE to a writable folder, "
+                    "or to off", entry.parent, e)
+
+
+def _prune(folder: Path, limit: int = CACHE_MAX_BYTES) -> None:
+    entries = []
+    for p in folder.glob("*.demo"):
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        entries.append((st.st_mtime, st.st_size, p))
+    total = sum(size for _, size, _ in entries)
+    for _, size, p in sorted(entries):
+        if total <= limit:
+            break
+        p.unlink(missing_ok=True)
+        total -= size
+
+
+@contextmanager
+def _turn(entry: Path | None) -> Iterator[None]:
+    """Hold the entry's lock file (an advisory lock: where there is none, nobody waits)."""
+    if entry is None:
+        yield
+        return
+    try:
+        import fcntl
+    except ImportError:  # not on this platform: two campaigns may both replay, and both write the same entry
+        yield
+        return
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(entry.with_suffix(".lock"), os.O_CREAT | os.O_RDWR, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
