@@ -183,3 +183,31 @@ def test_two_campaigns_replaying_the_same_trace_at_once_play_it_once(game, tmp_p
     assert all(p.returncode == 0 for p in procs), said
     lines = sorted(next(x for x in s.splitlines() if x.startswith("demonstrations:")).split(",")[0] for s in said)
     assert lines == ["demonstrations: 0 of 1 read from the cache", "demonstrations: 1 of 1 read from the cache"]
+
+
+def test_a_game_folder_too_large_to_fingerprint_is_played_every_time(game, monkeypatch):
+    import playtester.campaign.demos as demos
+
+    for i in range(4):
+        (game.parent / f"asset{i}.bin").write_bytes(bytes(10))
+    monkeypatch.setattr(demos, "MAX_FILES", 3)
+    env, played = _env(game)
+    try:
+        traces = _traces(env)
+        play_demos(env, traces)
+        play_demos(env, traces)
+        assert len(played) == 24 and not list((game.parent.parent / "cache").rglob("*.demo"))
+    finally:
+        env.close()
+
+
+def test_pruning_removes_the_longest_unused_entries_first(tmp_path):
+    from playtester.campaign.demos import _prune
+
+    for i, name in enumerate(["old", "mid", "new"]):
+        p = tmp_path / f"{name}.demo"
+        p.write_bytes(bytes(100))
+        p.with_suffix(".lock").write_bytes(b"")
+        os.utime(p, (1000 + i, 1000 + i))
+    _prune(tmp_path, limit=250)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mid.demo", "mid.lock", "new.demo", "new.lock"]

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 CACHE_FORMAT = 1  # of an entry (bumped when what it holds changes)
 CACHE_MAX_BYTES = 4 << 30  # the oldest entries (by last use) go when the folder holds more
 BIG_FILE = 64 << 20  # a game file larger than this is known by its size and time, not read
+MAX_FILES, MAX_READ = 5000, 512 << 20  # a game folder larger than this is not fingerprinted (no cache)
 
 
 def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any]) -> list[tuple[str, Trace]]:
@@ -149,9 +150,12 @@ def _context(env: GameEnv) -> str | None:
             versions.append(f"{dist}=-")
     parts = [f"format {CACHE_FORMAT}", *versions, spec.text, spec.kind, spec.target, str(spec.function),
              spec.config.model_dump_json(), space_identity(space_to_dict(env.space)), env.obs_type,
-             str(env.obs_size), str(env.frames_per_action), str(env.max_episode_steps), str(env.render_mode),
-             _tree_hash(Path(__file__).resolve().parents[1]), _tree_hash(game)]
-    return "\n".join(parts) + "\n"
+             str(env.obs_size), str(env.frames_per_action), str(env.max_episode_steps), str(env.render_mode)]
+    trees = [_tree_hash(Path(__file__).resolve().parents[1]), _tree_hash(game)]
+    if None in trees:
+        log.info("demonstrations: %s holds too many files to fingerprint; they are played every time", game)
+        return None
+    return "\n".join(parts + [t for t in trees if t is not None]) + "\n"
 
 
 def _game_folder(spec: GameSpec) -> Path | None:
@@ -174,19 +178,25 @@ def _game_folder(spec: GameSpec) -> Path | None:
     return Path(found.origin).resolve().parent
 
 
-def _tree_hash(folder: Path) -> str:
+def _tree_hash(folder: Path) -> str | None:
     """The content of every file under ``folder`` (compiled caches left out; a file over BIG_FILE by its size and
-    modification time). Read at every campaign start (playtester's own files: about 4 MB, some milliseconds)."""
-    h = hashlib.sha256()
+    modification time). Read at every campaign start (playtester's own files: about 4 MB, some milliseconds). None
+    for a folder of more than MAX_FILES files or MAX_READ bytes to read (a game kept beside a virtual environment,
+    say): its demonstrations are played every time rather than fingerprinted for seconds."""
+    h, files, read = hashlib.sha256(), 0, 0
     for p in sorted(folder.rglob("*")):
         if "__pycache__" in p.parts or ".git" in p.parts or not p.is_file() or p.suffix == ".demo":
             continue
         st = p.stat()
+        files += 1
         h.update(f"{p.relative_to(folder)}\0{st.st_size}\0".encode())
         if st.st_size > BIG_FILE:
             h.update(str(st.st_mtime_ns).encode())
         else:
+            read += st.st_size
             h.update(hashlib.sha256(p.read_bytes()).digest())
+        if files > MAX_FILES or read > MAX_READ:
+            return None
     return h.hexdigest()
 
 
@@ -237,6 +247,7 @@ def _prune(folder: Path, limit: int = CACHE_MAX_BYTES) -> None:
         if total <= limit:
             break
         p.unlink(missing_ok=True)
+        p.with_suffix(".lock").unlink(missing_ok=True)
         total -= size
 
 
