@@ -114,10 +114,11 @@ def record_steps(env: Any) -> list[dict[str, Any]]:
     return seen
 
 
-def test_demonstrations_replay_unchecked_and_the_next_episode_is_checked_again(maze):
+def test_demonstrations_replay_unchecked_and_the_next_episode_is_checked_again(maze, monkeypatch):
     """`play_demos` plays through the campaign's first worker before the first step: its steps' findings would be
     dropped, so the worker checks none of them (the texture oracle's networks cost more than the park's frames),
     and the campaign's first episode after it gets a fresh suite."""
+    monkeypatch.setenv("PLAYTESTER_CACHE", "off")  # every step played (the cache would read the second copy)
     from playtester.actions.space import space_to_dict
     from playtester.campaign.demos import play_demos
     from playtester.env import GameEnv

@@ -34,9 +34,10 @@ def test_go_explore_on_ray_with_the_oracles_in_the_actor(tmp_path, ray_local, mo
     assert runs["worker"] == runs["parent"]
 
 
-def test_demonstrations_replay_unchecked_in_the_actor(ray_local):
+def test_demonstrations_replay_unchecked_in_the_actor(ray_local, monkeypatch):
     """`play_demos` on a Ray worker: its actor checks none of the demonstrations' steps (their findings would be
     dropped), and the episode after them is checked again from its reset."""
+    monkeypatch.setenv("PLAYTESTER_CACHE", "off")  # every step played (the cache would read the second copy)
     from conftest import fixture_spec
 
     from playtester.actions.space import space_to_dict
