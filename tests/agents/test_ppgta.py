@@ -368,6 +368,32 @@ def test_after_a_return_no_test_starts_until_the_object_just_tested_is_out_of_vi
     assert agent.counts["tests"] == 2 and ctl.made == [0, 1]  # an object in view again: the next test
 
 
+@pytest.mark.parametrize("test_steps, limit", [(0, 7), (4, 4)])
+def test_a_test_lasts_at_most_as_long_as_the_longest_inspection_demonstration(test_steps, limit):
+    """With ``test_steps`` 0 (the default) a test's step limit is the longest inspection demonstration's length
+    (preference demonstrations do not count); a given ``test_steps`` is the limit."""
+    from playtester.agents.common import Transition
+
+    rng = np.random.default_rng(5)
+    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(9)]
+    agent = PpgtaAgent(9, seed=2, warmup_steps=0, idm_updates=2, il_updates=2, inspect_il_updates=2, feat=16, mlp=16,
+                       local_hidden=8, global_hidden=16, test_steps=test_steps, cooldown=1000)
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        agent.setup(CampaignInfo(9, max_episode_steps=1000))
+    agent.demonstrate([Demo("d/path/a.json", [DemoStep(f, {}, i % 3, 0.0) for i, f in enumerate(frames)]),
+                       Demo("d/inspect/b.json", [DemoStep(f, {}, 5, 0.0) for f in frames[:7]]),
+                       Demo("d/inspect/c.json", [DemoStep(f, {}, 5, 0.0) for f in frames[:3]])])
+    agent.boxes = lambda frame: [((40.0, 30.0, 80.0, 90.0), "crate", 0.9)]  # an object always in view
+    agent.attach(0, _Snapshots())
+    agent.episode_start(0)
+    for _ in range(30):
+        a = agent.act(frames[0], {})
+        agent.observe(0, Transition(frames[0], a, 0.0, frames[1], False, False, {}, None, False))
+    assert agent.stats()["test_limit"] == limit
+    # one test (the cooldown holds the next off): the steps it took are the limit, and it ended there
+    assert agent.counts["tests"] == 1 and agent.counts["tests_at_limit"] == 1 and agent.counts["test"] == limit
+
+
 # ------------------------------------------------------------------------------- the real park
 def test_without_tests_ppgta_learns_from_the_preference_alone():
     """`ppgta:tests=false`: a game with no inspection demonstrations (ViZDoom's route): no inspection policy is

@@ -99,6 +99,9 @@ from playtester.files import cache_dir, write_atomic
 CAPTURE = (160, 120)  # the agent's frames: the detector's own input size
 
 
+TEST_STEPS_FALLBACK = 300  # a test's step limit with test_steps 0 and no inspection demonstration kept
+
+
 @dataclass
 class PpgtaConfig:
     """Hyper-parameters of PPGTA (and of Inspector, which changes a few: see `InspectorAgent`)."""
@@ -225,8 +228,10 @@ class PpgtaConfig:
     game with no inspection demonstrations, e.g. ViZDoom's)."""
     test_min_box: float = 10.0
     """An OOI box at least this many pixels tall (of 120: 40 window pixels) starts a test."""
-    test_steps: int = 300
-    """Most steps of one test (the longest inspection demonstration is about 300)."""
+    test_steps: int = 0
+    """Most steps of one test; 0: as many as the longest inspection demonstration given (the agent cannot tell when
+    every face has been seen: it inspects for as long as the demonstrator ever did; the park's orbit inspections:
+    145; the older demonstrator's: about 300, this field's fixed default until the orbit inspections came)."""
     lost_steps: int = 30
     """A test ends when no OOI has been seen for this many steps."""
     cooldown: int = 100
@@ -840,9 +845,11 @@ class PpgtaAgent(Explorer):
             frames = np.stack([resize_nearest(f, self.size) for f in full])
             self.demo_raw.append((kind, frames, np.array([s.action for s in d.steps]), boxes))
         kinds = [k for k, *_ in self.demo_raw]
+        longest = max((len(a) for k, _f, a, _b in self.demo_raw if k == "inspect"), default=TEST_STEPS_FALLBACK)
         self.fit_stats.update({"demos_given": len(eps), "demos_used": len(self.demo_raw),
                                "demo_steps": total, "inspect_demos": kinds.count("inspect"),
-                               "preference_demos": kinds.count("preference")})
+                               "preference_demos": kinds.count("preference"),
+                               "test_limit": c.test_steps or longest})
 
     @property
     def needs_preference(self) -> bool:
@@ -1036,7 +1043,8 @@ class PpgtaAgent(Explorer):
             assert st.test_window is not None and self.inspect_policy is not None
             st.test_steps += 1
             st.lost = 0 if big else st.lost + 1
-            ended = st.test_steps > c.test_steps or st.lost > c.lost_steps
+            ended = st.test_steps > self.fit_stats.get("test_limit", c.test_steps or TEST_STEPS_FALLBACK) \
+                or st.lost > c.lost_steps
             if ended:
                 self.counts["tests_lost" if st.lost > c.lost_steps else "tests_at_limit"] += 1
             if ended and st.back is not None:  # this step is the test's last; its observe asks for the return
