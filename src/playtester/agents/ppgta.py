@@ -230,9 +230,9 @@ class PpgtaConfig:
     """An OOI box at least this many pixels tall (of 120: 40 window pixels) starts a test."""
     test_steps: int = 0
     """Most steps of one test; 0: as many as the longest inspection demonstration kept (of those given, within
-    ``max_demo_steps``; the agent cannot tell when
-    every face has been seen: it inspects for as long as the demonstrator ever did; the park's orbit inspections:
-    145; the older demonstrator's: about 300, this field's fixed default until the orbit inspections came)."""
+    ``max_demo_steps``). The agent cannot tell when every face has been seen, so it inspects for as long as the
+    demonstrator ever did: the park's orbit inspections, 145 steps; the older demonstrator's, about 300 (this
+    field's fixed default until the orbit inspections came)."""
     lost_steps: int = 30
     """A test ends when no OOI has been seen for this many steps."""
     cooldown: int = 100
