@@ -99,7 +99,7 @@ def play_demos(env: GameEnv, traces: list[tuple[str, Trace]]) -> list[Demo]:
     replayed before with the same game, settings and playtester is read from the cache instead (module docstring)."""
     folder = cache_dir("demos")
     context = _context(env) if folder is not None else None
-    demos, read, t0 = [], 0, time.perf_counter()
+    demos, played, t0 = [], 0, time.perf_counter()
     with env.worker.unwatched():  # no oracle checks them where the game runs: their findings would be dropped
         for source, trace in traces:
             entry = None if context is None or folder is None else \
@@ -109,14 +109,11 @@ def play_demos(env: GameEnv, traces: list[tuple[str, Trace]]) -> list[Demo]:
                 with _turn(entry):  # another campaign replaying this trace now: wait for it, then read its entry
                     steps = _read(entry, trace)
                     if steps is None:
-                        steps = _replay(env, trace)
+                        steps, played = _replay(env, trace), played + 1
                         _write(entry, steps)
-                    else:
-                        read += 1
-            else:
-                read += 1
             demos.append(Demo(source, steps))
-    log.info("demonstrations: %d of %d read from the cache, %.1f s", read, len(traces), time.perf_counter() - t0)
+    log.info("demonstrations: %d of %d read from the cache, %.1f s", len(traces) - played, len(traces),
+             time.perf_counter() - t0)
     return demos
 
 
