@@ -70,8 +70,8 @@ def test_a_game_that_floods_its_stderr_during_a_step_still_answers_and_its_error
 
 
 # ------------------------------------------------------------------------------------------ the add-on
-@pytest.fixture
-def coinhop(tmp_path):
+def _run_game(game, tmp_path):
+    """``godot:GAME`` started through the add-on, as a `RemoteGame` speaking the protocol directly."""
     if shutil.which("godot3-server") is None:
         if REQUIRE:
             pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
@@ -80,8 +80,13 @@ def coinhop(tmp_path):
     from playtester.drive.observation import EpisodeOptions
     from playtester.drive.spec import resolve
 
-    launch = godot._launch(resolve("godot:coinhop"), EpisodeOptions(hang_dump=str(tmp_path / "hang.txt")), False)
-    g = RemoteGame(launch.command, "godot", launch.cwd, launch.env, start_timeout=30)
+    launch = godot._launch(resolve(f"godot:{game}"), EpisodeOptions(hang_dump=str(tmp_path / "hang.txt")), False)
+    return RemoteGame(launch.command, "godot", launch.cwd, launch.env, start_timeout=30)
+
+
+@pytest.fixture
+def coinhop(tmp_path):
+    g = _run_game("coinhop", tmp_path)
     yield g
     g.close()
 
@@ -286,19 +291,6 @@ func _physics_process(_delta):
 """
 
 
-def _run_game(project):
-    if shutil.which("godot3-server") is None:
-        if REQUIRE:
-            pytest.fail("godot3-server is not installed and PLAYTESTER_REQUIRE_GODOT=1")
-        pytest.skip("godot3-server is not installed (apt-get install godot3-server, or make godot)")
-    from playtester.drive import godot
-    from playtester.drive.observation import EpisodeOptions
-    from playtester.drive.spec import resolve
-
-    launch = godot._launch(resolve(f"godot:{project}"), EpisodeOptions(hang_dump=str(project / "hang.txt")), False)
-    return RemoteGame(launch.command, "godot", launch.cwd, launch.env, start_timeout=30)
-
-
 @pytest.mark.parametrize("compact", [False, True])
 def test_entities_of_a_3d_scene_are_read_as_scripts_see_them(tmp_path, compact):
     """Each entity's script variables are read as another script reads them (a getter's value, a Vector3 as a list),
@@ -311,7 +303,7 @@ def test_entities_of_a_3d_scene_are_read_as_scripts_see_them(tmp_path, compact):
     (project / "main.tscn").write_text(SPATIAL_SCENE)
     (project / "rover.gd").write_text(ROVER)
     (project / "world.gd").write_text(WORLD)
-    g = _run_game(project)
+    g = _run_game(project, tmp_path)
     try:
         table = EntityTable() if compact else None
         reset = {"type": "reset", "seed": 1, "delta": compact, "compact": compact}
