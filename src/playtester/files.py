@@ -1,9 +1,12 @@
 """Writing files people and tools read: atomically (a reader never sees half a file, a crash leaves the old
-one), and XML text that XML 1.0 can hold."""
+one), and XML text that XML 1.0 can hold; where results that can be computed again are kept, and a folder's
+fingerprint (what tells them stale)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 
@@ -33,3 +36,27 @@ def cache_dir(kind: str) -> Path | None:
     base = Path(root) if root else \
         Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "playtester"
     return base / kind
+
+
+def folder_fingerprint(folder: Path, content: bool = True, skip_dirs: Collection[str] = (".git",),
+                       skip_suffixes: Collection[str] = (), big_file: int | None = None,
+                       max_files: int | None = None, max_read: int | None = None) -> str | None:
+    """A hash of every file under ``folder`` (those in a folder named in ``skip_dirs`` or with a suffix in
+    ``skip_suffixes`` left out): each file's path, size and content, or its modification time instead of its
+    content when ``content`` is false or the file is larger than ``big_file`` bytes. None when the folder holds
+    more than ``max_files`` files or more than ``max_read`` bytes to read: too large to fingerprint quickly."""
+    h, files, read = hashlib.sha256(), 0, 0
+    for p in sorted(folder.rglob("*")):
+        if not p.is_file() or p.suffix in skip_suffixes or any(d in p.parts for d in skip_dirs):
+            continue
+        st = p.stat()
+        files += 1
+        h.update(f"{p.relative_to(folder)}\0{st.st_size}\0".encode())
+        if not content or big_file is not None and st.st_size > big_file:
+            h.update(str(st.st_mtime_ns).encode())
+        else:
+            read += st.st_size
+            h.update(hashlib.sha256(p.read_bytes()).digest())
+        if max_files is not None and files > max_files or max_read is not None and read > max_read:
+            return None
+    return h.hexdigest()

@@ -91,6 +91,17 @@ def test_the_project_is_copied_with_the_addon_and_left_untouched(tmp_path):
     assert not (COINHOP / "override.cfg").exists()
 
 
+def test_the_copy_is_made_again_when_the_project_changes(tmp_path):
+    project = tmp_path / "coinhop"
+    shutil.copytree(COINHOP, project)
+    copy = prepared_copy(project, tmp_path / "work")
+    made = (copy / "project.godot").stat().st_mtime_ns
+    assert prepared_copy(project, tmp_path / "work") == copy and (copy / "project.godot").stat().st_mtime_ns == made
+    (project / "player.gd").write_text((project / "player.gd").read_text() + "\n# edited\n")
+    prepared_copy(project, tmp_path / "work")
+    assert (copy / "player.gd").read_text().endswith("# edited\n")  # the edit reached the copy
+
+
 def test_entities_signals_and_inputs_through_the_addon(worker_for):
     spec = resolve("godot:coinhop")
     space = default_space(spec)

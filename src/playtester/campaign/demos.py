@@ -28,7 +28,7 @@ from playtester.agents.common import Demo, DemoStep
 from playtester.drive.spec import GameSpec, resolve
 from playtester.env import GameEnv
 from playtester.errors import ConfigError
-from playtester.files import cache_dir, write_atomic
+from playtester.files import cache_dir, folder_fingerprint, write_atomic
 from playtester.findings import Trace
 
 log = logging.getLogger(__name__)
@@ -180,21 +180,8 @@ def _tree_hash(folder: Path) -> str | None:
     modification time). Read at every campaign start (playtester's own files: about 4 MB, some milliseconds). None
     for a folder of more than MAX_FILES files or MAX_READ bytes to read (a game kept beside a virtual environment,
     say): its demonstrations are played every time rather than fingerprinted for seconds."""
-    h, files, read = hashlib.sha256(), 0, 0
-    for p in sorted(folder.rglob("*")):
-        if "__pycache__" in p.parts or ".git" in p.parts or not p.is_file() or p.suffix == ".demo":
-            continue
-        st = p.stat()
-        files += 1
-        h.update(f"{p.relative_to(folder)}\0{st.st_size}\0".encode())
-        if st.st_size > BIG_FILE:
-            h.update(str(st.st_mtime_ns).encode())
-        else:
-            read += st.st_size
-            h.update(hashlib.sha256(p.read_bytes()).digest())
-        if files > MAX_FILES or read > MAX_READ:
-            return None
-    return h.hexdigest()
+    return folder_fingerprint(folder, skip_dirs=("__pycache__", ".git"), skip_suffixes=(".demo",),
+                              big_file=BIG_FILE, max_files=MAX_FILES, max_read=MAX_READ)
 
 
 def _read(entry: Path | None, trace: Trace) -> list[DemoStep] | None:

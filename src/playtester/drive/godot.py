@@ -43,6 +43,7 @@ from playtester.drive.remote import (
     run_remote,
 )
 from playtester.drive.spec import GameSpec
+from playtester.files import folder_fingerprint
 
 ADDON = Path(__file__).resolve().parent / "godot_addon" / "playtester.gd"
 ADDON_DIR = "addons/__playtester__"
@@ -95,10 +96,7 @@ def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
 def _stamp(folder: Path) -> str:
     h = hashlib.sha256(addon().read_bytes())
     h.update("\n".join(NO_FILE_LOG).encode())  # what the copy's override.cfg adds
-    for p in sorted(folder.rglob("*")):
-        if p.is_file() and ".git" not in p.parts:
-            st = p.stat()
-            h.update(f"{p.relative_to(folder)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    h.update(str(folder_fingerprint(folder, content=False)).encode())  # sizes and times: a copy is cheap to remake
     return h.hexdigest()
 
 
