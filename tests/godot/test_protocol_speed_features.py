@@ -288,13 +288,25 @@ var ticks := 0
 
 func _physics_process(_delta):
 	ticks += 1
+
+
+func _get_property_list():  # script variables named as GDScript's keywords: `n.and` would not compile
+	return [{"name": "class", "type": TYPE_INT, "usage": 8192}, {"name": "and", "type": TYPE_INT, "usage": 8192},
+		{"name": "void", "type": TYPE_INT, "usage": 8192}]
+
+
+func _get(property):
+	if property in ["class", "and", "void"]:
+		return ticks % 3
+	return null
 """
 
 
 @pytest.mark.parametrize("compact", [False, True])
 def test_entities_of_a_3d_scene_are_read_as_scripts_see_them(tmp_path, compact):
     """Each entity's script variables are read as another script reads them (a getter's value, a Vector3 as a list),
-    its position is its x and z on the ground (3D), and a node with no script is its position alone."""
+    its position is its x and z on the ground (3D), a node with no script is its position alone, and variables named
+    as GDScript's keywords are read too, with no error line of the add-on's taken for the game's."""
     project = tmp_path / "rover"
     project.mkdir()
     (project / "project.godot").write_text('config_version=4\n\n[application]\n\nconfig/name="Rover"\n'
@@ -316,7 +328,10 @@ def test_entities_of_a_3d_scene_are_read_as_scripts_see_them(tmp_path, compact):
                                 table) for _ in range(2)]
         rover = steps[-1].entities["rover"]
         assert rover.attrs["fuel"] == 200 and rover.attrs["tag"] == "moving" and rover.pos[0] == pytest.approx(5)
-        assert steps[-1].entities["world"].attrs["ticks"] == first.entities["world"].attrs["ticks"] + 8
+        world = steps[-1].entities["world"]
+        assert world.attrs["ticks"] == first.entities["world"].attrs["ticks"] + 8
+        assert world.attrs["class"] == world.attrs["and"] == world.attrs["void"] == world.attrs["ticks"] % 3
+        assert [r.message for o in [first, *steps] for r in o.logs] == []  # no parse error of ours as the game's
         assert steps[-1].entities["beacon"].pos == (-4, 7)  # unchanged entities are still there (delta merges them)
     finally:
         g.close()

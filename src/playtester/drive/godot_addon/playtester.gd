@@ -527,6 +527,13 @@ func _entities_compact() -> void:
 
 
 var readers := {}  # script instance id (0: none) and where -> its reader (_reader)
+# GDScript 3's keywords: a variable so named (declared by _get_property_list, or by a script in another language) is
+# read with n.get("NAME"), since `n.and` does not compile (and its parse error would read as the game's error line)
+const KEYWORDS = ["if", "elif", "else", "for", "while", "match", "break", "continue", "pass", "return", "class",
+	"class_name", "extends", "is", "in", "as", "self", "tool", "signal", "func", "static", "const", "enum", "var",
+	"onready", "export", "setget", "breakpoint", "preload", "yield", "remote", "master", "puppet", "slave", "remotesync",
+	"mastersync", "puppetsync", "sync", "not", "and", "or", "true", "false", "null", "PI", "TAU", "INF", "NAN", "void",
+	"assert"]
 
 
 func _reader(n: Node, names: Array, where: int) -> Reference:
@@ -539,40 +546,18 @@ func _reader(n: Node, names: Array, where: int) -> Reference:
 		return readers[key]
 	var terms := []
 	for name in names:
-		terms.append("n." + name if String(name).is_valid_identifier() else "n.get(%s)" % to_json(name))
+		var plain: bool = String(name).is_valid_identifier() and not KEYWORDS.has(name)
+		terms.append("n." + name if plain else "n.get(%s)" % to_json(name))
 	if where == 1:
 		terms.append("n.global_position")
 	elif where == 2:
 		terms.append("n.global_transform.origin")
 	var src := GDScript.new()
 	src.source_code = "extends Reference\n\n\nfunc read(n):\n\treturn [%s]\n" % PoolStringArray(terms).join(", ")
-	var r = null
-	if src.reload() == OK:
-		r = src.new()
-	if r == null:  # cannot happen for script variables' names; if it does, read them one by one
-		r = _SlowReader.new(names, where)
+	src.reload()
+	var r = src.new()
 	readers[key] = r
 	return r
-
-
-class _SlowReader:
-	extends Reference
-	var names: Array
-	var where: int
-
-	func _init(p_names: Array, p_where: int):
-		names = p_names
-		where = p_where
-
-	func read(n):
-		var out := []
-		for name in names:
-			out.append(n.get(name))
-		if where == 1:
-			out.append(n.global_position)
-		elif where == 2:
-			out.append(n.global_transform.origin)
-		return out
 
 
 func _bodies(node: Node, out: Array) -> void:
