@@ -317,6 +317,10 @@ def explore(
                       f"({100 * result.code_covered / result.code_total:.0f}%)")
     else:
         table.add_row("code coverage", "off" if not code_coverage else "not measured (no Python source of the game)")
+    if result.demos:
+        d = result.demos
+        table.add_row("demonstrations", f"{d['read'] + d['played']} ({d['read']} read from the cache, "
+                      f"{d['played']} played, {d['seconds']:.1f} s)")
     table.add_row("bugs", f"{len(bugs)} ({len(result.new_bugs)} new)")
     lost = sum(1 for ep in store.episodes(cid) if ep["outcome"] == "worker_lost")
     if lost:

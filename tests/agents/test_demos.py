@@ -4,6 +4,7 @@ demonstrations are clear errors raised before anything is stored."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -142,13 +143,17 @@ def test_bad_demonstrations_are_clear_errors_and_store_nothing(tmp_path):
 
 
 def test_cli_explore_with_demos(tmp_path):
+    """The summary says how many demonstrations were read from the cache: none the first time, all the second."""
     demo = tmp_path / "demo.json"
     combat_trace(demo, [4] * 20 + [5] * 10)
-    res = subprocess.run([sys.executable, "-m", "playtester.cli", "explore", "combat", "--agent", WUJI,
-                          "--budget", "40", "--out", str(tmp_path / "out"), "--no-shrink", "--no-code-coverage",
-                          "--demos", str(demo)], capture_output=True, text=True, timeout=300)
-    assert res.returncode in (0, 1), res.stderr  # 1: the campaign found bugs
-    assert "40 in" in res.stdout, res.stdout
+    env = dict(os.environ, PLAYTESTER_CACHE=str(tmp_path / "cache"), COLUMNS="200")
+    for run, said in ((1, "1 (0 read from the cache, 1 played"), (2, "1 (1 read from the cache, 0 played")):
+        res = subprocess.run([sys.executable, "-m", "playtester.cli", "explore", "combat", "--agent", WUJI,
+                              "--budget", "40", "--out", str(tmp_path / f"out{run}"), "--no-shrink",
+                              "--no-code-coverage", "--demos", str(demo)], capture_output=True, text=True,
+                             timeout=300, env=env)
+        assert res.returncode in (0, 1), res.stderr  # 1: the campaign found bugs
+        assert "40 in" in res.stdout and said in res.stdout, res.stdout
     bad = subprocess.run([sys.executable, "-m", "playtester.cli", "explore", "combat", "--agent", "random",
                           "--budget", "40", "--out", str(tmp_path / "out2"), "--demos", str(demo)],
                          capture_output=True, text=True, timeout=300)

@@ -93,10 +93,11 @@ def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any
     return out
 
 
-def play_demos(env: GameEnv, traces: list[tuple[str, Trace]]) -> list[Demo]:
+def play_demos(env: GameEnv, traces: list[tuple[str, Trace]], counts: dict[str, Any] | None = None) -> list[Demo]:
     """Play each demonstration from its seed through ``env``: what each step showed, and the action taken.
     A demonstration that ends early (the game finished, crashed or hung) keeps the steps it played. A trace
-    replayed before with the same game, settings and playtester is read from the cache instead (module docstring)."""
+    replayed before with the same game, settings and playtester is read from the cache instead (module docstring).
+    ``counts`` (when given) gets how many traces were ``read`` from the cache and ``played``, and the ``seconds``."""
     folder = cache_dir("demos")
     context = _context(env) if folder is not None else None
     demos, played, t0 = [], 0, time.perf_counter()
@@ -112,8 +113,10 @@ def play_demos(env: GameEnv, traces: list[tuple[str, Trace]]) -> list[Demo]:
                         steps, played = _replay(env, trace), played + 1
                         _write(entry, steps)
             demos.append(Demo(source, steps))
-    log.info("demonstrations: %d of %d read from the cache, %.1f s", len(traces) - played, len(traces),
-             time.perf_counter() - t0)
+    seconds = time.perf_counter() - t0
+    log.info("demonstrations: %d of %d read from the cache, %.1f s", len(traces) - played, len(traces), seconds)
+    if counts is not None:
+        counts.update(read=len(traces) - played, played=played, seconds=round(seconds, 2))
     return demos
 
 

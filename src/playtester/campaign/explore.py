@@ -91,6 +91,7 @@ class ExploreResult:
     reproduced_known: int = 0
     agent_stats: dict[str, Any] = field(default_factory=dict)  # the explorer's own numbers (stats())
     warnings: list[str] = field(default_factory=list)  # workers dropped (lost past their restarts)
+    demos: dict[str, Any] = field(default_factory=dict)  # the demonstrations: read (from the cache), played, seconds
 
     @property
     def bugs(self) -> list[Any]:
@@ -239,7 +240,9 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
                         elapsed_s=prior.elapsed_s if prior else 0.0, ahead=ahead)
     loop.observers += _observers(loop, c, cid, abstraction, code, seen, new_bugs, on_progress) + list(extra)
     loop.slots[0].seed, (loop.slots[0].obs, loop.slots[0].info) = first_seed, first
-    replayed, reproduced = _prepare(loop, c, info, demo_traces, first_seed, cid, new_bugs, replay_known)
+    demo_counts: dict[str, Any] = {}
+    replayed, reproduced = _prepare(loop, c, info, demo_traces, first_seed, cid, new_bugs, replay_known,
+                                    demo_counts)
     try:
         loop.run(reset=[False] + [True] * (c.workers - 1))
     except BaseException:  # interrupted (or failed): the repeat counts of the episodes in flight are kept too
@@ -250,7 +253,7 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
     states = next(o for o in loop.observers if isinstance(o, StateCoverage))
     stats = agents[0].stats() if hasattr(agents[0], "stats") else {}
     return ExploreResult(cid, store, loop.steps, loop.episodes, loop.now_s(), len(states.seen), code.covered(),
-                         code.total(), new_bugs, replayed, reproduced, stats, loop.warnings)
+                         code.total(), new_bugs, replayed, reproduced, stats, loop.warnings, demo_counts)
 
 
 class CountWriter(Observer):
@@ -297,14 +300,14 @@ def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstract
 
 
 def _prepare(loop: CampaignLoop, c: _Campaign, info: Any, demo_traces: list[tuple[str, Trace]], first_seed: int,
-             cid: int, new_bugs: list[int], replay_known: bool) -> tuple[int, int]:
-    """Before the first step: the explorer's setup, demonstrations, episode controls and resumed state,
-    then the known failures of this game replayed (as Hypothesis does)."""
+             cid: int, new_bugs: list[int], replay_known: bool, demo_counts: dict[str, Any]) -> tuple[int, int]:
+    """Before the first step: the explorer's setup, demonstrations (`play_demos` fills ``demo_counts``), episode
+    controls and resumed state, then the known failures of this game replayed (as Hypothesis does)."""
     first, agent = loop.slots[0], loop.slots[0].agent
     for a in loop.agents:
         a.setup(info)
     if demo_traces:  # played on the first worker, then the first episode starts afresh
-        agent.demonstrate(play_demos(first.env, demo_traces))
+        agent.demonstrate(play_demos(first.env, demo_traces, demo_counts))
         first.env.worker.final_code_lines = {}
         first.obs, first.info = first.env.reset(seed=first_seed)
     for slot in loop.slots:
