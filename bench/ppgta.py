@@ -12,7 +12,8 @@ objects), the ground truth being read for scoring only:
 
 - **pathway coverage**: the share of the park's path and bridge tiles the player stood on over the run (the
   trace's points joined by straight lines, sampled every 0.1 tile), overall and east of the demonstrations'
-  region (``x >= 32``, `park_demos.in_demo_region`), the paper's "preferred area";
+  region (``x >= 32``, `park_demos.in_demo_region`), the paper's "preferred area"; ``path_coverage_curve``, the
+  share after each episode;
 - **OOIs tested**: objects all 8 of whose faces one episode saw; the curve is the number of distinct objects
   tested after each episode (the paper's Figure 8), and the share after 18 episodes (or the run's end); an
   episode is the campaign's (a reset with a new seed) with the record's episodes the agent started itself by
@@ -349,12 +350,13 @@ def score(run: dict[str, Any], reachable: dict[str, bool]) -> dict[str, Any]:
     points = [(int(x), int(y)) for e in episodes for x, y in e["trace"]]
     visited: set[tuple[int, int]] = set()
     tested: set[str] = set()
-    curve, per_episode_cov = [], []
+    curve, per_episode_cov, cov_curve = [], [], []
     groups = campaign_episodes(episodes)
     for group in groups:
         tiles = set().union(*(tiles_of(ep["trace"]) for ep in group))
         per_episode_cov.append(len(tiles & paths) / len(paths))
         visited |= tiles
+        cov_curve.append(round(len(visited & paths) / len(paths), 4))
         tested |= {o["id"] for ep in group for o in objects
                    if len(ep.get("faces", {}).get(o["id"], ())) >= len(o["bug_faces"])}
         curve.append(len(tested))
@@ -368,7 +370,7 @@ def score(run: dict[str, Any], reachable: dict[str, bool]) -> dict[str, Any]:
         "path_coverage_per_episode": round(statistics.mean(per_episode_cov), 4) if per_episode_cov else 0.0,
         "trace_on_paths": round(sum(p in paths for p in points) / max(1, len(points)), 4),
         "trace_by_lakes": round(sum(p in shore for p in points) / max(1, len(points)), 4),
-        "oois": n, "reachable_oois": n_reach, "tested_curve": curve,
+        "path_coverage_curve": cov_curve, "oois": n, "reachable_oois": n_reach, "tested_curve": curve,
         "tested": len(tested), "tested_share": round(len(tested) / n, 4),
         "tested_after_18": curve[first - 1] if curve else 0, "tested_after_18_share": round((curve[first - 1] if curve
                                                                                             else 0) / n, 4),
@@ -455,6 +457,8 @@ def main() -> None:
             **{k: mean_sd([s[k] for s in scores]) for k in keys},
             "tested_curve_mean": [round(statistics.mean(c), 2) for c in zip(*[s["tested_curve"] for s in scores],
                                                                             strict=False)],
+            "path_coverage_curve_mean": [round(statistics.mean(c), 4) for c in zip(
+                *[s["path_coverage_curve"] for s in scores], strict=False)],
             "cpu_s": sum(r["cpu_s"] for r in mine), "wall_s": sum(r["wall_s"] for r in mine),
             "runs": [{"seed": r["seed"], "steps": r["steps"], "episodes": r["episodes"], "wall_s": r["wall_s"],
                       "cpu_s": r["cpu_s"], "bugs": r["bugs"], "agent_stats": r["agent_stats"],

@@ -103,3 +103,18 @@ def test_the_benchmark_counts_a_return_in_its_campaign_episode():
     groups = bench.campaign_episodes(recs)
     assert [[r["n"] for r in g] for g in groups] == [[1, 3, 6], [2], [4, 5]]
     assert bench.campaign_episodes([{"worker": 0, "fresh": False, "n": 1}]) == [[{"worker": 0, "fresh": False, "n": 1}]]
+
+
+def test_the_benchmark_scores_coverage_after_each_campaign_episode():
+    """``path_coverage_curve``: the share of path tiles visited after each campaign episode (a restored record counts
+    in its episode), ending at ``path_coverage``; tiles off the paths do not count."""
+    bench, _ = _bench()
+    head = {"map": ["." * 40, "=" * 40, "." * 40],
+            "objects": [{"id": "bench1", "x": 2, "y": 0, "kind": "bench", "bug_faces": ["none"] * 8}]}
+    eps = [{"worker": 0, "fresh": True, "trace": [[0.5, 1.5], [3.5, 1.5]]},  # path tiles 0-3
+           {"worker": 0, "fresh": True, "trace": [[2.5, 1.5], [2.5, 0.5]]},  # tile 2 again, then grass
+           {"worker": 0, "fresh": True, "trace": [[5.5, 1.5], [6.5, 1.5]]},
+           {"worker": 0, "fresh": False, "trace": [[8.5, 1.5], [9.5, 1.5]]}]  # restored: in the third episode
+    s = bench.score({"birdseye": [head, *eps], "steps": 40, "wall_s": 1.0, "cpu_s": 1.0}, {})
+    assert s["path_coverage_curve"] == [0.1, 0.1, 0.2] and s["path_coverage"] == 0.2
+    assert len(s["tested_curve"]) == 3
