@@ -394,6 +394,49 @@ def test_a_test_lasts_at_most_as_long_as_the_longest_inspection_demonstration(te
     assert agent.counts["tests"] == 1 and agent.counts["tests_at_limit"] == 1 and agent.counts["test"] == limit
 
 
+@pytest.mark.parametrize("lost_steps, limit", [(0, 3), (5, 5)])
+def test_a_test_ends_when_its_object_is_gone_longer_than_the_demonstrations_ever_lost_theirs(lost_steps, limit):
+    """With ``lost_steps`` 0 (the default) a test ends when no box big enough to test has been seen for longer than
+    the longest such stretch of an inspection demonstration after its first box (boxes too small, before the first
+    and in preference demonstrations do not count); a given ``lost_steps`` is the limit."""
+    from playtester.agents.common import Transition
+
+    rng = np.random.default_rng(6)
+    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(12)]
+    agent = PpgtaAgent(9, seed=2, warmup_steps=0, idm_updates=2, il_updates=2, inspect_il_updates=2, feat=16, mlp=16,
+                       local_hidden=8, global_hidden=16, lost_steps=lost_steps, cooldown=1000)
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        agent.setup(CampaignInfo(9, max_episode_steps=1000))
+    big, small = [((40.0, 30.0, 80.0, 90.0), "crate", 0.9)], [((40.0, 30.0, 44.0, 35.0), "crate", 0.9)]
+    shown = {  # the boxes of each demonstration's frames, by its first frame
+        0: [[]] * 12,  # preference: a long stretch with no box (not counted)
+        1: [[], [], [], [], [], big, [], big, small, small, [], big],  # 5 before the first box; then gaps 1 and 3
+        2: [big, [], [], big, big],  # a gap of 2
+    }
+    agent.demo_boxes = lambda fs: shown[next(k for k, f in enumerate(frames) if np.array_equal(f, fs[0]))]
+    agent.demonstrate([Demo("d/path/a.json", [DemoStep(f, {}, i % 3, 0.0) for i, f in enumerate(frames)]),
+                       Demo("d/inspect/b.json", [DemoStep(f, {}, 5, 0.0) for f in frames[1:]] + [DemoStep(frames[1], {}, 5, 0.0)]),
+                       Demo("d/inspect/c.json", [DemoStep(f, {}, 5, 0.0) for f in frames[2:7]])])
+    assert agent.fit_stats["lost_limit"] == limit
+    view = [True]
+    agent.boxes = lambda frame: big if view[0] else []
+    agent.attach(0, _Snapshots())
+    agent.episode_start(0)
+
+    def step():
+        a = agent.act(frames[0], {})
+        agent.observe(0, Transition(frames[0], a, 0.0, frames[1], False, False, {}, None, False))
+
+    step()  # fits the networks; the object in view starts the test
+    assert agent.counts["tests"] == 1 and agent.counts["test"] == 1
+    view[0] = False
+    for _ in range(limit):
+        step()
+    assert agent.counts["tests_lost"] == 0 and agent.counts["test"] == 1 + limit  # out of view for `limit` steps
+    step()
+    assert agent.counts["tests_lost"] == 1 and agent.counts["test"] == 1 + limit  # one more: the test is over
+
+
 # ------------------------------------------------------------------------------- the real park
 def test_without_tests_ppgta_learns_from_the_preference_alone():
     """`ppgta:tests=false`: a game with no inspection demonstrations (ViZDoom's route): no inspection policy is

@@ -100,6 +100,7 @@ CAPTURE = (160, 120)  # the agent's frames: the detector's own input size
 
 
 TEST_STEPS_FALLBACK = 300  # a test's step limit with test_steps 0 and no inspection demonstration kept
+LOST_STEPS_FALLBACK = 30  # lost_steps 0 and no inspection demonstration kept with a box big enough to test
 
 
 @dataclass
@@ -233,8 +234,11 @@ class PpgtaConfig:
     ``max_demo_steps``). The agent cannot tell when every face has been seen, so it inspects for as long as the
     demonstrator ever did: the park's orbit inspections, 145 steps; the older demonstrator's, about 300 (this
     field's fixed default until the orbit inspections came)."""
-    lost_steps: int = 30
-    """A test ends when no OOI has been seen for this many steps."""
+    lost_steps: int = 0
+    """A test ends when no OOI box big enough to start a test (``test_min_box``) has been seen for more than this
+    many steps; 0: the longest the inspection demonstrations kept ever went without one, after their first (the
+    park's orbit inspections: under 10 steps). A test that lost its object for longer is off the demonstrations'
+    course: its policy was never shown how to come back. The fixed default was 30 until 2026-11-28."""
     cooldown: int = 100
     """Steps after a test before another may start (pixels cannot tell two objects of a kind apart)."""
     after_test: str = "stay"
@@ -265,6 +269,15 @@ def od_mask(frame: np.ndarray, box: tuple[float, float, float, float] | None) ->
         if x1 > x0 and y1 > y0:
             out[y0:y1, x0:x1] = frame[y0:y1, x0:x1]
     return out
+
+
+def longest_gap(seen: list[bool]) -> int:
+    """The longest run of False in ``seen``."""
+    best = run = 0
+    for x in seen:
+        run = 0 if x else run + 1
+        best = max(best, run)
+    return best
 
 
 def scale_box(box: tuple[float, ...] | None, src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, ...] | None:
@@ -832,7 +845,7 @@ class PpgtaAgent(Explorer):
         c = self.cfg
         eps = [d for d in demos if d.steps]
         order = self.rng.permutation(len(eps))
-        total = 0
+        total, gaps = 0, []
         for i in order:
             d = eps[int(i)]
             kind = "inspect" if self.is_inspection(d.source) else "preference"
@@ -842,7 +855,12 @@ class PpgtaAgent(Explorer):
                 continue
             total += len(d.steps)
             full = np.stack([self.frame_of(s.obs) for s in d.steps])
-            boxes = [scale_box(found[0][0] if found else None, CAPTURE, self.size) for found in self.demo_boxes(full)]
+            found_all = self.demo_boxes(full)
+            boxes = [scale_box(found[0][0] if found else None, CAPTURE, self.size) for found in found_all]
+            if kind == "inspect":
+                big = [any(f[0][3] - f[0][1] >= c.test_min_box for f in found) for found in found_all]
+                if any(big):
+                    gaps.append(longest_gap(big[big.index(True):]))
             frames = np.stack([resize_nearest(f, self.size) for f in full])
             self.demo_raw.append((kind, frames, np.array([s.action for s in d.steps]), boxes))
         kinds = [k for k, *_ in self.demo_raw]
@@ -850,7 +868,8 @@ class PpgtaAgent(Explorer):
         self.fit_stats.update({"demos_given": len(eps), "demos_used": len(self.demo_raw),
                                "demo_steps": total, "inspect_demos": kinds.count("inspect"),
                                "preference_demos": kinds.count("preference"),
-                               "test_limit": c.test_steps or longest})
+                               "test_limit": c.test_steps or longest,
+                               "lost_limit": c.lost_steps or max(1, max(gaps, default=LOST_STEPS_FALLBACK))})
 
     @property
     def needs_preference(self) -> bool:
@@ -1044,10 +1063,11 @@ class PpgtaAgent(Explorer):
             assert st.test_window is not None and self.inspect_policy is not None
             st.test_steps += 1
             st.lost = 0 if big else st.lost + 1
+            lost_limit = self.fit_stats.get("lost_limit", c.lost_steps or LOST_STEPS_FALLBACK)
             ended = st.test_steps > self.fit_stats.get("test_limit", c.test_steps or TEST_STEPS_FALLBACK) \
-                or st.lost > c.lost_steps
+                or st.lost > lost_limit
             if ended:
-                self.counts["tests_lost" if st.lost > c.lost_steps else "tests_at_limit"] += 1
+                self.counts["tests_lost" if st.lost > lost_limit else "tests_at_limit"] += 1
             if ended and st.back is not None:  # this step is the test's last; its observe asks for the return
                 st.returning = True
             if ended and st.back is None:
