@@ -368,18 +368,24 @@ def test_after_a_return_no_test_starts_until_the_object_just_tested_is_out_of_vi
     assert agent.counts["tests"] == 2 and ctl.made == [0, 1]  # an object in view again: the next test
 
 
+def _tiny_tester(seed: int, n_frames: int, **cfg):
+    """``n_frames`` random frames and a small PPGTA agent (no detector, fitted at its first step, one test only)."""
+    rng = np.random.default_rng(seed)
+    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(n_frames)]
+    agent = PpgtaAgent(9, seed=2, warmup_steps=0, idm_updates=2, il_updates=2, inspect_il_updates=2, feat=16, mlp=16,
+                       local_hidden=8, global_hidden=16, cooldown=1000, **cfg)
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        agent.setup(CampaignInfo(9, max_episode_steps=1000))
+    return frames, agent
+
+
 @pytest.mark.parametrize("test_steps, limit", [(0, 7), (4, 4)])
 def test_a_test_lasts_at_most_as_long_as_the_longest_inspection_demonstration(test_steps, limit):
     """With ``test_steps`` 0 (the default) a test's step limit is the longest inspection demonstration's length
     (preference demonstrations do not count); a given ``test_steps`` is the limit."""
     from playtester.agents.common import Transition
 
-    rng = np.random.default_rng(5)
-    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(9)]
-    agent = PpgtaAgent(9, seed=2, warmup_steps=0, idm_updates=2, il_updates=2, inspect_il_updates=2, feat=16, mlp=16,
-                       local_hidden=8, global_hidden=16, test_steps=test_steps, cooldown=1000)
-    with pytest.warns(RuntimeWarning, match="no object detector"):
-        agent.setup(CampaignInfo(9, max_episode_steps=1000))
+    frames, agent = _tiny_tester(5, 9, test_steps=test_steps)
     agent.demonstrate([Demo("d/path/a.json", [DemoStep(f, {}, i % 3, 0.0) for i, f in enumerate(frames)]),
                        Demo("d/inspect/b.json", [DemoStep(f, {}, 5, 0.0) for f in frames[:7]]),
                        Demo("d/inspect/c.json", [DemoStep(f, {}, 5, 0.0) for f in frames[:3]])])
@@ -401,12 +407,7 @@ def test_a_test_ends_when_its_object_is_gone_longer_than_the_demonstrations_ever
     and in preference demonstrations do not count); a given ``lost_steps`` is the limit."""
     from playtester.agents.common import Transition
 
-    rng = np.random.default_rng(6)
-    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(12)]
-    agent = PpgtaAgent(9, seed=2, warmup_steps=0, idm_updates=2, il_updates=2, inspect_il_updates=2, feat=16, mlp=16,
-                       local_hidden=8, global_hidden=16, lost_steps=lost_steps, cooldown=1000)
-    with pytest.warns(RuntimeWarning, match="no object detector"):
-        agent.setup(CampaignInfo(9, max_episode_steps=1000))
+    frames, agent = _tiny_tester(6, 12, lost_steps=lost_steps)
     big, small = [((40.0, 30.0, 80.0, 90.0), "crate", 0.9)], [((40.0, 30.0, 44.0, 35.0), "crate", 0.9)]
     shown = {  # the boxes of each demonstration's frames, by its first frame
         0: [[]] * 12,  # preference: a long stretch with no box (not counted)
