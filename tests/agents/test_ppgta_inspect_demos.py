@@ -1,7 +1,7 @@
 """The inspection demonstrations PPGTA and Inspector imitate must show a behaviour pixels can tell: the orbit
 demonstrator of bench/ppgta.py (``--write-inspect-demos``) chooses every action from where its object is on screen,
-keeps it in view (so the agent's test hand-over rules, ``test_min_box`` and the fixed ``lost_steps`` of before, never
-cut it short; ``lost_steps`` now comes from the demonstrations themselves) and
+keeps it in view (so the agent's test hand-over rules, ``test_min_box`` and the default ``lost_steps`` of 30, never
+cut it short; with ``lost_steps=0`` the limit comes from the demonstrations themselves) and
 sees all 8 faces within 300 steps (a test lasts as long as the longest inspection demonstration given). bench/park_demos.py's demonstrator walks between stand points
 only it knows and has its object on no detector box for about half its steps; imitations of it never saw all 8
 faces (the README's benchmark: 0 of 38 objects tested)."""
