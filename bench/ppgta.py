@@ -25,7 +25,10 @@ objects), the ground truth being read for scoring only:
   change when other work shares the machine).
 
 Campaigns run in ``--jobs`` processes at once (spawned; torch one thread each). Results: bench/results/NAME.json,
-bird's-eye maps of each agent's first seed in bench/results/NAME_AGENT_{traces,status}.png.
+bird's-eye maps of each agent's first seed in bench/results/NAME_AGENT_{traces,status}.png, and the curves after
+each episode (pathway coverage and objects tested, each agent's mean over the seeds with the range of the seeds,
+the targets dashed) in bench/results/NAME_curves.png; ``--plot NAME`` draws that figure again from the results file
+(a file from before the coverage curve was recorded gets the objects-tested panel only).
 
 The inspection demonstrations are by default the 150 of ``bench/data/park_demos_orbit/inspect``, written by the
 orbit demonstrator (`orbit`: it circles its object keeping it in view, every action following from where the
@@ -53,6 +56,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from campaign_pool import cpu_seconds, mean_sd, run_pool  # noqa: E402
@@ -398,6 +403,8 @@ def main() -> None:
                     "demonstrations (default: the orbit demonstrator's; bench/data/park_demos/inspect: the older ones)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--name", default="ppgta")
+    ap.add_argument("--plot", metavar="NAME", help="draw bench/results/NAME_curves.png from the results file "
+                    "bench/results/NAME.json and stop")
     ap.add_argument("--write-lake-demos", type=int, default=0, metavar="N",
                     help="write N lake-shore preference demonstrations to --preference and stop")
     ap.add_argument("--write-recovery-demos", type=int, default=0, metavar="N",
@@ -407,6 +414,13 @@ def main() -> None:
                     help="write N inspections by the orbit demonstrator (every action from the screen) to --inspect "
                     "and stop")
     args = ap.parse_args()
+    if args.plot:
+        results = ROOT / "bench" / "results" / f"{args.plot}.json"
+        if not results.is_file():
+            ap.error(f"--plot {args.plot}: no results file {results.relative_to(ROOT)}; name one of "
+                     f"bench/results/*.json that bench/ppgta.py wrote")
+        print(f"written to {curves_png(json.loads(results.read_text()), results.with_name(f'{args.plot}_curves.png'))}")
+        return
     if args.write_lake_demos:
         write_lake_demos(args.write_lake_demos, Path(args.preference))
         return
@@ -465,7 +479,7 @@ def main() -> None:
                       **{k: v for k, v in s.items() if k != "status"}} for r, s in zip(mine, scores, strict=True)],
         }
         _maps(args.name, label, mine[0], scores[0])
-    record = {"game": "park", "episodes": args.episodes, "steps_per_episode": args.steps, "seeds": seeds,
+    record: dict[str, Any] = {"game": "park", "episodes": args.episodes, "steps_per_episode": args.steps, "seeds": seeds,
               "agents": agents, "labels": labels, "path_demos": args.path_demos, "inspect_demos": args.inspect_demos,
               "preference_demos": repo_path(args.preference),
               "inspect_demos_folder": repo_path(args.inspect),
@@ -482,6 +496,7 @@ def main() -> None:
               f"{a['tested_after_18']['mean']:.1f}), success {100 * a['success_rate']['mean']:.1f}%, fps "
               f"{a['fps']['mean']:.1f}, CPU {a['cpu_s'] / 60:.1f} min")
     print(f"written to {write_results(args.name, record, made)}")
+    print(f"written to {curves_png(record, ROOT / 'bench' / 'results' / f'{args.name}_curves.png')}")
     shutil.rmtree(tmp, ignore_errors=True)  # the campaigns' stores (their figures are in the results file)
 
 
@@ -494,6 +509,63 @@ def _maps(name: str, label: str, run: dict[str, Any], s: dict[str, Any]) -> None
     view = BirdsEye(head["map"], traces=traces, objects=s["status"], scale=6)
     for kind, img in (("traces", exploration_map(view)), ("status", status_map(view))):
         (ROOT / "bench" / "results" / f"{name}_{label}_{kind}.png").write_bytes(png_bytes(img))
+
+
+AGENT_COLOURS = {"ppgta": "#1565c0", "inspector": "#ef6c00", "random": "#757575"}
+OTHER_COLOURS = ("#2e7d32", "#6a1b9a", "#c62828", "#00838f", "#9e9d24")
+
+
+def curves_png(record: dict[str, Any], out: Path) -> Path:
+    """The curves after each episode of a results file's agents, side by side: pathway coverage (%) and objects
+    tested (of all the park's), each agent's mean over its seeds as a line and the seeds' lowest to highest as a
+    band, with the paper's targets dashed (85% coverage after 45 episodes, 80% of the objects tested within 18).
+    A results file without ``path_coverage_curve`` per run (before 2d993c7) gets the second panel only."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    agents = record["per_agent"]
+    have_cov = all("path_coverage_curve" in r for a in agents.values() for r in a["runs"])
+    panels = [("path_coverage_curve", "pathway coverage (%)", 100.0)] if have_cov else []
+    panels.append(("tested_curve", "objects tested", 1.0))
+    oois = max((r.get("oois", 0) for a in agents.values() for r in a["runs"]), default=0)
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.9), squeeze=False)
+    others = iter(OTHER_COLOURS)
+    colours = {label: AGENT_COLOURS.get(label) or next(others, "#000000") for label in agents}
+    for ax, (key, ylabel, scale) in zip(axes[0], panels, strict=True):
+        for label, a in agents.items():
+            curves = [[v * scale for v in r[key]] for r in a["runs"] if r.get(key)]
+            if not curves:
+                continue
+            n = min(len(c) for c in curves)
+            x = np.arange(1, n + 1)
+            values = np.array([c[:n] for c in curves])
+            ax.fill_between(x, values.min(0), values.max(0), color=colours[label], alpha=0.18, linewidth=0)
+            ax.plot(x, values.mean(0), color=colours[label], linewidth=2, label=f"{label} ({len(curves)} seeds)")
+        if key == "path_coverage_curve":
+            ax.axhline(100 * record["targets"]["path_coverage"], color="black", linestyle="--", linewidth=1)
+            ax.text(1, 100 * record["targets"]["path_coverage"] + 1.5, "target after 45 episodes", fontsize=8)
+            ax.set_ylim(0, 100)
+        elif oois:
+            target = record["targets"]["tested_after_18_share"] * oois
+            ax.plot([1, 18], [target, target], color="black", linestyle="--", linewidth=1)
+            ax.text(1, target + 0.5, "target within 18 episodes", fontsize=8)
+            ax.set_ylim(0, oois)
+            ylabel = f"objects tested (of {oois})"
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("episode")
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="lower right", fontsize=8)
+    fig.suptitle(f"park, {record['episodes']} episodes x {record['steps_per_episode']} steps, seeds "
+                 f"{', '.join(str(s) for s in record['seeds'])}\nline: mean over the seeds, band: lowest to highest seed",
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
 
 
 if __name__ == "__main__":

@@ -119,3 +119,33 @@ def test_the_benchmark_scores_coverage_after_each_campaign_episode():
     s = bench.score({"birdseye": [head, *eps], "steps": 40, "wall_s": 1.0, "cpu_s": 1.0}, {})
     assert s["path_coverage_curve"] == [0.1, 0.1, 0.2] and s["path_coverage"] == 0.2
     assert len(s["tested_curve"]) == 3
+
+
+def test_the_benchmark_draws_each_agents_curves_with_the_targets(tmp_path):
+    """``curves_png``: one panel per curve the results file has (pathway coverage, objects tested), each agent's mean
+    in its colour; a file from before the coverage curve was recorded gets the objects-tested panel alone."""
+    from matplotlib.image import imread
+
+    bench, _ = _bench()
+
+    def run(cov, tested):
+        return {"path_coverage_curve": cov, "tested_curve": tested, "oois": 38}
+
+    record = {"episodes": 3, "steps_per_episode": 100, "seeds": [0, 1],
+              "targets": {"path_coverage": 0.85, "tested_after_18_share": 0.8},
+              "per_agent": {"ppgta": {"runs": [run([0.1, 0.3, 0.5], [1, 4, 9]), run([0.2, 0.4, 0.6], [2, 5, 8])]},
+                            "random": {"runs": [run([0.05, 0.1, 0.1], [0, 0, 1]), run([0.05, 0.1, 0.2], [0, 1, 1])]}}}
+
+    def colours(path):
+        img = (imread(path)[..., :3] * 255).round().astype(int)
+        return {tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in bench.AGENT_COLOURS.values()
+                if ((img == [int(c[i:i + 2], 16) for i in (1, 3, 5)]).all(-1)).sum() > 20}
+
+    both = bench.curves_png(record, tmp_path / "both.png")
+    assert colours(both) == {(0x15, 0x65, 0xc0), (0x75, 0x75, 0x75)}  # ppgta's and random's lines, no inspector
+    for a in record["per_agent"].values():
+        for r in a["runs"]:
+            del r["path_coverage_curve"]
+    tested = bench.curves_png(record, tmp_path / "tested.png")
+    assert imread(tested).shape[1] < 0.6 * imread(both).shape[1]  # one panel instead of two
+    assert colours(tested) == {(0x15, 0x65, 0xc0), (0x75, 0x75, 0x75)}
