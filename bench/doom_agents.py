@@ -1,4 +1,4 @@
-"""PPGTA and random on ViZDoom's Freedoom 2 MAP01 (issue 22), side by side, through ``explore``.
+"""PPGTA, Inspector and random on ViZDoom's Freedoom 2 MAP01 (issue 22), side by side, through ``explore``.
 
 Each (agent, seed) is one ``playtester explore`` campaign on ``doom:freedoom2:MAP01`` (one worker, code coverage
 off, the game's own oracles): ``--episodes`` episodes of ``--steps`` steps, every episode from the map's player
@@ -6,9 +6,11 @@ start (ViZDoom has no random starts; the demonstrations start there too, so unli
 demonstrations' region out of its measures, the route measured here begins where the demonstrations begin).
 ``ppgta`` first learns from the route demonstrations (``bench/data/doom_demos/demo_*.json``, the preference;
 there are no inspection demonstrations for Doom and the game has no object detector, so it runs with
-``tests=false``: explore only, no inspection policy, no object tests); ``random`` gets none. ``inspector`` is not
-run by default: it takes no preference and there are no inspection demonstrations, so it gets no demonstration
-at all and fails when it trains (``--agents inspector`` shows it).
+``tests=false``: explore only, no inspection policy, no object tests). ``inspector`` takes no preference and,
+with ``tests=false``, no inspections: it gets no demonstration, its encoder learns the inverse dynamics of its own
+warm-up frames and PPO explores from random weights on the novelty of one RND predictor alone (since 2026-11-29;
+before, it failed when it trained, and the results files before ``doom_agents_inspector`` leave it out).
+``random`` gets none.
 The demonstrations are played once through the campaign's driver before the first step and are not counted.
 
 Measured per campaign by an observer on the campaign's own steps (the game's ground truth, for scoring only,
@@ -84,7 +86,8 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=3)
     ap.add_argument("--steps", type=int, default=1000, help="steps per episode")
     ap.add_argument("--seeds", default="0,1,2", help="campaign seeds (episode seeds follow each)")
-    ap.add_argument("--agents", default="ppgta:warmup_steps=300+tests=false,random", help="agent specs, comma-separated "
+    ap.add_argument("--agents", default="ppgta:warmup_steps=300+tests=false,inspector:warmup_steps=300+tests=false,random",
+                    help="agent specs, comma-separated "
                     "(options with + instead of ,: ppgta:warmup_steps=300+il_updates=200)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--name", default="doom_agents")

@@ -462,7 +462,7 @@ def test_without_tests_ppgta_learns_from_the_preference_alone():
     with pytest.warns(RuntimeWarning):
         lone.setup(CampaignInfo(9))
     lone.demonstrate([Demo("d/route/a.json", [DemoStep(f, {}, 0, 0.0) for f in frames])])
-    with pytest.raises(UsageError, match="got no demonstration it learns from"):
+    with pytest.raises(UsageError, match="got no demonstration it learns from .*warmup_steps=N"):
         lone.act(frames[0], {})
     with pytest.raises(UsageError, match="OOI inspections"):  # the default still asks for them
         bad = PpgtaAgent(9, warmup_steps=0)
@@ -470,6 +470,30 @@ def test_without_tests_ppgta_learns_from_the_preference_alone():
             bad.setup(CampaignInfo(9))
         bad.demonstrate([Demo("d/route/a.json", [DemoStep(f, {}, 0, 0.0) for f in frames])])
         bad.act(frames[0], {})
+
+
+def test_without_tests_or_demonstrations_inspector_learns_from_its_own_frames_alone():
+    """Inspector with ``tests=false`` on a game with no inspection demonstrations (ViZDoom): it takes no preference
+    either, so its encoder learns the inverse dynamics of its own warm-up frames and PPO explores on novelty alone
+    from random weights (RND on frames, as Inspector's exploration is)."""
+    from toy import drive
+
+    from playtester.agents.ppgta import InspectorAgent
+
+    rng = np.random.default_rng(2)
+    frames = [rng.integers(0, 256, size=(120, 160, 3), dtype=np.uint8) for _ in range(6)]
+    agent = InspectorAgent(9, tests=False, warmup_steps=8, idm_updates=3, n_steps=8, batch=4)
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        agent.setup(CampaignInfo(9))
+    before = [p.detach().clone() for p in agent.encoder.parameters()]
+    with pytest.warns(RuntimeWarning, match="no object detector"):
+        drive(agent, Pixels(frames), 30, ["t"])
+    st = agent.stats()
+    assert st["fitted"] and st["warmup"] == 8 and st["explore"] == 22 and st["test"] == 0
+    assert agent.inspect_policy is None and agent.path_policy is None and agent.ppo is not None
+    assert "idm_train_accuracy" in agent.fit_stats and "idm_accuracy_own_frames" in agent.fit_stats
+    assert any(not torch.equal(a, b) for a, b in zip(before, agent.encoder.parameters(), strict=True))  # it trained
+    assert st["ppo_updates"] >= 2 and st["rnd_updates"] > 0
 
 
 def _few_demos(tmp_path: Path) -> list[Path]:

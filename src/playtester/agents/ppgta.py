@@ -891,11 +891,12 @@ class PpgtaAgent(Explorer):
             raise UsageError(f"{self.name} learns from demonstrations and got none of "
                              f"{' nor '.join(what[k] for k in missing)}; pass --demos DIR (e.g. --demos "
                              "bench/data/park_demos/path --demos bench/data/park_demos/inspect)")
-        if not self.demo_raw:  # e.g. inspector with tests=false: it uses no preference, so nothing is left
+        if not self.demo_raw and len(self.own) < 2:  # e.g. inspector with tests=false and no warm-up
             raise UsageError(f"{self.name} got no demonstration it learns from (it uses "
                              f"{'inspections only' if not self.needs_preference else 'inspections and a preference'}"
-                             f"{'' if self.cfg.tests else ', and tests=false leaves out the inspections'}); "
-                             "pass --demos DIR with demonstrations of the kind it uses")
+                             f"{'' if self.cfg.tests else ', and tests=false leaves out the inspections'}) and played "
+                             "no warm-up steps to learn its encoder from; pass --demos DIR with demonstrations of the "
+                             f"kind it uses, or {self.name}:warmup_steps=N (N > 1) to learn from its own frames alone")
 
     # ---- training (after the warm-up)
     def _pairs(self, episodes: list[tuple[np.ndarray, np.ndarray, list[Any]]]) -> Pairs:
@@ -927,13 +928,15 @@ class PpgtaAgent(Explorer):
         eps = [(f, a, b) for _, f, a, b in self.demo_raw]
         train = [e for e, h in zip(eps, held, strict=True) if not h]
         test = [e for e, h in zip(eps, held, strict=True) if h]
-        tr, te = self._pairs(train), self._pairs(test) if test else None
+        tr, te = self._pairs(train) if train else None, self._pairs(test) if test else None
         own_te = None
         if len(self.own) > 1:  # the agent's own warm-up frames: 80% train, the last 20% held out
             cut = max(1, int(len(self.own) * (1 - c.held_out)))
             own_tr = self._own_pairs(self.own[:cut])
             own_te = self._own_pairs(self.own[cut:]) if cut < len(self.own) else None
-            tr = Pairs(*(np.concatenate([getattr(tr, k), getattr(own_tr, k)]) for k in Pairs.__dataclass_fields__))
+            tr = own_tr if tr is None else \
+                Pairs(*(np.concatenate([getattr(tr, k), getattr(own_tr, k)]) for k in Pairs.__dataclass_fields__))
+        assert tr is not None  # _check_demos: demonstrations or warm-up frames
         idm = InverseDynamics(self.encoder, c.feat, self.n_actions)
         self.fit_stats.update(fit_inverse_dynamics(idm, tr, te, c.idm_updates, c.batch, c.lr, self.rng))
         if own_te is not None:
