@@ -237,3 +237,23 @@ def test_vision_verdict_cli_writes_a_bundle_the_oracle_loads(bundle, tmp_path):
                             str(det_path), "--crop-shape", "round"], capture_output=True, text=True, timeout=120,
                            cwd=tmp_path)
     assert wrong.returncode == 2 and "--crop-shape round: one of box, inner, outer" in wrong.stdout + wrong.stderr
+
+
+def test_a_process_that_loads_the_texture_judge_runs_torch_on_one_thread():
+    """The oracle runs in a campaign's process beside its game workers: once its judge is loaded, torch there runs
+    one thread (two took three times the CPU a frame for no gain, and starved the workers of a loaded machine)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import playtester.vision
+
+    shipped = str(Path(playtester.vision.__file__).parent / "park-texture.pt")
+    code = ("import torch; torch.set_num_threads(2); import playtester.vision\n"
+            "from playtester.oracles import make_oracles\n"
+            f"suite = make_oracles({{'enabled': ['texture'], 'texture_model': {shipped!r}}})\n"
+            "assert suite.oracles[0].judge is not None\n"
+            "print(torch.get_num_threads())")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["1"]

@@ -18,8 +18,15 @@ from playtester.oracles.texture import register_judge
 
 
 def _load_texture_judge(path: str):  # noqa: ANN202 - a TextureJudge; torch is imported only here
+    """The judge of the bundle at ``path``; from then on torch runs one thread in this process. The judge runs two
+    small networks on one frame at a time, where a second thread took three times the CPU for no gain in time
+    (5.5 ms of CPU a frame on one thread, 16.7 on two, on this 2-core machine), and in a campaign's process it takes
+    that time from the game workers (as `playtester.agents.common.setup_torch` does for the agents)."""
+    import torch
+
     from playtester.vision.verdict import load_bundle
 
+    torch.set_num_threads(1)
     return load_bundle(path)
 
 
