@@ -496,7 +496,11 @@ def main() -> None:
               f"{a['tested_after_18']['mean']:.1f}), success {100 * a['success_rate']['mean']:.1f}%, fps "
               f"{a['fps']['mean']:.1f}, CPU {a['cpu_s'] / 60:.1f} min")
     print(f"written to {write_results(args.name, record, made)}")
-    print(f"written to {curves_png(record, ROOT / 'bench' / 'results' / f'{args.name}_curves.png')}")
+    try:
+        print(f"written to {curves_png(record, ROOT / 'bench' / 'results' / f'{args.name}_curves.png')}")
+    except ImportError as e:  # the results file is written; the figure can be drawn later with --plot NAME
+        print(f"no curves figure ({e}; install the dev extra: pip install -e '.[dev]', then bench/ppgta.py --plot "
+              f"{args.name})")
     shutil.rmtree(tmp, ignore_errors=True)  # the campaigns' stores (their figures are in the results file)
 
 
