@@ -1,6 +1,6 @@
 """What every results file records about how it was made: the command, the git commit (and whether the
-tree had uncommitted changes), the machine (cores, memory, Python, platform, the CPU's model and the vector
-instructions torch's kernels use on it) and the date.
+tree had uncommitted changes), the machine (cores, memory, Python, platform, the CPU's model and vector
+instruction flags, and the kernels torch uses when the bench runs torch in its own process) and the date.
 
 The learned agents' figures depend on the last: torch picks its CPU kernels by the instructions the CPU has (AVX-512
 or AVX2), and the two round differently, so a network trained on one kind of machine ends a few ulps away from the
@@ -27,25 +27,32 @@ def _git(*args: str) -> str:
         return ""
 
 
-def _cpu_model() -> str:
+VECTOR_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512_vnni", "avx512_bf16",
+                "amx_tile")
+
+
+def _cpu() -> tuple[str, list[str]]:
+    """The CPU's model and which of ``VECTOR_FLAGS`` it has (from /proc/cpuinfo; what torch, the BLAS library and
+    oneDNN choose their kernels by). Read from the file, so that a bench that does not use torch does not load it."""
+    model, flags = platform.processor() or "unknown", []
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.partition(":")[2].strip()
+            key, _, value = line.partition(":")
+            if key.strip() == "model name" and model in ("unknown", platform.processor()):
+                model = value.strip()
+            elif key.strip() == "flags" and not flags:
+                have = set(value.split())
+                flags = [f for f in VECTOR_FLAGS if f in have]
     except OSError:
         pass
-    return platform.processor() or "unknown"
+    return model, flags
 
 
 def _torch_capability() -> str | None:
-    """The vector instructions torch's CPU kernels use here (``AVX512``, ``AVX2``, ...), None without torch."""
-    import importlib.util
-
-    if importlib.util.find_spec("torch") is None:
-        return None
-    import torch
-
-    return str(torch.backends.cpu.get_cpu_capability())
+    """The vector instructions torch's CPU kernels use in this process (``AVX512``, ``AVX2``, ...), when the bench has
+    loaded torch here; None otherwise (the CPU's flags say what it would pick, ``ATEN_CPU_CAPABILITY`` overrides)."""
+    torch = sys.modules.get("torch")
+    return None if torch is None else str(torch.backends.cpu.get_cpu_capability())
 
 
 def provenance() -> dict[str, object]:
@@ -56,8 +63,8 @@ def provenance() -> dict[str, object]:
         "commit": _git("rev-parse", "HEAD") or "unknown",
         "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
         "machine": {"cores": os.cpu_count(), "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
-                    "python": sys.version.split()[0], "platform": platform.platform(), "cpu": _cpu_model(),
-                    "torch_cpu_capability": _torch_capability()},
+                    "python": sys.version.split()[0], "platform": platform.platform(), "cpu": _cpu()[0],
+                    "cpu_vector_flags": _cpu()[1], "torch_cpu_capability": _torch_capability()},
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         # settings given by environment (PLAYTESTER_SPIN_US=0 and the like), which the command line does not show
         "environment": {k: v for k, v in sorted(os.environ.items())
