@@ -149,3 +149,62 @@ def test_the_benchmark_draws_each_agents_curves_with_the_targets(tmp_path):
     tested = bench.curves_png(record, tmp_path / "tested.png")
     assert imread(tested).shape[1] < 0.6 * imread(both).shape[1]  # one panel instead of two
     assert colours(tested) == {(0x15, 0x65, 0xc0), (0x75, 0x75, 0x75)}
+
+
+def _tests_bench():
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_ppgta_tests_under_test", BENCH / "ppgta_tests.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(str(BENCH))
+    return mod
+
+
+def test_the_tests_benchmark_names_the_object_in_view_and_not_the_one_behind():
+    import math
+
+    from playtester.drive.spec import resolve
+    from playtester.env import GameEnv
+    from playtester.games.park import PLANE
+
+    b, park_demos = _bench()
+    tb = _tests_bench()
+    half_fov = math.degrees(math.atan(PLANE))
+    env = GameEnv(resolve("park"), capture=None)
+    try:
+        for seed in range(50002, 50040):
+            demo = park_demos.Demonstrator(env, seed)
+            ooi = b.nearest_ooi(demo)
+            if ooi is not None:
+                break
+        ox, oy = demo.oois()[ooi].pos
+        for _ in range(40):  # turn until the object is at the view's centre
+            x, y, angle = demo.pose()
+            bearing = (math.degrees(math.atan2(oy - y, ox - x)) - angle + 180) % 360 - 180
+            if abs(bearing) <= 6:
+                break
+            demo.act("turn_right" if bearing > 0 else "turn_left")
+        name, dist = tb.target(env.last_obs, half_fov)
+        assert name == ooi  # the nearest object overall is the nearest in view once faced
+        assert dist == round(math.dist(demo.pose()[:2], (ox, oy)), 2)
+        for _ in range(15):  # 180 degrees: it is behind the player now
+            demo.act("turn_left")
+        assert tb.target(env.last_obs, half_fov)[0] != ooi
+    finally:
+        env.close()
+
+
+def test_the_tests_benchmark_groups_tests_by_the_distance_they_started_at():
+    tb = _tests_bench()
+    row = {"ooi": "ooi-1", "steps": 10, "ended": "limit"}
+    rows = [{**row, "distance": 2.0, "faces_start": 3, "faces_end": 8},
+            {**row, "distance": 6.5, "faces_start": 1, "faces_end": 2, "ended": "lost"},
+            {**row, "distance": 12.0, "faces_start": 0, "faces_end": 0, "steps": 20},
+            {**row, "ooi": None, "distance": None, "faces_start": None, "faces_end": None, "steps": 20}]
+    g = tb.group(rows)
+    near, mid, far = g["within 4 tiles"], g["4 to 9 tiles"], g["none in view or over 9 tiles"]
+    assert (near["tests"], near["finished_an_object"], near["gained_a_face"]) == (1, 1, 1)
+    assert (mid["tests"], mid["lost"], mid["gained_a_face"], mid["finished_an_object"]) == (1, 1, 1, 0)
+    assert (far["tests"], far["steps"], far["gained_a_face"], far["share_of_test_steps"]) == (2, 40, 0, round(40 / 60, 3))
