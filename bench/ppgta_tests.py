@@ -2,13 +2,13 @@
 
 `bench/ppgta.py` counts the objects a campaign tested; this bench looks at the tests themselves. It runs the same
 campaigns (`ppgta.campaign`: one worker, every oracle of the park on, the same demonstrations) and, in the campaign's
-process, reads the probe at each step the agent observes (``Transition.game_obs``, for scoring only: the agent never
-sees it). When a test starts it notes the object of interest the test is most likely on: the nearest one inside the
-player's field of view (the park's ``PLANE``: about 67 degrees), its distance in tiles and how many of its 8 faces had
-been seen in the episode; when the test ends, how many have been seen then, the test's steps and how it ended (the
-object lost, the step limit, the episode's end). Tests are then grouped by the distance they started at: a test
-that starts with no object of interest within ``FAR`` tiles in view started on something that is not one (the
-detector's false positive) or on one too far to inspect.
+process, reads the probe of each step the agent observes (``Transition.game_obs``, for scoring only: the agent never
+sees it). When a test starts, the agent's box on the frame it started on (its biggest, ``SlotState.box``, in its
+160x120 pixels) is matched with the objects' ``screen_box`` in the probe of that same frame: the object whose box
+overlaps it most (intersection over union at least ``MATCH_IOU``) is the one under test, and none means the detector
+saw an object of interest where there is none. Each test's row has that object, its distance in tiles, how many of
+its 8 faces the episode had seen when the test started and when it ended, the test's steps and how it ended (the
+object lost, the step limit, the episode's end). The summary groups the tests by the distance they started at.
 
 Usage: python bench/ppgta_tests.py --seeds 0 --episodes 6 [--agent ppgta:warmup_steps=300] [--name ppgta_tests]
 """
@@ -16,7 +16,6 @@ Usage: python bench/ppgta_tests.py --seeds 0 --episodes 6 [--agent ppgta:warmup_
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import shutil
 import sys
@@ -34,20 +33,30 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 NEAR, FAR = 4.0, 9.0  # tiles: the start-distance groups (the orbit demonstrations inspect from within 6 tiles)
+MATCH_IOU = 0.3  # the agent's box and an object's screen box overlap at least this much: the test is on it
+NONE = "on no object of interest"
+GROUPS = (f"within {NEAR:g} tiles", f"{NEAR:g} to {FAR:g} tiles", f"beyond {FAR:g} tiles", NONE)
 
 
-def target(game_obs: Any, half_fov: float) -> tuple[str | None, float | None]:
-    """The nearest object of interest inside the field of view, and its distance (None, None: none in view)."""
-    f = game_obs.features
-    x, y, angle = f["x"], f["y"], f["angle"]
-    seen = []
-    for k, e in game_obs.entities.items():
-        if not k.startswith("ooi-"):
-            continue
-        bearing = (math.degrees(math.atan2(e.pos[1] - y, e.pos[0] - x)) - angle + 180) % 360 - 180
-        if abs(bearing) <= half_fov:
-            seen.append((math.dist((x, y), e.pos), k))
-    return (min(seen)[1], round(min(seen)[0], 2)) if seen else (None, None)
+def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(0.0, w) * max(0.0, h)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def target(game_obs: Any, box: tuple[float, ...] | None, scale: float) -> tuple[str | None, float | None]:
+    """The object of interest whose screen box (window pixels) best overlaps ``box`` (the agent's pixels, times
+    ``scale`` to the window's), and its distance in tiles; (None, None) when none overlaps at least ``MATCH_IOU``."""
+    if box is None:
+        return None, None
+    b = tuple(v * scale for v in box)
+    best = max(((iou(b, tuple(e.attrs["screen_box"])), k, e) for k, e in game_obs.entities.items()
+                if k.startswith("ooi-") and e.attrs.get("screen_box")), default=None, key=lambda t: t[0])
+    if best is None or best[0] < MATCH_IOU:
+        return None, None
+    return best[1], round(float(best[2].attrs["distance"]), 2)
 
 
 def faces(game_obs: Any, ooi: str | None) -> int | None:
@@ -60,9 +69,10 @@ def job(j: dict[str, Any]) -> dict[str, Any]:
     import ppgta as bench_ppgta
 
     from playtester.agents import ppgta
-    from playtester.games.park import PLANE
+    from playtester.games.park import SCREEN_W
 
-    half_fov = math.degrees(math.atan(PLANE))
+    scale = SCREEN_W / ppgta.CAPTURE[0]
+    before: dict[int, Any] = {}  # slot -> the probe of the frame the agent acted on this step
     tests: list[dict[str, Any]] = []
     open_: dict[int, dict[str, Any]] = {}  # slot -> the running test's row
     seen = {"tests": 0}
@@ -90,19 +100,23 @@ def job(j: dict[str, Any]) -> dict[str, Any]:
             row["faces_end"] = faces(go, row["ooi"])
             if st is None or st.mode != "test":
                 close(self, slot)
-        if self.counts["tests"] != seen["tests"]:  # a test started on this step's action
+        if self.counts["tests"] != seen["tests"]:  # a test started on this step's frame
             seen["tests"] = self.counts["tests"]
-            ooi, dist = target(go, half_fov)  # after the test's first step
-            open_[slot] = {"step": self.steps, "ooi": ooi, "distance": dist, "faces_start": faces(go, ooi),
+            start = before.get(slot, go)
+            ooi, dist = target(start, st.box if st is not None else None, scale)
+            open_[slot] = {"step": self.steps, "ooi": ooi, "distance": dist, "box_h": None if st is None or
+                           st.box is None else round(st.box[3] - st.box[1], 1), "faces_start": faces(start, ooi),
                            "faces_end": faces(go, ooi), "steps": 1, "lost0": self.counts["tests_lost"],
                            "limit0": self.counts["tests_at_limit"]}
             if st is None or st.mode != "test":
                 close(self, slot)
+        before[slot] = go
         return stop
 
     def logged_episode_end(self: Any, slot: int, outcome: str) -> None:
         if slot in open_:
             close(self, slot, "episode_end")
+        before.pop(slot, None)  # the next episode's first frame has no step before it
         episode_end(self, slot, outcome)
 
     ppgta.PpgtaAgent.observe, ppgta.PpgtaAgent.episode_end = logged_observe, logged_episode_end
@@ -114,19 +128,22 @@ def job(j: dict[str, Any]) -> dict[str, Any]:
 
 
 def group(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Tests by the distance they started at: how many, their steps, how many gained a face or finished one."""
-    def name(d: float | None) -> str:
-        return f"none in view or over {FAR:g} tiles" if d is None or d > FAR else \
-            f"within {NEAR:g} tiles" if d <= NEAR else f"{NEAR:g} to {FAR:g} tiles"
+    """Tests by what they started on: an object within ``NEAR`` tiles, ``NEAR`` to ``FAR``, beyond, or none; how
+    many, their steps, how many gained a face of it, finished it (all 8 seen) or began with it finished already (in
+    the episode: pixels cannot tell two objects of a kind apart), how they ended."""
+    def name(r: dict[str, Any]) -> str:
+        d = r["distance"]
+        return NONE if r["ooi"] is None else GROUPS[0] if d <= NEAR else GROUPS[1] if d <= FAR else GROUPS[2]
 
     out: dict[str, Any] = {}
     total = sum(r["steps"] for r in rows) or 1
-    for key in (f"within {NEAR:g} tiles", f"{NEAR:g} to {FAR:g} tiles", f"none in view or over {FAR:g} tiles"):
-        mine = [r for r in rows if name(r["distance"]) == key]
+    for key in GROUPS:
+        mine = [r for r in rows if name(r) == key]
         out[key] = {"tests": len(mine), "steps": sum(r["steps"] for r in mine),
                     "share_of_test_steps": round(sum(r["steps"] for r in mine) / total, 3),
                     "gained_a_face": sum((r["faces_end"] or 0) > (r["faces_start"] or 0) for r in mine),
                     "finished_an_object": sum((r["faces_end"] or 0) >= 8 > (r["faces_start"] or 0) for r in mine),
+                    "on_an_object_already_finished": sum((r["faces_start"] or 0) >= 8 for r in mine),
                     "lost": sum(r["ended"] == "lost" for r in mine), "at_limit": sum(r["ended"] == "limit"
                                                                                      for r in mine)}
     return out
@@ -161,13 +178,14 @@ def main() -> None:
     rows = [t for r in runs for t in r["tests"]]
     groups = group(rows)
     for key, g in groups.items():
-        print(f"{key:28s} {g['tests']:3d} tests, {100 * g['share_of_test_steps']:.0f}% of test steps, "
+        print(f"{key:24s} {g['tests']:3d} tests, {100 * g['share_of_test_steps']:.0f}% of test steps, "
               f"{g['gained_a_face']} gained a face, {g['finished_an_object']} finished an object, "
+              f"{g['on_an_object_already_finished']} on one finished already, "
               f"{g['lost']} lost, {g['at_limit']} at the limit")
     record = {"game": "park", "agent": agent, "seeds": [r["seed"] for r in runs], "episodes": args.episodes,
               "steps_per_episode": args.steps, "path_demos": args.path_demos, "inspect_demos": args.inspect_demos,
               "preference_demos": repo_path(args.preference), "inspect_demos_folder": repo_path(args.inspect),
-              "near_far_tiles": [NEAR, FAR], "seconds": round(time.perf_counter() - start, 1),
+              "near_far_tiles": [NEAR, FAR], "match_iou": MATCH_IOU, "seconds": round(time.perf_counter() - start, 1),
               "cpu_s_total": round(sum(r["cpu_s"] for r in runs), 1), "groups": groups,
               "per_seed": {str(r["seed"]): group(r["tests"]) for r in runs}, "runs": runs}
     print(f"written to {write_results(args.name, record, made)}")

@@ -162,16 +162,16 @@ def _tests_bench():
     return mod
 
 
-def test_the_tests_benchmark_names_the_object_in_view_and_not_the_one_behind():
+def test_the_tests_benchmark_puts_a_test_on_the_object_under_the_agents_box():
     import math
 
     from playtester.drive.spec import resolve
     from playtester.env import GameEnv
-    from playtester.games.park import PLANE
+    from playtester.games.park import SCREEN_W
 
     b, park_demos = _bench()
     tb = _tests_bench()
-    half_fov = math.degrees(math.atan(PLANE))
+    scale = SCREEN_W / CAPTURE[0]
     env = GameEnv(resolve("park"), capture=None)
     try:
         for seed in range(50002, 50040):
@@ -186,25 +186,30 @@ def test_the_tests_benchmark_names_the_object_in_view_and_not_the_one_behind():
             if abs(bearing) <= 6:
                 break
             demo.act("turn_right" if bearing > 0 else "turn_left")
-        name, dist = tb.target(env.last_obs, half_fov)
-        assert name == ooi  # the nearest object overall is the nearest in view once faced
-        assert dist == round(math.dist(demo.pose()[:2], (ox, oy)), 2)
-        for _ in range(15):  # 180 degrees: it is behind the player now
+        seen = env.last_obs.entities[ooi].attrs
+        box = tuple(v / scale for v in seen["screen_box"])  # the agent's pixels
+        assert tb.target(env.last_obs, box, scale) == (ooi, round(seen["distance"], 2))
+        assert tb.target(env.last_obs, (0.0, 0.0, 8.0, 8.0), scale) == (None, None)  # the sky: no object there
+        assert tb.target(env.last_obs, None, scale) == (None, None)
+        for _ in range(15):  # 180 degrees: the object is behind the player, the same box shows something else
             demo.act("turn_left")
-        assert tb.target(env.last_obs, half_fov)[0] != ooi
+        assert tb.target(env.last_obs, box, scale)[0] != ooi
     finally:
         env.close()
 
 
-def test_the_tests_benchmark_groups_tests_by_the_distance_they_started_at():
+def test_the_tests_benchmark_groups_tests_by_what_they_started_on():
     tb = _tests_bench()
     row = {"ooi": "ooi-1", "steps": 10, "ended": "limit"}
     rows = [{**row, "distance": 2.0, "faces_start": 3, "faces_end": 8},
             {**row, "distance": 6.5, "faces_start": 1, "faces_end": 2, "ended": "lost"},
             {**row, "distance": 12.0, "faces_start": 0, "faces_end": 0, "steps": 20},
+            {**row, "distance": 3.0, "faces_start": 8, "faces_end": 8, "steps": 0},
             {**row, "ooi": None, "distance": None, "faces_start": None, "faces_end": None, "steps": 20}]
     g = tb.group(rows)
-    near, mid, far = g["within 4 tiles"], g["4 to 9 tiles"], g["none in view or over 9 tiles"]
-    assert (near["tests"], near["finished_an_object"], near["gained_a_face"]) == (1, 1, 1)
+    near, mid, far, none = (g[k] for k in tb.GROUPS)
+    assert (near["tests"], near["finished_an_object"], near["gained_a_face"]) == (2, 1, 1)
+    assert near["on_an_object_already_finished"] == 1
     assert (mid["tests"], mid["lost"], mid["gained_a_face"], mid["finished_an_object"]) == (1, 1, 1, 0)
-    assert (far["tests"], far["steps"], far["gained_a_face"], far["share_of_test_steps"]) == (2, 40, 0, round(40 / 60, 3))
+    assert (far["tests"], far["steps"], far["gained_a_face"]) == (1, 20, 0)
+    assert (none["tests"], none["share_of_test_steps"], none["at_limit"]) == (1, round(20 / 60, 3), 1)
