@@ -22,12 +22,22 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 WINDOW_H = 480  # the park's window; the agent sees it at CAPTURE[1] = 120 px
 
 
-def _bench():
+def _load(module: str, file: str):
+    """A bench script as a module (its folder on sys.path while it loads, for its sibling imports)."""
     sys.path.insert(0, str(BENCH))
     try:
-        spec = importlib.util.spec_from_file_location("bench_ppgta_under_test", BENCH / "ppgta.py")
+        spec = importlib.util.spec_from_file_location(module, BENCH / file)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(str(BENCH))
+    return mod
+
+
+def _bench():
+    mod = _load("bench_ppgta_under_test", "ppgta.py")
+    sys.path.insert(0, str(BENCH))
+    try:
         import park_demos
     finally:
         sys.path.remove(str(BENCH))
@@ -152,14 +162,7 @@ def test_the_benchmark_draws_each_agents_curves_with_the_targets(tmp_path):
 
 
 def _tests_bench():
-    sys.path.insert(0, str(BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location("bench_ppgta_tests_under_test", BENCH / "ppgta_tests.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.remove(str(BENCH))
-    return mod
+    return _load("bench_ppgta_tests_under_test", "ppgta_tests.py")
 
 
 def test_the_tests_benchmark_puts_a_test_on_the_object_under_the_agents_box():
