@@ -38,21 +38,15 @@ NONE = "on no object of interest"
 GROUPS = (f"within {NEAR:g} tiles", f"{NEAR:g} to {FAR:g} tiles", f"beyond {FAR:g} tiles", NONE)
 
 
-def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    inter = max(0.0, w) * max(0.0, h)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def target(game_obs: Any, box: tuple[float, ...] | None, scale: float) -> tuple[str | None, float | None]:
     """The object of interest whose screen box (window pixels) best overlaps ``box`` (the agent's pixels, times
     ``scale`` to the window's), and its distance in tiles; (None, None) when none overlaps at least ``MATCH_IOU``."""
+    from playtester.vision.evaluate import box_iou
+
     if box is None:
         return None, None
     b = tuple(v * scale for v in box)
-    best = max(((iou(b, tuple(e.attrs["screen_box"])), k, e) for k, e in game_obs.entities.items()
+    best = max(((box_iou(b, e.attrs["screen_box"]), k, e) for k, e in game_obs.entities.items()
                 if k.startswith("ooi-") and e.attrs.get("screen_box")), default=None, key=lambda t: t[0])
     if best is None or best[0] < MATCH_IOU:
         return None, None
