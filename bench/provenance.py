@@ -34,18 +34,18 @@ VECTOR_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl", "a
 def _cpu() -> tuple[str, list[str]]:
     """The CPU's model and which of ``VECTOR_FLAGS`` it has (from /proc/cpuinfo; what torch, the BLAS library and
     oneDNN choose their kernels by). Read from the file, so that a bench that does not use torch does not load it."""
-    model, flags = platform.processor() or "unknown", []
+    model, flags = None, None
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             key, _, value = line.partition(":")
-            if key.strip() == "model name" and model in ("unknown", platform.processor()):
+            if key.strip() == "model name" and model is None:
                 model = value.strip()
-            elif key.strip() == "flags" and not flags:
+            elif key.strip() == "flags" and flags is None:
                 have = set(value.split())
                 flags = [f for f in VECTOR_FLAGS if f in have]
     except OSError:
         pass
-    return model, flags
+    return model or platform.processor() or "unknown", flags or []
 
 
 def _torch_capability() -> str | None:
@@ -58,13 +58,14 @@ def _torch_capability() -> str | None:
 def provenance() -> dict[str, object]:
     import psutil
 
+    cpu, flags = _cpu()
     return {
         "command": " ".join([os.path.relpath(sys.argv[0], ROOT) if sys.argv[0] else "python", *sys.argv[1:]]),
         "commit": _git("rev-parse", "HEAD") or "unknown",
         "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
         "machine": {"cores": os.cpu_count(), "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
-                    "python": sys.version.split()[0], "platform": platform.platform(), "cpu": _cpu()[0],
-                    "cpu_vector_flags": _cpu()[1], "torch_cpu_capability": _torch_capability()},
+                    "python": sys.version.split()[0], "platform": platform.platform(), "cpu": cpu,
+                    "cpu_vector_flags": flags, "torch_cpu_capability": _torch_capability()},
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         # settings given by environment (PLAYTESTER_SPIN_US=0 and the like), which the command line does not show
         "environment": {k: v for k, v in sorted(os.environ.items())
