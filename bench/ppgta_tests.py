@@ -8,7 +8,9 @@ sees it). When a test starts, the agent's box on the frame it started on (its bi
 overlaps it most (intersection over union at least ``MATCH_IOU``) is the one under test, and none means the detector
 saw an object of interest where there is none. Each test's row has that object, its distance in tiles, how many of
 its 8 faces the episode had seen when the test started and when it ended, the test's steps and how it ended (the
-object lost, the step limit, the episode's end). The summary groups the tests by the distance they started at.
+object lost, the step limit, the episode's end). The summary groups the tests by the distance they started at, and
+sets them beside the objects the campaigns finished in all (`bench/ppgta.py`'s count: an object with all 8 faces seen
+in one episode, by a test or while exploring).
 
 Usage: python bench/ppgta_tests.py --seeds 0 --episodes 6 [--agent ppgta:warmup_steps=300] [--name ppgta_tests]
 """
@@ -115,7 +117,9 @@ def job(j: dict[str, Any]) -> dict[str, Any]:
 
     ppgta.PpgtaAgent.observe, ppgta.PpgtaAgent.episode_end = logged_observe, logged_episode_end
     run = bench_ppgta.campaign(j)
+    curve = bench_ppgta.score(run, {})["tested_curve"]  # bench/ppgta.py's count: in tests or not
     return {"seed": j["seed"], "agent": j["agent"], "steps": run["steps"], "cpu_s": run["cpu_s"],
+            "tested_curve": curve, "tested": curve[-1] if curve else 0,
             "agent_stats": {k: v for k, v in run["agent_stats"].items() if k in ("tests", "test", "explore",
                                                                                  "tests_lost", "tests_at_limit")},
             "tests": tests}
@@ -171,6 +175,9 @@ def main() -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     rows = [t for r in runs for t in r["tests"]]
     groups = group(rows)
+    tested = sum(r["tested"] for r in runs)
+    print(f"the campaigns finished {tested} objects (bench/ppgta.py's count, each campaign's distinct ones), "
+          f"{sum(g['finished_an_object'] for g in groups.values())} tests finished one")
     for key, g in groups.items():
         print(f"{key:24s} {g['tests']:3d} tests, {100 * g['share_of_test_steps']:.0f}% of test steps, "
               f"{g['gained_a_face']} gained a face, {g['finished_an_object']} finished an object, "
@@ -180,7 +187,7 @@ def main() -> None:
               "steps_per_episode": args.steps, "path_demos": args.path_demos, "inspect_demos": args.inspect_demos,
               "preference_demos": repo_path(args.preference), "inspect_demos_folder": repo_path(args.inspect),
               "near_far_tiles": [NEAR, FAR], "match_iou": MATCH_IOU, "seconds": round(time.perf_counter() - start, 1),
-              "cpu_s_total": round(sum(r["cpu_s"] for r in runs), 1), "groups": groups,
+              "cpu_s_total": round(sum(r["cpu_s"] for r in runs), 1), "objects_finished": tested, "groups": groups,
               "per_seed": {str(r["seed"]): group(r["tests"]) for r in runs}, "runs": runs}
     print(f"written to {write_results(args.name, record, made)}")
 
