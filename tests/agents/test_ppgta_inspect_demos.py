@@ -182,6 +182,7 @@ def test_the_tests_benchmark_puts_a_test_on_the_object_under_the_agents_box():
             ooi = b.nearest_ooi(demo)
             if ooi is not None:
                 break
+        assert ooi is not None, "no start had an object within reach"
         ox, oy = demo.oois()[ooi].pos
         for _ in range(40):  # turn until the object is at the view's centre
             x, y, angle = demo.pose()
