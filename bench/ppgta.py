@@ -54,6 +54,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -294,8 +295,9 @@ def follow_tiles(demo: Any, tiles: set[tuple[int, int]], rng: Any, steps: int) -
     return True
 
 
-def campaign(job: dict[str, Any]) -> dict[str, Any]:
-    """One campaign (in its own process): the bird's-eye record, the agent's stats, timings."""
+def campaign(job: dict[str, Any], observers: Sequence[Any] = ()) -> dict[str, Any]:
+    """One campaign (in its own process): the bird's-eye record, the agent's stats, timings. ``observers``: more
+    observers of the campaign's loop (`explore`'s), e.g. bench/ppgta_tests.py's log of the agent's tests."""
     import playtester.vision  # noqa: F401 - registers the texture judge's loader, as the CLI does
     from playtester.campaign import Budget, explore
     from playtester.campaign.observers import BIRDSEYE_FILE
@@ -306,7 +308,8 @@ def campaign(job: dict[str, Any]) -> dict[str, Any]:
     with cpu_seconds() as used:
         wall0 = time.perf_counter()
         r = explore(spec, out=out, agent=job["agent"], budget=Budget(steps=job["steps"] * job["episodes"]),
-                    workers=1, seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"])
+                    workers=1, seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"],
+                    observers=observers)
         wall = time.perf_counter() - wall0
     r.store.close()
     lines = [json.loads(x) for x in (out / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]

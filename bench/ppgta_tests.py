@@ -2,8 +2,8 @@
 
 `bench/ppgta.py` counts the objects a campaign tested; this bench looks at the tests themselves. It runs the same
 campaigns (`ppgta.campaign`: one worker, every oracle of the park on, the same demonstrations) and, in the campaign's
-process, reads the probe of each step the agent observes (``Transition.game_obs``, for scoring only: the agent never
-sees it). When a test starts, the agent's box on the frame it started on (its biggest, ``SlotState.box``, in its
+process, a campaign observer (`TestLog`, among `explore`'s ``observers``) reads the probe of each step (the step's
+``game_obs``, for scoring only: the agent never sees it). When a test starts, the agent's box on the frame it started on (its biggest, ``SlotState.box``, in its
 160x120 pixels) is matched with the objects' ``screen_box`` in the probe of that same frame: the object whose box
 overlaps it most (intersection over union at least ``MATCH_IOU``) is the one under test, and none means the detector
 saw an object of interest where there is none. Each test's row has that object, its distance in tiles, how many of
@@ -30,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from campaign_pool import run_pool  # noqa: E402
 from ppgta import DEMOS, ORBIT_DEMOS, pick_demos, repo_path  # noqa: E402
 from provenance import provenance, write_results  # noqa: E402
+
+from playtester.campaign.loop import Observer  # noqa: E402
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -60,69 +62,71 @@ def faces(game_obs: Any, ooi: str | None) -> int | None:
     return None if e is None else len(e.attrs.get("seen_faces") or ())
 
 
-def job(j: dict[str, Any]) -> dict[str, Any]:
-    """One campaign (`ppgta.campaign`) with the agent's observe and episode_end wrapped to log its tests."""
-    import ppgta as bench_ppgta
+class TestLog(Observer):
+    """A campaign observer (`explore`'s ``observers``: called after the campaign's own, so the agent has observed
+    the step) that writes a row for each of the agent's tests into ``rows``."""
 
-    from playtester.agents import ppgta
-    from playtester.games.park import SCREEN_W
+    def __init__(self, scale: float) -> None:
+        self.scale = scale  # window pixels per agent pixel
+        self.rows: list[dict[str, Any]] = []
+        self.open: dict[int, dict[str, Any]] = {}  # slot -> the running test's row
+        self.before: dict[int, Any] = {}  # slot -> the probe of the frame the agent acted on this step
+        self.tests = 0  # the agent's count of tests started, as last seen
 
-    scale = SCREEN_W / ppgta.CAPTURE[0]
-    before: dict[int, Any] = {}  # slot -> the probe of the frame the agent acted on this step
-    tests: list[dict[str, Any]] = []
-    open_: dict[int, dict[str, Any]] = {}  # slot -> the running test's row
-    seen = {"tests": 0}
-    observe, episode_end = ppgta.PpgtaAgent.observe, ppgta.PpgtaAgent.episode_end
+    def close(self, agent: Any, slot: int, how: str | None = None) -> None:
+        row = self.open.pop(slot)
+        lost, limit = agent.counts["tests_lost"] - row.pop("lost0"), agent.counts["tests_at_limit"] - row.pop("limit0")
+        row["ended"] = how or ("lost" if lost else "limit" if limit else "other")
+        self.rows.append(row)
 
-    def close(agent: Any, slot: int, how: str | None = None) -> None:
-        row = open_.pop(slot)
-        if how is None:
-            lost = agent.counts["tests_lost"] - row.pop("lost0")
-            limit = agent.counts["tests_at_limit"] - row.pop("limit0")
-            how = "lost" if lost else "limit" if limit else "other"
-        else:
-            row.pop("lost0"), row.pop("limit0")
-        row["ended"] = how
-        tests.append(row)
-
-    def logged_observe(self: Any, slot: int, t: Any) -> bool:
-        stop = observe(self, slot, t)
-        st, go = self.slots.get(slot), t.game_obs
+    def on_step(self, step: Any) -> None:
+        slot, agent, go = step.slot.index, step.slot.agent, step.game_obs
         if go is None:
-            return stop
-        if slot in open_:
-            row = open_[slot]
+            return
+        if step.action is None:  # an episode's first frame
+            self.before[slot] = go
+            return
+        st = agent.slots.get(slot)
+        if slot in self.open:
+            row = self.open[slot]
             row["steps"] += 1
             row["faces_end"] = faces(go, row["ooi"])
             if st is None or st.mode != "test":
-                close(self, slot)
-        if self.counts["tests"] != seen["tests"]:  # a test started on this step's frame
-            seen["tests"] = self.counts["tests"]
-            start = before.get(slot, go)
-            ooi, dist = target(start, st.box if st is not None else None, scale)
-            open_[slot] = {"step": self.steps, "ooi": ooi, "distance": dist, "box_h": None if st is None or
-                           st.box is None else round(st.box[3] - st.box[1], 1), "faces_start": faces(start, ooi),
-                           "faces_end": faces(go, ooi), "steps": 1, "lost0": self.counts["tests_lost"],
-                           "limit0": self.counts["tests_at_limit"]}
+                self.close(agent, slot)
+        if agent.counts["tests"] != self.tests:  # a test started on this step's frame
+            self.tests = agent.counts["tests"]
+            start = self.before.get(slot, go)
+            box = st.box if st is not None else None
+            ooi, dist = target(start, box, self.scale)
+            self.open[slot] = {"step": agent.steps, "ooi": ooi, "distance": dist,
+                               "box_h": None if box is None else round(box[3] - box[1], 1),
+                               "faces_start": faces(start, ooi), "faces_end": faces(go, ooi), "steps": 1,
+                               "lost0": agent.counts["tests_lost"], "limit0": agent.counts["tests_at_limit"]}
             if st is None or st.mode != "test":
-                close(self, slot)
-        before[slot] = go
-        return stop
+                self.close(agent, slot)
+        self.before[slot] = go
 
-    def logged_episode_end(self: Any, slot: int, outcome: str) -> None:
-        if slot in open_:
-            close(self, slot, "episode_end")
-        before.pop(slot, None)  # the next episode's first frame has no step before it
-        episode_end(self, slot, outcome)
+    def on_episode_end(self, slot: Any, outcome: str, reason: str) -> None:
+        if slot.index in self.open:
+            self.close(slot.agent, slot.index, "episode_end")
+        self.before.pop(slot.index, None)
 
-    ppgta.PpgtaAgent.observe, ppgta.PpgtaAgent.episode_end = logged_observe, logged_episode_end
-    run = bench_ppgta.campaign(j)
+
+def job(j: dict[str, Any]) -> dict[str, Any]:
+    """One campaign (`ppgta.campaign`) with a `TestLog` among its observers."""
+    import ppgta as bench_ppgta
+
+    from playtester.agents.ppgta import CAPTURE
+    from playtester.games.park import SCREEN_W
+
+    log = TestLog(SCREEN_W / CAPTURE[0])
+    run = bench_ppgta.campaign(j, observers=[log])
     curve = bench_ppgta.score(run, {})["tested_curve"]  # bench/ppgta.py's count: in tests or not
     return {"seed": j["seed"], "agent": j["agent"], "steps": run["steps"], "cpu_s": run["cpu_s"],
             "tested_curve": curve, "tested": curve[-1] if curve else 0,
             "agent_stats": {k: v for k, v in run["agent_stats"].items() if k in ("tests", "test", "explore",
                                                                                  "tests_lost", "tests_at_limit")},
-            "tests": tests}
+            "tests": log.rows}
 
 
 def group(rows: list[dict[str, Any]]) -> dict[str, Any]:
