@@ -39,6 +39,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 NEAR, FAR = 4.0, 9.0  # tiles: the start-distance groups (the orbit demonstrations inspect from within 6 tiles)
 MATCH_IOU = 0.3  # the agent's box and an object's screen box overlap at least this much: the test is on it
 NONE = "on no object of interest"
+TESTING = ("approach", "test")  # the agent's modes while a test runs (an approach, ``approach_steps``, then the inspection)
 GROUPS = (f"within {NEAR:g} tiles", f"{NEAR:g} to {FAR:g} tiles", f"beyond {FAR:g} tiles", NONE)
 
 
@@ -90,8 +91,9 @@ class TestLog(Observer):
         if slot in self.open:
             row = self.open[slot]
             row["steps"] += 1
+            row["approach_steps"] += int(st is not None and st.mode == "approach")
             row["faces_end"] = faces(go, row["ooi"])
-            if st is None or st.mode != "test":
+            if st is None or st.mode not in TESTING:
                 self.close(agent, slot)
         if agent.counts["tests"] != self.tests:  # a test started on this step's frame
             self.tests = agent.counts["tests"]
@@ -101,8 +103,9 @@ class TestLog(Observer):
             self.open[slot] = {"step": agent.steps, "ooi": ooi, "distance": dist,
                                "box_h": None if box is None else round(box[3] - box[1], 1),
                                "faces_start": faces(start, ooi), "faces_end": faces(go, ooi), "steps": 1,
+                               "approach_steps": int(st is not None and st.mode == "approach"),
                                "lost0": agent.counts["tests_lost"], "limit0": agent.counts["tests_at_limit"]}
-            if st is None or st.mode != "test":
+            if st is None or st.mode not in TESTING:
                 self.close(agent, slot)
         self.before[slot] = go
 
@@ -124,8 +127,9 @@ def job(j: dict[str, Any]) -> dict[str, Any]:
     curve = bench_ppgta.score(run, {})["tested_curve"]  # bench/ppgta.py's count: in tests or not
     return {"seed": j["seed"], "agent": j["agent"], "steps": run["steps"], "cpu_s": run["cpu_s"],
             "tested_curve": curve, "tested": curve[-1] if curve else 0,
-            "agent_stats": {k: v for k, v in run["agent_stats"].items() if k in ("tests", "test", "explore",
-                                                                                 "tests_lost", "tests_at_limit")},
+            "agent_stats": {k: v for k, v in run["agent_stats"].items() if k in (
+                "tests", "test", "explore", "tests_lost", "tests_at_limit", "approach", "approaches_reached",
+                "approaches_at_limit", "approaches_lost", "approach_height", "approach_centre", "box_motion")},
             "tests": log.rows}
 
 

@@ -9,6 +9,7 @@ import json
 import math
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -569,21 +570,27 @@ def test_after_a_test_ppgta_can_return_to_where_the_test_began(tmp_path):
 
 
 # ------------------------------------------------------------- detections of the demonstrations, kept
-def _park_frames(n: int, seed: int) -> np.ndarray:
-    """``n`` frames of the real park at the agent's size (random walking from ``seed``'s start)."""
+def _park_walk(n: int, seed: int) -> tuple[np.ndarray, list[int]]:
+    """``n`` frames of the real park at the agent's size (random walking from ``seed``'s start) and the actions
+    between them."""
     from playtester.agents.ppgta import CAPTURE
     from playtester.env import GameEnv
 
     env = GameEnv("park", obs_size=CAPTURE)
     try:
         obs, _ = env.reset(seed=seed)
-        rng, frames = np.random.default_rng(seed), [obs]
+        rng, frames, actions = np.random.default_rng(seed), [obs], []
         for _ in range(n - 1):
-            obs, *_ = env.step(int(rng.integers(env.action_space.n)))
+            actions.append(int(rng.integers(env.action_space.n)))
+            obs, *_ = env.step(actions[-1])
             frames.append(obs)
     finally:
         env.close()
-    return np.stack(frames)
+    return np.stack(frames), actions
+
+
+def _park_frames(n: int, seed: int) -> np.ndarray:
+    return _park_walk(n, seed)[0]
 
 
 def test_the_demonstrations_detections_are_batched_kept_and_read_back(tmp_path, monkeypatch):
@@ -645,3 +652,129 @@ def test_the_demonstrations_detections_are_batched_kept_and_read_back(tmp_path, 
     off = agent()
     assert off.demo_boxes(frames) == first and ran == [40] and off.counts["demo_frames_cached"] == 0
     assert len(list((tmp_path / "cache" / "detections").glob("*.json"))) == 2
+
+
+# --------------------------------------------------------------------- a test's approach (approach_steps)
+def _box(cx: float, h: float, kind: str = "crate") -> tuple[tuple[float, ...], str, float]:
+    return ((cx - h / 2, 60 - h / 2, cx + h / 2, 60 + h / 2), kind, 0.9)
+
+
+def test_box_motion_learns_how_each_action_moves_a_box_and_steers_by_it():
+    from playtester.agents.ppgta import BoxMotion
+
+    m = BoxMotion(4, 160.0, min_count=3)
+    assert m.steer(_box(30, 12)[0], 8.0) is None  # nothing learnt yet
+    for _ in range(3):
+        m.add(_box(70, 10), [_box(70, 12)], 0)  # 0: the box grows
+        m.add(_box(70, 10), [_box(150, 30, "barrel"), _box(82, 10)], 1)  # 1: 12 px right (the other kind is not it)
+        m.add(_box(70, 10), [_box(58, 10)], 2)  # 2: 12 px left
+    m.add(_box(70, 10), [_box(140, 10)], 3)  # too far to be the same object: not counted
+    m.add(None, [_box(70, 10)], 3)  # no box before
+    assert m.n.tolist() == [3, 3, 3, 0]
+    assert m.table()["shift_px"] == [0.0, 12.0, -12.0, 0.0] and m.table()["growth"][0] == round(math.log(1.2), 4)
+    assert m.steer(_box(30, 12)[0], 8.0) == 1  # left of the middle: the action that moves it right
+    assert m.steer(_box(130, 12)[0], 8.0) == 2
+    assert m.steer(_box(84, 12)[0], 8.0) == 0  # centred: the action that brings it nearer
+    assert m.steer(_box(84, 12)[0], 8.0, mask=[0, 1, 1, 1]) is None  # none valid grows it
+    assert m.steer(_box(30, 12)[0], 8.0, mask=[1, 0, 1, 1]) == 0  # none valid centres it: nearer still
+
+
+class _Toy:
+    """A box on screen that actions move as a first-person camera would: 4 turns left (the box moves right),
+    5 turns right, 0 walks forward (it grows), every other action leaves it."""
+
+    def __init__(self, cx: float, h: float) -> None:
+        self.cx, self.h, self.shown = cx, h, True
+
+    def boxes(self, frame=None) -> list[Any]:
+        return [_box(self.cx, self.h)] if self.shown else []
+
+    def move(self, a: int) -> None:
+        self.cx += {4: 12.0, 5: -12.0}.get(a, 0.0)
+        self.h *= 1.15 if a == 0 else 1.0
+
+
+def _approacher(toy: _Toy):
+    """A small PPGTA with approach_steps; its inspection demonstration begins with a 30 px box 4 px right of the
+    middle, its preference demonstration turns and walks in the toy world (what `BoxMotion` learns from)."""
+    frames, agent = _tiny_tester(7, 12, approach_steps=30)
+    acts = [4, 4, 5, 5, 0, 0, 4, 5, 0, 0, 5, 4] * 2
+    walk, seen = _Toy(60, 12), []
+    for a in acts:
+        seen.append(walk.boxes())
+        walk.move(a)
+    inspect = [[_box(84, 30)]] + [[_box(84, 34)]] * 6
+    agent.demo_boxes = lambda fs: seen if len(fs) == len(acts) else inspect
+    agent.demonstrate([Demo("d/path/a.json", [DemoStep(f, {}, a, 0.0) for f, a in zip(frames * 2, acts, strict=True)]),
+                       Demo("d/inspect/b.json", [DemoStep(f, {}, 5, 0.0) for f in frames[:7]])])
+    assert agent.fit_stats["approach_height"] == 30 and agent.fit_stats["approach_centre"] == 8
+    agent.boxes = toy.boxes
+    agent.attach(0, _Snapshots())
+    agent.episode_start(0)
+    return frames, agent
+
+
+def test_a_test_first_turns_to_its_object_and_walks_up_to_it_then_inspects():
+    from playtester.agents.common import Transition
+
+    toy = _Toy(30, 12)  # a small box left of the middle
+    frames, agent = _approacher(toy)
+    played, at = [], []
+    for _ in range(20):
+        a = agent.act(frames[0], {})
+        played.append((agent.slots[0].mode, a))  # the mode it acted in
+        at.append((toy.cx, toy.h))  # where the box was when it acted
+        toy.move(a)
+        agent.observe(0, Transition(frames[0], a, 0.0, frames[1], False, False, {}, None, False))
+    approach = [a for mode, a in played if mode == "approach"]
+    # turned left until the box was within 8 px of the middle (30 -> 78), then walked until it was 30 px tall
+    assert approach == [4] * 4 + [0] * 7, played
+    assert agent.counts["tests"] == 1 and agent.counts["approaches_reached"] == 1 and agent.counts["approach"] == 11
+    # then the inspection, for as long as its demonstration (7 steps); then exploration
+    assert agent.counts["test"] == agent.fit_stats["test_limit"] == 7 and agent.counts["tests_at_limit"] == 1
+    assert agent.counts["explore"] == 20 - 11 - 7 and [m for m, _ in played[11:18]] == ["test"] * 7
+    assert abs(at[11][0] - 80) <= 8 and at[11][1] >= 30  # the inspection began where its demonstration did
+
+
+def test_an_approach_that_loses_its_object_gives_the_test_up():
+    from playtester.agents.common import Transition
+    from playtester.agents.ppgta import APPROACH_LOST
+
+    toy = _Toy(30, 12)
+    frames, agent = _approacher(toy)
+
+    def step() -> None:
+        a = agent.act(frames[0], {})
+        toy.move(a)
+        agent.observe(0, Transition(frames[0], a, 0.0, frames[1], False, False, {}, None, False))
+
+    step()
+    step()
+    assert agent.slots[0].mode == "approach"
+    toy.shown = False
+    for _ in range(APPROACH_LOST):
+        step()
+    assert agent.slots[0].mode == "approach"  # steering by the box last seen
+    step()
+    assert agent.slots[0].mode == "explore" and agent.counts["approaches_lost"] == 1 and agent.counts["tests_lost"] == 1
+    assert agent.counts["test"] == 0 and agent.slots[0].since_test <= 1  # the cooldown holds off the next test
+
+
+def test_on_the_park_box_motion_learns_that_turning_moves_boxes_and_walking_grows_them():
+    """From the real park's frames (a random walk) and its detector: turning left moves an object's box right,
+    turning right moves it left, walking forward makes it bigger and backwards smaller (no action is named)."""
+    import playtester.vision  # noqa: F401 - registers the detector loader
+    from playtester.agents.ppgta import BoxMotion
+    from playtester.oracles.texture import load_judge
+
+    judge, why = load_judge(str(ROOT / "src" / "playtester" / "vision" / "park-texture.pt"))
+    assert judge is not None, why
+    frames, actions = _park_walk(400, seed=6)
+    m = BoxMotion(9, 160.0)
+    m.add_episode([sorted((d for d in f if d[2] >= 0.5), key=lambda d: -(d[0][3] - d[0][1]))
+                   for f in judge.detect_many(frames)], actions)
+    t = m.table()
+    forward, _strafe_left, back, _strafe_right, turn_left, turn_right = range(6)  # park.actions.yaml's order
+    assert min(t["pairs"][a] for a in (forward, back, turn_left, turn_right)) >= 5, t
+    assert t["shift_px"][turn_left] > 5 and t["shift_px"][turn_right] < -5, t
+    assert t["growth"][forward] > 0 > t["growth"][back], t

@@ -241,6 +241,13 @@ class PpgtaConfig:
     (README, ``ppgta_lost_limit``), so the default stays 30."""
     cooldown: int = 100
     """Steps after a test before another may start (pixels cannot tell two objects of a kind apart)."""
+    approach_steps: int = 0
+    """Most steps of a test's approach (ours; 0: none, the paper's, the inspection policy takes over at once). With
+    N > 0 a test first steers towards the OOI that started it, turning until its box is centred and walking until
+    it is as big as at the inspection demonstrations' first frames (`BoxMotion`: which action moves a box where is
+    learnt from adjacent frames of the demonstrations and the agent's own play, so no action is named), for at
+    most N steps, then the inspection policy takes over. The demonstrations the policy imitates all begin near
+    their object, facing it; a campaign's tests began wherever a box first got big enough."""
     after_test: str = "stay"
     """Where exploration resumes after a test: ``stay`` (the paper: where the test left the player) or ``return``
     (restore the snapshot of the game taken when the test began, with the exploration policy's memory of then, on
@@ -278,6 +285,67 @@ def longest_gap(seen: list[bool]) -> int:
         run = 0 if x else run + 1
         best = max(best, run)
     return best
+
+
+APPROACH_LOST = 5  # an approach is given up when no box big enough to test was seen for more steps than this
+
+
+class BoxMotion:
+    """How each action moves an OOI's box on screen, learnt from pairs of adjacent frames: for each action, the
+    mean shift of the box's centre (pixels, right positive) and the mean log-ratio of its height (> 0: it grows,
+    the object nears). A pair counts when the first frame's biggest box has a box of the same kind in the next
+    frame whose centre moved less than ``reach`` of the frame's width (the nearest such: the same object)."""
+
+    def __init__(self, n_actions: int, width: float, min_count: int = 5, reach: float = 0.35) -> None:
+        self.width, self.min_count, self.reach = width, min_count, reach
+        self.n = np.zeros(n_actions)
+        self.dx = np.zeros(n_actions)
+        self.dh = np.zeros(n_actions)
+
+    def add(self, before: Any, after: list[Any], action: int) -> None:
+        """``before``: the first frame's biggest detection (box, kind, score) or None; ``after``: the next frame's."""
+        if before is None or not after:
+            return
+        (x0, y0, x1, y1), kind = before[0], before[1]
+        cx, h = (x0 + x1) / 2, y1 - y0
+        near = [d for d in after if d[1] == kind and abs((d[0][0] + d[0][2]) / 2 - cx) < self.reach * self.width]
+        if not near or h <= 0:
+            return
+        b = min(near, key=lambda d: abs((d[0][0] + d[0][2]) / 2 - cx))[0]
+        if b[3] - b[1] <= 0:
+            return
+        self.n[action] += 1
+        self.dx[action] += (b[0] + b[2]) / 2 - cx
+        self.dh[action] += math.log((b[3] - b[1]) / h)
+
+    def add_episode(self, found: list[list[Any]], actions: Any) -> None:
+        """Every adjacent pair of one trajectory (``found``: each frame's detections, biggest first)."""
+        for t in range(len(found) - 1):
+            self.add(found[t][0] if found[t] else None, found[t + 1], int(actions[t]))
+
+    def steer(self, box: tuple[float, ...], tol: float, mask: Any = None) -> int | None:
+        """The action that brings ``box``'s centre within ``tol`` pixels of the middle the most, while it is
+        outside; then the one that grows it the most. None: no action known well enough does either."""
+        known = self.n >= self.min_count
+        if mask is not None:
+            known &= np.asarray(mask) > 0
+        if not known.any():
+            return None
+        n = np.maximum(self.n, 1)
+        err = (box[0] + box[2]) / 2 - self.width / 2
+        if abs(err) > tol:
+            after = np.where(known, np.abs(err + self.dx / n), np.inf)
+            a = int(np.argmin(after))
+            if after[a] < abs(err):
+                return a
+        gain = np.where(known, self.dh / n, -np.inf)
+        a = int(np.argmax(gain))
+        return a if gain[a] > 0 else None
+
+    def table(self) -> dict[str, list[float]]:
+        n = np.maximum(self.n, 1)
+        return {"pairs": self.n.astype(int).tolist(), "shift_px": np.round(self.dx / n, 2).tolist(),
+                "growth": np.round(self.dh / n, 4).tolist()}
 
 
 def scale_box(box: tuple[float, ...] | None, src: tuple[int, int], dst: tuple[int, int]) -> tuple[float, ...] | None:
@@ -680,13 +748,16 @@ class SlotState:
 
     window: deque  # encoder features of the last K frames (masked)
     g: torch.Tensor  # global GRU state of the exploration policy (shared with pi_p: same frozen GRU)
-    mode: str = "explore"  # explore | test
+    mode: str = "explore"  # explore | approach | test
     test_window: deque | None = None
     test_g: torch.Tensor | None = None
     test_steps: int = 0
+    approach: int = 0  # steps of this test's approach so far (mode approach)
+    target: tuple[float, ...] | None = None  # the box the approach steers by (the last one seen)
     lost: int = 0
     since_test: int = 10**9
     box: tuple[float, ...] | None = None  # the OOI box of this step's frame (the agent's pixels)
+    prev_det: Any = None  # this step's frame's biggest detection (box, kind, score), for `BoxMotion`
     pending: dict[str, Any] | None = None  # the PPO step awaiting its reward
     alpha: Alpha | None = None
     disc: float = 0.0  # discounted novelty return (its running spread scales the novelty)
@@ -737,7 +808,10 @@ class PpgtaAgent(Explorer):
         self.fitted = False
         self.steps = 0
         self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0, "tests_lost": 0, "tests_at_limit": 0,
-                       "demo_frames_cached": 0, "test_returns": 0, "test_return_failed": 0}
+                       "demo_frames_cached": 0, "test_returns": 0, "test_return_failed": 0, "approach": 0,
+                       "approaches_reached": 0, "approaches_at_limit": 0, "approaches_lost": 0}
+        self.motion = BoxMotion(n_actions, CAPTURE[0])  # how actions move boxes (approach_steps > 0)
+        self.approach_starts: list[tuple[float, float]] = []  # inspection demonstrations' first box: height, |dx|
         self._back: dict[int, Any] = {}  # slot -> what to restore at its next episode_start (after_test=return)
         self._cache_warned = False
         self.explore_actions = np.zeros(n_actions, np.int64)  # what the exploration policy played
@@ -857,12 +931,17 @@ class PpgtaAgent(Explorer):
             full = np.stack([self.frame_of(s.obs) for s in d.steps])
             found_all = self.demo_boxes(full)
             boxes = [scale_box(found[0][0] if found else None, CAPTURE, self.size) for found in found_all]
+            actions = np.array([s.action for s in d.steps])
+            if c.approach_steps > 0:
+                self.motion.add_episode(found_all, actions)
             if kind == "inspect":
                 big = [any(f[0][3] - f[0][1] >= c.test_min_box for f in found) for found in found_all]
                 if any(big):
                     gaps.append(longest_gap(big[big.index(True):]))
+                    b = found_all[big.index(True)][0][0]
+                    self.approach_starts.append((b[3] - b[1], abs((b[0] + b[2]) / 2 - CAPTURE[0] / 2)))
             frames = np.stack([resize_nearest(f, self.size) for f in full])
-            self.demo_raw.append((kind, frames, np.array([s.action for s in d.steps]), boxes))
+            self.demo_raw.append((kind, frames, actions, boxes))
         kinds = [k for k, *_ in self.demo_raw]
         longest = max((len(a) for k, _f, a, _b in self.demo_raw if k == "inspect"), default=TEST_STEPS_FALLBACK)
         self.fit_stats.update({"demos_given": len(eps), "demos_used": len(self.demo_raw),
@@ -870,6 +949,10 @@ class PpgtaAgent(Explorer):
                                "preference_demos": kinds.count("preference"),
                                "test_limit": c.test_steps or longest,
                                "lost_limit": c.lost_steps or max(1, max(gaps, default=LOST_STEPS_FALLBACK))})
+        if c.approach_steps > 0:  # an approach ends where the inspection demonstrations began (median box)
+            hs, dxs = [h for h, _ in self.approach_starts], [dx for _, dx in self.approach_starts]
+            self.fit_stats.update({"approach_height": float(np.median(hs)) if hs else c.test_min_box,
+                                   "approach_centre": max(8.0, float(np.percentile(dxs, 75))) if dxs else 16.0})
 
     @property
     def needs_preference(self) -> bool:
@@ -1031,6 +1114,7 @@ class PpgtaAgent(Explorer):
         found = self.boxes(frame)
         big = [d for d in found if d[0][3] - d[0][1] >= self.cfg.test_min_box]
         st.box = found[0][0] if found else None
+        st.prev_det = found[0] if found else None
         small, masked = self.views(frame, st.box)
         if not self.fitted:
             self.counts["warmup"] += 1
@@ -1055,13 +1139,19 @@ class PpgtaAgent(Explorer):
         st.since_test += 1
         st.clear = st.clear or not big
         if st.mode == "explore" and big and st.clear and st.since_test > c.cooldown and self.inspect_policy is not None:
-            st.mode, st.test_steps, st.lost = "test", 0, 0
-            st.test_window, st.test_g = deque(maxlen=c.k_frames), torch.zeros(1, 1, c.global_hidden)
             self.counts["tests"] += 1
             self._cut(slot)
             self._remember(st, slot)
+            if c.approach_steps > 0:
+                st.mode, st.approach, st.lost, st.target = "approach", 0, 0, big[0][0]
+            else:
+                self._inspect(st)
         st.window.append(f)
         assert self.ppo is not None
+        if st.mode == "approach":
+            a = self._approach(st, big, mask)
+            if a is not None:
+                return a
         if st.mode == "test":
             assert st.test_window is not None and self.inspect_policy is not None
             st.test_steps += 1
@@ -1102,6 +1192,36 @@ class PpgtaAgent(Explorer):
             self._update(slot, float(value[0]))
         return a
 
+    def _inspect(self, st: SlotState) -> None:
+        """The inspection policy takes over, with no memory (its demonstrations began at their object)."""
+        st.mode, st.test_steps, st.lost = "test", 0, 0
+        st.test_window, st.test_g = deque(maxlen=self.cfg.k_frames), torch.zeros(1, 1, self.cfg.global_hidden)
+
+    def _approach(self, st: SlotState, big: list[Any], mask: Any) -> int | None:
+        """One step of a test's approach (``approach_steps``): the action `BoxMotion` steers with, or None when the
+        approach has ended this step (the inspection takes over, or the OOI was lost: exploration resumes)."""
+        st.approach += 1
+        st.lost = 0 if big else st.lost + 1
+        if big:
+            st.target = big[0][0]
+        if st.lost > APPROACH_LOST:  # given up, as a test that lost its object: exploration resumes
+            self.counts["approaches_lost"] += 1
+            self.counts["tests_lost"] += 1
+            st.mode, st.since_test = "explore", 0
+            st.returning = st.back is not None
+            return None
+        box, tol = st.target, self.fit_stats.get("approach_centre", 16.0)
+        assert box is not None
+        near = big and box[3] - box[1] >= self.fit_stats.get("approach_height", self.cfg.test_min_box) \
+            and abs((box[0] + box[2]) / 2 - CAPTURE[0] / 2) <= tol
+        a = None if near or st.approach > self.cfg.approach_steps else self.motion.steer(box, tol, mask)
+        if a is None:
+            self.counts["approaches_reached" if near else "approaches_at_limit"] += 1
+            self._inspect(st)
+            return None
+        self.counts["approach"] += 1
+        return a
+
     def _step(self, pol: Policy, window: deque, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The window's projected features (K, d), padded with its first, and the global GRU's next state."""
         feats = list(window)
@@ -1136,8 +1256,10 @@ class PpgtaAgent(Explorer):
         st.played += 1
         frame = self.frame_of(t.next_obs)
         if not self.fitted:  # warm-up: keep the pair (this frame, the next one) and the action between them
+            found = self.boxes(frame)
+            if self.cfg.approach_steps > 0:
+                self.motion.add(st.prev_det, found, int(t.action))
             if st.prev_pair is not None:
-                found = self.boxes(frame)
                 nsmall, nmasked = self.views(frame, found[0][0] if found else None)
                 self.own.append((st.prev_pair[0], st.prev_pair[1], nsmall, nmasked, int(t.action)))
                 st.prev_pair = None
@@ -1145,6 +1267,8 @@ class PpgtaAgent(Explorer):
             return False
         # the next frame's novelty, OD-masked (its detections are kept for the next act)
         found = self.boxes(frame)
+        if self.cfg.approach_steps > 0:
+            self.motion.add(st.prev_det, found, int(t.action))
         _, masked = self.views(frame, found[0][0] if found else None)
         x = self.rnd_input(masked)
         novelty = float(self.rnd.novelty(x[None])[0])
@@ -1222,6 +1346,7 @@ class PpgtaAgent(Explorer):
                 "ppo_updates": 0 if self.ppo is None else self.ppo.updates,
                 **({} if self.ppo is None else {f"ppo_{k}": v for k, v in self.ppo.last.items()}),  # the last update's
                 "rnd_updates": self.rnd.updates,
+                **({"box_motion": self.motion.table()} if self.cfg.approach_steps > 0 else {}),
                 "mean_novelty": self.novelty_sum / max(1, self.steps), "mean_reward": self.style_sum / n,
                 **{k: round(v, 2) for k, v in self.timing.items()}}
 
