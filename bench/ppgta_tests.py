@@ -146,6 +146,7 @@ def group(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for key in GROUPS:
         mine = [r for r in rows if name(r) == key]
         out[key] = {"tests": len(mine), "steps": sum(r["steps"] for r in mine),
+                    "approach_steps": sum(r.get("approach_steps", 0) for r in mine),
                     "share_of_test_steps": round(sum(r["steps"] for r in mine) / total, 3),
                     "gained_a_face": sum((r["faces_end"] or 0) > (r["faces_start"] or 0) for r in mine),
                     "finished_an_object": sum((r["faces_end"] or 0) >= 8 > (r["faces_start"] or 0) for r in mine),

@@ -207,7 +207,7 @@ def test_the_tests_benchmark_groups_tests_by_what_they_started_on():
     row = {"ooi": "ooi-1", "steps": 10, "ended": "limit"}
     rows = [{**row, "distance": 2.0, "faces_start": 3, "faces_end": 8},
             {**row, "distance": 6.5, "faces_start": 1, "faces_end": 2, "ended": "lost"},
-            {**row, "distance": 12.0, "faces_start": 0, "faces_end": 0, "steps": 20},
+            {**row, "distance": 12.0, "faces_start": 0, "faces_end": 0, "steps": 20, "approach_steps": 6},
             {**row, "distance": 3.0, "faces_start": 8, "faces_end": 8, "steps": 0},
             {**row, "ooi": None, "distance": None, "faces_start": None, "faces_end": None, "steps": 20}]
     g = tb.group(rows)
@@ -215,5 +215,6 @@ def test_the_tests_benchmark_groups_tests_by_what_they_started_on():
     assert (near["tests"], near["finished_an_object"], near["gained_a_face"]) == (2, 1, 1)
     assert near["on_an_object_already_finished"] == 1
     assert (mid["tests"], mid["lost"], mid["gained_a_face"], mid["finished_an_object"]) == (1, 1, 1, 0)
-    assert (far["tests"], far["steps"], far["gained_a_face"]) == (1, 20, 0)
+    assert (far["tests"], far["steps"], far["gained_a_face"], far["approach_steps"]) == (1, 20, 0, 6)
+    assert near["approach_steps"] == 0  # rows from before approaches have none
     assert (none["tests"], none["share_of_test_steps"], none["at_limit"]) == (1, round(20 / 60, 3), 1)
