@@ -517,20 +517,27 @@ AGENT = ("ppgta:warmup_steps=40,idm_updates=30,il_updates=10,inspect_il_updates=
          "feat=32,mlp=32,local_hidden=16,global_hidden=32,test_steps=40,cooldown=20,n_steps=16")
 
 
-def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests(tmp_path):
+@pytest.mark.parametrize("approach", [0, 20])
+def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests(tmp_path, approach):
     import playtester.vision  # noqa: F401 - registers the detector loader (the CLI imports it too)
     from playtester.campaign import Budget, explore
     from playtester.campaign.observers import BIRDSEYE_FILE
     from playtester.drive.spec import resolve
 
     spec = resolve("park").with_config(max_episode_steps=110)
-    r = explore(spec, out=tmp_path / "out", agent=AGENT, budget=Budget(steps=200), workers=1, code_coverage=False,
-                replay_known=False, demos=_few_demos(tmp_path), seed=3)
+    r = explore(spec, out=tmp_path / "out", agent=AGENT + f",approach_steps={approach}", budget=Budget(steps=200),
+                workers=1, code_coverage=False, replay_known=False, demos=_few_demos(tmp_path), seed=3)
     s = r.agent_stats
     assert r.steps == 200 and s["fitted"] and s["warmup"] == 40
     assert s["inspect_demos"] == 2 and s["preference_demos"] == 2 and s["demo_steps"] == 120 + 2 * 110  # cut
     assert 0.0 <= s["idm_accuracy"] <= 1.0 and s["idm_train_accuracy"] > 1 / 9
-    assert s["explore"] + s["test"] + s["warmup"] == 200
+    assert s["explore"] + s["test"] + s["warmup"] + s["approach"] == 200
+    if approach:  # every test began with an approach, which ended one of three ways or with its episode
+        ended = s["approaches_reached"] + s["approaches_at_limit"] + s["approaches_lost"]
+        assert s["approach"] >= 1 and 0 <= s["tests"] - ended <= r.episodes
+        assert sum(s["box_motion"]["pairs"]) > 100 and s["approach_height"] >= 10  # learnt from the demonstrations
+    else:
+        assert s["approach"] == 0 and "box_motion" not in s
     assert s["ppo_updates"] >= 1 and s["rnd_updates"] >= 1 and s["tests"] >= 1 and s["test"] >= 1
     # every test ends by losing its object, at the step limit, or with its episode (at most one per episode)
     assert 0 <= s["tests"] - s["tests_lost"] - s["tests_at_limit"] <= r.episodes
