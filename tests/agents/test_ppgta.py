@@ -686,6 +686,20 @@ def test_box_motion_learns_how_each_action_moves_a_box_and_steers_by_it():
     assert m.steer(_box(30, 12)[0], 8.0, mask=[1, 0, 1, 1]) == 0  # none valid centres it: nearer still
 
 
+def test_what_box_motion_learnt_is_kept_with_the_agents_state_for_resume():
+    a = PpgtaAgent(9, approach_steps=10, feat=16, mlp=16, local_hidden=8, global_hidden=16)
+    for _ in range(5):
+        a.motion.add(_box(70, 10), [_box(82, 11)], 4)
+    b = PpgtaAgent(9, approach_steps=10, feat=16, mlp=16, local_hidden=8, global_hidden=16)
+    b.load_state(a.state_bytes())
+    assert b.motion.table() == a.motion.table() and b.motion.steer(_box(30, 12)[0], 8.0) == 4
+    old = a.state()
+    del old["box_motion"]  # a state stored before the approach: nothing learnt, no error
+    c = PpgtaAgent(9, approach_steps=10, feat=16, mlp=16, local_hidden=8, global_hidden=16)
+    c.set_state(old)
+    assert c.motion.n.sum() == 0
+
+
 class _Toy:
     """A box on screen that actions move as a first-person camera would: 4 turns left (the box moves right),
     5 turns right, 0 walks forward (it grows), every other action leaves it."""

@@ -345,6 +345,12 @@ class BoxMotion:
         a = int(np.argmax(gain))
         return a if gain[a] > 0 else None
 
+    def state(self) -> dict[str, list[float]]:
+        return {"n": self.n.tolist(), "dx": self.dx.tolist(), "dh": self.dh.tolist()}
+
+    def set_state(self, state: dict[str, list[float]]) -> None:
+        self.n, self.dx, self.dh = (np.array(state[k], dtype=np.float64) for k in ("n", "dx", "dh"))
+
     def table(self) -> dict[str, list[float]]:
         n = np.maximum(self.n, 1)
         return {"pairs": self.n.astype(int).tolist(), "shift_px": np.round(self.dx / n, 2).tolist(),
@@ -1320,7 +1326,7 @@ class PpgtaAgent(Explorer):
         nets["ppo"] = None if self.ppo is None else self.ppo.net.state_dict()
         return {"nets": nets, "fitted": self.fitted, "steps": self.steps, "rnd": [p.state_dict() for p in
                 self.rnd.predictors], "rnd_target": self.rnd.target.state_dict(), "fit_stats": self.fit_stats,
-                "config": asdict(self.cfg)}
+                "config": asdict(self.cfg), "box_motion": self.motion.state()}
 
     def set_state(self, state: dict[str, Any]) -> None:
         c = self.cfg
@@ -1341,6 +1347,8 @@ class PpgtaAgent(Explorer):
             p.load_state_dict(sd)
         self.rnd.target.load_state_dict(state["rnd_target"])
         self.fitted, self.steps, self.fit_stats = state["fitted"], state["steps"], dict(state["fit_stats"])
+        if "box_motion" in state:  # states stored before the approach have none
+            self.motion.set_state(state["box_motion"])
 
     def stats(self) -> dict[str, Any]:
         n = max(1, self.counts["explore"])
