@@ -765,8 +765,7 @@ class SlotState:
     target: tuple[float, ...] | None = None  # the box the approach steers by (the last one seen)
     lost: int = 0
     since_test: int = 10**9
-    box: tuple[float, ...] | None = None  # the OOI box of this step's frame (the agent's pixels)
-    prev_det: Any = None  # this step's frame's biggest detection (box, kind, score), for `BoxMotion`
+    det: Any = None  # the biggest OOI detection of this step's frame: (box in the agent's pixels, kind, score)
     pending: dict[str, Any] | None = None  # the PPO step awaiting its reward
     alpha: Alpha | None = None
     disc: float = 0.0  # discounted novelty return (its running spread scales the novelty)
@@ -776,6 +775,11 @@ class SlotState:
     played: int = 0  # steps of this campaign episode, the tests it returned from included
     returned: bool = False  # this campaign episode went back after a test: it ends itself at its step limit
     clear: bool = True  # a test may start: false after a return until a frame shows no OOI (the one just tested)
+
+    @property
+    def box(self) -> tuple[float, ...] | None:
+        """The OOI box of this step's frame (the agent's pixels): the biggest detection's."""
+        return None if self.det is None else self.det[0]
 
 
 class PpgtaAgent(Explorer):
@@ -820,7 +824,6 @@ class PpgtaAgent(Explorer):
                        "demo_frames_cached": 0, "test_returns": 0, "test_return_failed": 0, "approach": 0,
                        "approaches_reached": 0, "approaches_at_limit": 0, "approaches_lost": 0}
         self.motion = BoxMotion(n_actions, CAPTURE[0])  # how actions move boxes (approach_steps > 0)
-        self.approach_starts: list[tuple[float, float]] = []  # inspection demonstrations' first box: height, |dx|
         self._back: dict[int, Any] = {}  # slot -> what to restore at its next episode_start (after_test=return)
         self._cache_warned = False
         self.explore_actions = np.zeros(n_actions, np.int64)  # what the exploration policy played
@@ -929,6 +932,7 @@ class PpgtaAgent(Explorer):
         eps = [d for d in demos if d.steps]
         order = self.rng.permutation(len(eps))
         total, gaps = 0, []
+        starts: list[tuple[float, float]] = []  # each inspection demonstration's first box: height, |offset|
         for i in order:
             d = eps[int(i)]
             kind = "inspect" if self.is_inspection(d.source) else "preference"
@@ -948,7 +952,7 @@ class PpgtaAgent(Explorer):
                 if any(big):
                     gaps.append(longest_gap(big[big.index(True):]))
                     b = found_all[big.index(True)][0][0]
-                    self.approach_starts.append((b[3] - b[1], abs((b[0] + b[2]) / 2 - CAPTURE[0] / 2)))
+                    starts.append((b[3] - b[1], abs((b[0] + b[2]) / 2 - CAPTURE[0] / 2)))
             frames = np.stack([resize_nearest(f, self.size) for f in full])
             self.demo_raw.append((kind, frames, actions, boxes))
         kinds = [k for k, *_ in self.demo_raw]
@@ -959,7 +963,7 @@ class PpgtaAgent(Explorer):
                                "test_limit": c.test_steps or longest,
                                "lost_limit": c.lost_steps or max(1, max(gaps, default=LOST_STEPS_FALLBACK))})
         if c.approach_steps > 0:  # an approach ends where the inspection demonstrations began (median box)
-            hs, dxs = [h for h, _ in self.approach_starts], [dx for _, dx in self.approach_starts]
+            hs, dxs = [h for h, _ in starts], [dx for _, dx in starts]
             self.fit_stats.update({"approach_height": float(np.median(hs)) if hs else c.test_min_box,
                                    "approach_centre": max(8.0, float(np.percentile(dxs, 75))) if dxs else 16.0})
 
@@ -1122,8 +1126,7 @@ class PpgtaAgent(Explorer):
             st = self.slots[slot]
         found = self.boxes(frame)
         big = [d for d in found if d[0][3] - d[0][1] >= self.cfg.test_min_box]
-        st.box = found[0][0] if found else None
-        st.prev_det = found[0] if found else None
+        st.det = found[0] if found else None
         small, masked = self.views(frame, st.box)
         if not self.fitted:
             self.counts["warmup"] += 1
@@ -1221,7 +1224,7 @@ class PpgtaAgent(Explorer):
             return None
         box, tol = st.target, self.fit_stats.get("approach_centre", 16.0)
         assert box is not None
-        near = big and box[3] - box[1] >= self.fit_stats.get("approach_height", self.cfg.test_min_box) \
+        near = bool(big) and box[3] - box[1] >= self.fit_stats.get("approach_height", self.cfg.test_min_box) \
             and abs((box[0] + box[2]) / 2 - CAPTURE[0] / 2) <= tol
         a = None if near or st.approach > self.cfg.approach_steps else self.motion.steer(box, tol, mask)
         if a is None:
@@ -1264,20 +1267,17 @@ class PpgtaAgent(Explorer):
             return False
         st.played += 1
         frame = self.frame_of(t.next_obs)
+        found = self.boxes(frame)  # the next frame's (kept for the next act)
+        if self.cfg.approach_steps > 0:
+            self.motion.add(st.det, found, int(t.action))
         if not self.fitted:  # warm-up: keep the pair (this frame, the next one) and the action between them
-            found = self.boxes(frame)
-            if self.cfg.approach_steps > 0:
-                self.motion.add(st.prev_det, found, int(t.action))
             if st.prev_pair is not None:
                 nsmall, nmasked = self.views(frame, found[0][0] if found else None)
                 self.own.append((st.prev_pair[0], st.prev_pair[1], nsmall, nmasked, int(t.action)))
                 st.prev_pair = None
             self.timing["observe_s"] += time.perf_counter() - t0
             return False
-        # the next frame's novelty, OD-masked (its detections are kept for the next act)
-        found = self.boxes(frame)
-        if self.cfg.approach_steps > 0:
-            self.motion.add(st.prev_det, found, int(t.action))
+        # the next frame's novelty, OD-masked
         _, masked = self.views(frame, found[0][0] if found else None)
         x = self.rnd_input(masked)
         novelty = float(self.rnd.novelty(x[None])[0])
