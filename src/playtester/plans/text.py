@@ -317,7 +317,7 @@ class TextToPlan:
         self.matcher = Matcher(self.nlp.vocab)
         self.matcher.add("QUANT", [[{"LOWER": {"IN": ["any", "every", "each", "all", "whatever", "whichever"]}}]])
         self.matcher.add("COND", [[{"LOWER": {"IN": ["whenever", "always", "wherever", "anytime"]}}],
-                                  [{"IS_SENT_START": True, "LOWER": {"IN": ["if", "when", "while", "once", "should"]}}],
+                                  [{"IS_SENT_START": True, "LOWER": {"IN": ["if", "when", "while", "should"]}}],
                                   [{"LOWER": {"IN": ["encountered", "nearby"]}}],
                                   [{"LOWER": "as"}, {"LOWER": "soon"}, {"LOWER": "as"}],
                                   [{"LOWER": "on"}, {"LOWER": "sight"}],
@@ -453,14 +453,14 @@ class TextToPlan:
 
     def _arrives(self, action: Match, doc: Any, actor_index: int) -> bool:
         """Whether a movement goes to its actor: the actor follows a preposition of arriving ("walk to",
-        "run towards", "go through the door"), or the verb takes an item, or it is an arriving verb
+        "run towards", "go through the door", "step onto the coin", "trot over beside the slime"), or the verb takes an item, or it is an arriving verb
         ("reach the shrine", "approach the door": ``ARRIVE_SEEDS``); "climb the gate", "swim in the lava" and
         "ride the slime" do something else with it. Only a verb WordNet knows as a movement is checked, and
         only an actor after it ("coins must be picked up" is passive)."""
         if actor_index < action.index:
             return True
         between = [t.lower_ for t in doc[action.index + 1: actor_index]]
-        if any(w in ARRIVING or w == "through" for w in between) or action.word == "travel":
+        if any(w in ARRIVING or w in ("through", "onto") or w in self.POSITION for w in between) or action.word == "travel":
             return True
         if self._collecting(action.word, doc, actor_index, action.index):
             return True
@@ -717,9 +717,25 @@ class TextToPlan:
     @staticmethod
     def clauses(sentence: str) -> list[str]:
         """A sentence cut at "; " and at "then" between two steps ("pull the lever, then jump the gap")."""
-        parts = re.split(r"\s*;\s*|,?\s+and\s+then\s+|,\s*then\s+|\s+then\s+|,\s*after\s+that,?\s+|,?\s+and\s+afterwards,?\s+",
+        parts = re.split(r"\s*;\s*|,?\s+and\s+then\s+|,\s*then\s+|\s+then\s+|,\s*after\s+that,?\s+|,?\s+and\s+afterwards,?\s+"
+                         r"|,\s*(?:and\s+)?(?:next|eventually|finally|lastly|afterwards|later),?\s+",
                          sentence, flags=re.IGNORECASE)
         return [p.strip() for p in parts if p and p.strip(" .!;,")]
+
+    def _series(self, clause: str) -> list[str] | None:
+        """The steps of a list of commands in one clause ("defeat the slime, leap the pit, and pull the lever"):
+        "A, B, and C" (or "A, B and C"), when every part begins with a word that may be a verb and names
+        something of the game; None otherwise ("okay knight, pull the lever" is one step)."""
+        m = re.fullmatch(r"(.+?),\s+(.+?),?\s+and\s+(.+)", clause.strip(), flags=re.IGNORECASE)
+        if not m or "," in m.group(3):
+            return None
+        parts = [m.group(1), *re.split(r",\s+", m.group(2)), m.group(3)]
+        for part in parts:
+            words, idx, verbs = self._words(self.nlp(part))
+            if len(words) < 2 or not verbs[0] or idx[0] != next((t.i for t in self.nlp(part) if t.is_alpha), -1) \
+                    or (self.wordnet is not None and "_" not in words[0] and not self.wordnet.is_word(words[0], "v")):
+                return None  # each part begins with its verb ("alright knight, ..." does not)
+        return parts
 
     def _words(self, doc: Any) -> tuple[list[str], list[int], list[bool]]:
         """Content words (a verb and its particle as one WordNet collocation: "pick_up", "turn_on"; two nouns
@@ -767,11 +783,53 @@ class TextToPlan:
                     and any(f"{low}_{lem}" in wn.index["n"] for lem in wn.lemmas(nxt.lower_, "n"))):
                 lem = next(lem for lem in wn.lemmas(nxt.lower_, "n") if f"{low}_{lem}" in wn.index["n"])
                 word, skip = f"{low}_{lem}", nxt.i
+            elif wn is not None and word == t.text and low not in self.vocabulary:
+                word = self._compound(low) or word  # "bunnyhop": a hop
+                low = word.lower()
             words.append(word)
             idx.append(t.i)
             # a word WordNet knows as a noun and not as a verb is no verb ("opponents are to be ...")
             verbs.append(not in_np and (wn is None or "_" in word or wn.is_word(low, "v") or not wn.is_word(low, "n")))
+            if in_np and self._player_like(low):
+                in_np = False  # "have the paladin scamper to ...": what follows the player may be its verb
         return words, idx, verbs
+
+    def _compound(self, low: str) -> str | None:
+        """A closed compound WordNet does not know ("bunnyhop", "handsprings"): its two parts as WordNet's
+        collocation when WordNet has one, else its head, the last part (a bunnyhop is a hop); None when the
+        word is known or does not split into two known words of at least three letters."""
+        wn = self.wordnet
+        if wn is None or len(low) < 6 or any(wn.lemmas(low, pos) for pos in ("n", "v", "a")):
+            return None
+        splits = [(low[:i], low[i:]) for i in range(3, len(low) - 2)
+                  if any(wn.lemmas(low[:i], pos) for pos in ("n", "v", "a")) and any(wn.lemmas(low[i:], pos) for pos in ("n", "v"))]
+        for a, b in splits:
+            for pos in ("n", "v"):
+                for lemma in wn.lemmas(b, pos)[:1]:
+                    if f"{a}_{lemma}" in wn.index[pos]:
+                        return f"{a}_{lemma}"
+        return max(splits, key=lambda ab: len(ab[1]))[1] if splits else None
+
+    @staticmethod
+    def _asked(doc: Any, i: int, word: str) -> str:
+        """The word to ask a tester about: the one written, when a compound's head stood for it ("glimmerstone",
+        not "stone"); a verb with its particle stays one ("pick_up")."""
+        tok = doc[i].text
+        if word.lower() == tok.lower() or word.lower().split("_")[0] == tok.lower():
+            return word
+        return tok
+
+    def _player_like(self, low: str) -> bool:
+        """Whether a noun is the player in other words: one of the player's own words (the plan config's, or
+        taught), or a noun WordNet files under the player kind's categories and under no other kind's ("the
+        paladin", "our squire")."""
+        if _stem(low) in self.player_words:
+            return True
+        wn = self.wordnet
+        if wn is None or not self.player_categories or not wn.is_word(low, "n"):
+            return False
+        return wn.category(low, self.player_categories) >= self.player_floor and not any(
+            wn.category(low, c) >= self.player_floor for c in self.categories.values())
 
     def _applies(self, action: str, words: list[str], verbs: list[bool], a_scores: np.ndarray, j: int) -> bool:
         """Whether some word other than the action's own names an actor that ``action`` applies to."""
@@ -835,7 +893,8 @@ class TextToPlan:
     def _positioned(doc: Any) -> bool:
         """Whether the sentence opens with a condition on where the hero is ("when the knight is adjacent to
         the altar, ...", "once you are next to the winch, ..."): "when" / "once" / "if" at the start, a
-        form of being or arriving and a word of position before the first comma; "whenever" stays a rule."""
+        form of being or arriving and a word of position before the first comma; "whenever" stays a rule, and so
+        does a condition with "ever" ("if there's ever a slime beside you, ...")."""
         toks = list(doc)
         if not toks or toks[0].lower_ not in ("when", "once", "if"):
             return False
@@ -846,7 +905,7 @@ class TextToPlan:
             head.append(t.lower_)
         else:
             return False
-        return bool(TextToPlan.BEING & set(head)) and bool(TextToPlan.POSITION & set(head))
+        return bool(TextToPlan.BEING & set(head)) and bool(TextToPlan.POSITION & set(head)) and "ever" not in head
 
     @staticmethod
     def _noun_phrases(doc: Any) -> list[list[int]]:
@@ -879,7 +938,7 @@ class TextToPlan:
         if action.name != GO or len(passing) != 1:
             return action
         after = [t.lower_ for t in doc[action.index + 1: action.index + 4] if t.lower_ not in REFLEXIVE]
-        crosses = bool(after) and after[0] in PASSED and (len(after) < 2 or after[1] not in ARRIVING)
+        crosses = bool(after) and after[0] in PASSED and (len(after) < 2 or after[1] not in ARRIVING | self.POSITION)
         if not crosses and self.wordnet is not None:
             crosses = any(w.endswith(("_over", "_across")) for lemma in self.wordnet.lemmas(action.word, "v")[:1]
                           for k in self.wordnet.synsets(lemma, "v", 1) for w in self.wordnet.synset(k)[0])
@@ -912,12 +971,19 @@ class TextToPlan:
     def _main_clause(self, sentence: str) -> str:
         """The sentence without a purpose or result clause after its object: "turn the wheel so (that) the
         gate opens", "... till it swings ajar", "touch the stone to finish the level" (a "to" + verb after
-        a noun phrase; "don't forget to pull it" keeps its "to"). The clause says why, not what to do."""
+        a noun phrase; "don't forget to pull it" keeps its "to"). The clause says why, not what to do. A greeting or
+        call before a comma ("okay knight, pull the lever", "quick, jump the pit") goes too, when a verb (or a word
+        WordNet does not know) follows it."""
         cut = self.PURPOSE.sub("", sentence)
         lead = self.LEADING_PURPOSE.match(cut)
         if lead and (lead.group(0).split()[0].lower() != "to" or self.wordnet is None
                      or self.wordnet.is_word(lead.group(0).split()[1].strip(",").lower(), "v")):
             cut = cut[lead.end():]  # a leading "to" must be followed by a verb ("to the left, ..." is a place)
+        voc = re.match(r"\s*([A-Za-z']+)(?:\s+([A-Za-z']+))?\s*,\s+([A-Za-z']+)", cut)
+        if voc and voc.group(1).lower() not in STOP and (voc.group(2) or "").lower() not in STOP | DETERMINERS \
+                and (self.wordnet is None or self.wordnet.is_word(voc.group(3).lower(), "v")
+                     or not any(self.wordnet.is_word(voc.group(3).lower(), pos) for pos in ("n", "a"))):
+            cut = cut[voc.start(3):]  # "okay knight, pull the lever", "quick, jump": the greeting is no step
         doc = self.nlp(cut)
         seen_np = False
         for t in doc:
@@ -953,6 +1019,8 @@ class TextToPlan:
     def _parse_words(self, sentence: str, doc: Any, words: list[str], idx: list[int], verbs: list[bool],
                      forced: Match | None = None) -> Step:
         cues = {self.nlp.vocab.strings[mid] for mid, _, _ in self.matcher(doc)}
+        if self._frequency(doc):
+            cues.add("FREQUENCY")  # "jump the pits incessantly"
         within = None
         m = re.search(r"within\s+(\d+(?:\.\d+)?|" + "|".join(NUMBERS) + r")", sentence.lower())
         if m:
@@ -1008,7 +1076,7 @@ class TextToPlan:
         if action.score < self.action_threshold and forced is None:
             return Step(sentence, "rejected", problem=f"no action of the game matches (best: {action.name!r} "
                         f"for '{action.word}', {action.score:.2f} < {self.action_threshold})", suggestions=sugg_a,
-                        unknown=(action.word, action.name))
+                        unknown=(self._asked(doc, action.index, action.word), action.name))
         if a2 is not None and action.score - a2.score < self.margin and a2.score >= self.action_threshold:
             return Step(sentence, "rejected", problem=f"ambiguous action: {action.name!r} ('{action.word}' "
                         f"{action.score:.2f}) or {a2.name!r} ('{a2.word}' {a2.score:.2f})", suggestions=sugg_a)
@@ -1066,7 +1134,7 @@ class TextToPlan:
                 return Step(sentence, "rejected", action=action,
                             problem=f"unknown actor: {', '.join(repr(w) for w in r_words)} names no actor of the "
                             f"game (closest: {actor_names[j]!r} for '{r_words[k]}', {float(c_scores[k, j]):.2f})",
-                            suggestions=sugg, unknown=(r_words[k], actor_names[j]))
+                            suggestions=sugg, unknown=(self._asked(doc, r_idx[k], r_words[k]), actor_names[j]))
         # every other thing the sentence names must be an actor too ("cast a fireball at the dragon")
         if actor is not None:
             for phrase in self._noun_phrases(doc):
@@ -1075,6 +1143,9 @@ class TextToPlan:
                     continue  # "the player should press the button"
                 if phrase[0] > actor.index and phrase[0] >= 2 and doc[phrase[0] - 2].lower_ == "with":
                     continue  # an instrument after the target ("hit the slime with your sword")
+                if phrase[0] >= 2 and {doc[phrase[0] - 2].lower_, doc[phrase[0] - 3].lower_ if phrase[0] >= 3 else ""} \
+                        & self.POSITION and ws and self._player_like(ws[-1].lower()):
+                    continue  # "whenever a slime lurks next to the squire": where the player is
                 if self._describes(doc, actor.index, phrase) or not self._thing(ws[-1] if ws else "", phrase[0] < actor.index):
                     continue  # "the winch that raises the hatch", "at the finish of the stage", "the knight"
                 if ws and actor.index not in phrase and \
@@ -1240,7 +1311,10 @@ class TextToPlan:
         halves are steps of their own ("pull the lever and jump over the gap"); "walk to the shrine and
         use it" stays one step (the movement is the way to the action). "it" takes the actor before it."""
         out: list[Step] = []
-        for clause in self.clauses(sentence):
+        clauses = [c for clause in self.clauses(sentence) for c in (self._series(clause) or [clause])]
+        for clause in clauses:
+            if out and self._pause(clause):
+                continue  # "walk to the rim, then halt": the end of the step before, no step of its own
             before = out[-1] if out else previous
             steps = [self.parse(clause)]
             halves = re.split(r",?\s+and\s+", clause, maxsplit=1, flags=re.IGNORECASE)
@@ -1262,6 +1336,53 @@ class TextToPlan:
                 steps[0] = self._with_actor(clause, first.action, before)
             out += steps
         return out
+
+    PAUSE_SEEDS = frozenset("stop wait stay pause".split())
+    pause_floor = 0.7
+
+    FREQUENCY_SEEDS = ("continual", "constant", "frequent", "habitual")  # what "again and again" is, as adjectives
+
+    def _adjective_heads(self, adj: str) -> set[Any]:
+        """The senses of an adjective (its three most frequent) and the heads of their clusters (WordNet's
+        "similar to" links: "ceaseless" -> continuous)."""
+        wn = self.wordnet
+        assert wn is not None
+        out: set[Any] = set()
+        for lemma in wn.lemmas(adj, "a")[:1]:
+            for k in wn.synsets(lemma, "a", 3):
+                out |= {k} | {o for sym, o in wn.synset(k)[1] if sym == "&"}
+        return out
+
+    def _frequency(self, doc: Any) -> bool:
+        """Whether an adverb says the step is done again and again ("incessantly", "perpetually"): its
+        adjective ("-ly" off; "-ily" -> "-y", "-bly" -> "-ble") shares a cluster with one of
+        ``FREQUENCY_SEEDS``. A rule cue, as "whenever" is."""
+        if self.wordnet is None or "a" not in self.wordnet.index:
+            return False
+        cache = self.__dict__.setdefault("_freq_cache", {})
+        if "seeds" not in cache:
+            cache["seeds"] = set().union(*[self._adjective_heads(a) for a in self.FREQUENCY_SEEDS])
+        for t in doc:
+            low = t.lower_
+            if not (t.is_alpha and low.endswith("ly") and len(low) > 5):
+                continue
+            if low not in cache:
+                stem = low[:-3] + "y" if low.endswith("ily") else low[:-3] + "ble" if low.endswith("bly") else low[:-2]
+                cache[low] = bool(self._adjective_heads(stem) & cache["seeds"])
+            if cache[low]:
+                return True
+        return False
+
+    def _pause(self, clause: str) -> bool:
+        """Whether a clause only says to stop ("then halt", "and wait"): one content word, a verb WordNet
+        relates to stopping or waiting (``PAUSE_SEEDS``), that names no action of the game."""
+        if self.wordnet is None:
+            return False
+        words, _idx, verbs = self._words(self.nlp(clause))
+        if len(words) != 1 or not verbs[0]:
+            return False
+        return self.wordnet.similarity(words[0], self.PAUSE_SEEDS, "v") >= self.pause_floor and float(
+            self._scores(words, self.action_words, clause, self.action_text, pos="v", verbs=verbs).max()) < 0.8
 
     def _with_actor(self, clause: str, action: Match, before: Step) -> Step:
         """A step whose actor is a pronoun ("flip it"): the actor of the step before."""
