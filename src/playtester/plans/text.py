@@ -3,12 +3,18 @@
 1. Split the text into sentences (spaCy's sentencizer on a blank English pipeline; numbered lists, also
    inline: "1) ... 2) ..."), and sentences into steps: at "; " and "then" ("pull the lever, then jump"),
    and at "and" when both halves are steps of their own ("pull the lever and jump over the pit"; "walk
-   to the shrine and use it" stays one step). "it" / "them" take the actor of the step before.
+   to the shrine and use it" stays one step), at sequence adverbs (", next", ", finally"), and a list of
+   commands ("defeat the slime, leap the pit, and pull the lever") into one step each. A closing "then
+   stop" is no step; a greeting before a comma ("okay knight, ...") is dropped. "it" / "them" take the
+   actor of the step before.
 2. Classify each step as a node or a rule: rule cues found by spaCy's `Matcher` ("any", "every",
-   "all", "whenever", "if ... ,", "as soon as", "on sight", "encountered", "within N tiles") or a bare
-   plural actor ("attack enemies"; "the flames" are those flames: a node).
+   "all", "whenever", "if ... ,", "as soon as", "on sight", "encountered", "within N tiles"), an adverb
+   of frequency (its adjective in a WordNet cluster of "continual", "constant", ...: "ceaselessly") or a
+   bare plural actor ("attack enemies"; "the flames" are those flames: a node). "Once ..., ..." and a
+   condition on where the hero is ("when you are next to the lever, ...") are one step.
 3. Extract the action keyword and the actor keyword. Content words: a verb and its particle as one
-   ("pick_up"), two nouns WordNet knows as one ("control_panel"), a verb with a reflexive object as a
+   ("pick_up"), two nouns WordNet knows as one ("control_panel"), a closed compound WordNet does not know
+   as its parts' collocation or its head ("trapdoor": trap_door; "bunnyhop": hop), a verb with a reflexive object as a
    movement of the hero ("fling yourself"), the way construction ("make your way to") as travelling; a
    word after a preposition, or that WordNet knows as a noun only, is no verb. Every word is scored
    against the game's actions and actor kinds, whose only seeds are the plan config's descriptions:
