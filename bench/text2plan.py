@@ -339,8 +339,8 @@ def main() -> None:
     for s, same in unchanged.items():
         if not same:
             print(f"NOTE: the matcher or the plan config changed since {s} was frozen:", headers[s], now)
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=2))
+    if args.json:  # with the run's provenance, as the default file has it
+        Path(args.json).write_text(json.dumps({**made, **out}, indent=1))
     print(f"written to {write_results('text2plan', out, made)}")
 
 
