@@ -77,7 +77,8 @@ class TestLog(Observer):
     def close(self, agent: Any, slot: int, how: str | None = None) -> None:
         row = self.open.pop(slot)
         lost, limit = agent.counts["tests_lost"] - row.pop("lost0"), agent.counts["tests_at_limit"] - row.pop("limit0")
-        row["ended"] = how or ("lost" if lost else "limit" if limit else "other")
+        stale = agent.counts.get("tests_stale", 0) - row.pop("stale0")
+        row["ended"] = how or ("lost" if lost else "limit" if limit else "stale" if stale else "other")
         self.rows.append(row)
 
     def on_step(self, step: Any) -> None:
@@ -104,7 +105,8 @@ class TestLog(Observer):
                                "box_h": None if box is None else round(box[3] - box[1], 1),
                                "faces_start": faces(start, ooi), "faces_end": faces(go, ooi), "steps": 1,
                                "approach_steps": int(st is not None and st.mode == "approach"),
-                               "lost0": agent.counts["tests_lost"], "limit0": agent.counts["tests_at_limit"]}
+                               "lost0": agent.counts["tests_lost"], "limit0": agent.counts["tests_at_limit"],
+                               "stale0": agent.counts.get("tests_stale", 0)}
             if st is None or st.mode not in TESTING:
                 self.close(agent, slot)
         self.before[slot] = go
@@ -129,7 +131,8 @@ def job(j: dict[str, Any]) -> dict[str, Any]:
             "tested_curve": curve, "tested": curve[-1] if curve else 0,
             "agent_stats": {k: v for k, v in run["agent_stats"].items() if k in (
                 "tests", "test", "explore", "tests_lost", "tests_at_limit", "approach", "approaches_reached",
-                "approaches_at_limit", "approaches_lost", "approach_height", "approach_centre", "box_motion")},
+                "approaches_at_limit", "approaches_lost", "approach_height", "approach_centre", "box_motion",
+                "tests_stale")},
             "tests": log.rows}
 
 
@@ -152,7 +155,8 @@ def group(rows: list[dict[str, Any]]) -> dict[str, Any]:
                     "finished_an_object": sum((r["faces_end"] or 0) >= 8 > (r["faces_start"] or 0) for r in mine),
                     "on_an_object_already_finished": sum((r["faces_start"] or 0) >= 8 for r in mine),
                     "lost": sum(r["ended"] == "lost" for r in mine), "at_limit": sum(r["ended"] == "limit"
-                                                                                     for r in mine)}
+                                                                                     for r in mine),
+                    "stale": sum(r["ended"] == "stale" for r in mine)}
     return out
 
 

@@ -251,6 +251,14 @@ class PpgtaConfig:
     their object; a campaign's tests began wherever a box first got big enough. Tried on the park with N = 40 and not
     adopted: tests gained faces almost twice as often, the campaigns finished fewer objects (README, "A test's
     approach")."""
+    stale_steps: int = 0
+    """A test ends when the novelty of its last N steps' OD-masked frames (the RND ensemble's, normalised as the
+    reward is) averages less than ``stale_ratio`` times its running mean over exploration steps (ours; 0: off, the
+    paper's). The ensemble is trained on every step, so an object whose faces the agent has seen, in this test or
+    an earlier one, shows little novelty: a pixel-only sign that the test gains nothing. N and the ratio were
+    fixed before any run."""
+    stale_ratio: float = 0.5
+    """See ``stale_steps``."""
     after_test: str = "stay"
     """Where exploration resumes after a test: ``stay`` (the paper: where the test left the player) or ``return``
     (restore the snapshot of the game taken when the test began, with the exploration policy's memory of then, on
@@ -775,6 +783,7 @@ class SlotState:
     played: int = 0  # steps of this campaign episode, the tests it returned from included
     returned: bool = False  # this campaign episode went back after a test: it ends itself at its step limit
     clear: bool = True  # a test may start: false after a return until a frame shows no OOI (the one just tested)
+    test_novelty: deque | None = None  # stale_steps: the normalised novelty of this test's last N next frames
 
     @property
     def box(self) -> tuple[float, ...] | None:
@@ -822,7 +831,8 @@ class PpgtaAgent(Explorer):
         self.steps = 0
         self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0, "tests_lost": 0, "tests_at_limit": 0,
                        "demo_frames_cached": 0, "test_returns": 0, "test_return_failed": 0, "approach": 0,
-                       "approaches_reached": 0, "approaches_at_limit": 0, "approaches_lost": 0}
+                       "approaches_reached": 0, "approaches_at_limit": 0, "approaches_lost": 0, "tests_stale": 0}
+        self.explore_novelty = [0.0, 0]  # stale_steps: the sum and count of exploration steps' normalised novelty
         self.motion = BoxMotion(n_actions, CAPTURE[0])  # how actions move boxes (approach_steps > 0)
         self._back: dict[int, Any] = {}  # slot -> what to restore at its next episode_start (after_test=return)
         self._cache_warned = False
@@ -1169,10 +1179,11 @@ class PpgtaAgent(Explorer):
             st.test_steps += 1
             st.lost = 0 if big else st.lost + 1
             lost_limit = self.fit_stats.get("lost_limit", c.lost_steps or LOST_STEPS_FALLBACK)
+            stale = self._stale(st)
             ended = st.test_steps > self.fit_stats.get("test_limit", c.test_steps or TEST_STEPS_FALLBACK) \
-                or st.lost > lost_limit
+                or st.lost > lost_limit or stale
             if ended:
-                self.counts["tests_lost" if st.lost > lost_limit else "tests_at_limit"] += 1
+                self.counts["tests_lost" if st.lost > lost_limit else "tests_stale" if stale else "tests_at_limit"] += 1
             if ended and st.back is not None:  # this step is the test's last; its observe asks for the return
                 st.returning = True
             if ended and st.back is None:
@@ -1204,8 +1215,17 @@ class PpgtaAgent(Explorer):
             self._update(slot, float(value[0]))
         return a
 
+    def _stale(self, st: SlotState) -> bool:
+        """``stale_steps``: the test's last N frames were much less novel than exploration's are on average."""
+        n = self.cfg.stale_steps
+        if n <= 0 or st.test_novelty is None or len(st.test_novelty) < n or self.explore_novelty[1] == 0:
+            return False
+        mean = self.explore_novelty[0] / self.explore_novelty[1]
+        return float(np.mean(st.test_novelty)) < self.cfg.stale_ratio * mean
+
     def _inspect(self, st: SlotState) -> None:
         """The inspection policy takes over, with no memory (its demonstrations began at their object)."""
+        st.test_novelty = deque(maxlen=max(1, self.cfg.stale_steps))
         st.mode, st.test_steps, st.lost = "test", 0, 0
         st.test_window, st.test_g = deque(maxlen=self.cfg.k_frames), torch.zeros(1, 1, self.cfg.global_hidden)
 
@@ -1289,6 +1309,11 @@ class PpgtaAgent(Explorer):
         scale = math.sqrt(float(self.ret_norm.var[0])) if self.ret_norm.count > 1 else 1.0
         r_e = novelty / max(scale, 1e-8)
         self.novelty_sum += r_e
+        if st.mode == "test" and st.test_novelty is not None:
+            st.test_novelty.append(r_e)
+        elif st.mode == "explore":
+            self.explore_novelty[0] += r_e
+            self.explore_novelty[1] += 1
         if st.pending is not None:
             assert st.alpha is not None
             alpha = st.alpha.update(r_e)
@@ -1326,7 +1351,7 @@ class PpgtaAgent(Explorer):
         nets["ppo"] = None if self.ppo is None else self.ppo.net.state_dict()
         return {"nets": nets, "fitted": self.fitted, "steps": self.steps, "rnd": [p.state_dict() for p in
                 self.rnd.predictors], "rnd_target": self.rnd.target.state_dict(), "fit_stats": self.fit_stats,
-                "config": asdict(self.cfg), "box_motion": self.motion.state()}
+                "config": asdict(self.cfg), "box_motion": self.motion.state(), "explore_novelty": list(self.explore_novelty)}
 
     def set_state(self, state: dict[str, Any]) -> None:
         c = self.cfg
@@ -1349,6 +1374,8 @@ class PpgtaAgent(Explorer):
         self.fitted, self.steps, self.fit_stats = state["fitted"], state["steps"], dict(state["fit_stats"])
         if "box_motion" in state:  # states stored before the approach have none
             self.motion.set_state(state["box_motion"])
+        if "explore_novelty" in state:  # nor before stale_steps
+            self.explore_novelty = [float(state["explore_novelty"][0]), int(state["explore_novelty"][1])]
 
     def stats(self) -> dict[str, Any]:
         n = max(1, self.counts["explore"])
