@@ -799,3 +799,52 @@ def test_on_the_park_box_motion_learns_that_turning_moves_boxes_and_walking_grow
     assert min(t["pairs"][a] for a in (forward, back, turn_left, turn_right)) >= 5, t
     assert t["shift_px"][turn_left] > 5 and t["shift_px"][turn_right] < -5, t
     assert t["growth"][forward] > 0 > t["growth"][back], t
+
+
+# --------------------------------------------------------------------- a test that gains nothing (stale_steps)
+@pytest.mark.parametrize("test_novelty, stale", [(0.1, True), (1.0, False)])
+def test_a_test_whose_frames_are_no_longer_novel_ends_early(test_novelty, stale):
+    """With ``stale_steps`` 3 a test ends once its last 3 frames were less novel than half exploration's mean
+    (the RND ensemble's novelty: scripted here, 1.0 while exploring); as novel as exploration, it runs to its limit."""
+    from playtester.agents.common import Transition
+
+    frames, agent = _tiny_tester(5, 9, stale_steps=3)
+    agent.demonstrate([Demo("d/path/a.json", [DemoStep(f, {}, i % 3, 0.0) for i, f in enumerate(frames)]),
+                       Demo("d/inspect/b.json", [DemoStep(f, {}, 5, 0.0) for f in frames[:7]])])
+    t = {"n": 0}
+    agent.boxes = lambda frame: [((40.0, 30.0, 80.0, 90.0), "crate", 0.9)] if t["n"] >= 6 else []  # in view from step 6
+    agent.rnd.novelty = lambda x: np.array([test_novelty if agent.slots[0].mode == "test" else 1.0])
+    agent.attach(0, _Snapshots())
+    agent.episode_start(0)
+    modes = []
+    for t["n"] in range(30):
+        a = agent.act(frames[0], {})
+        modes.append(agent.slots[0].mode)
+        agent.observe(0, Transition(frames[0], a, 0.0, frames[1], False, False, {}, None, False))
+    assert agent.counts["tests"] == 1
+    if stale:  # 3 test steps observed, then the 4th act sees them and ends the test
+        assert agent.counts["tests_stale"] == 1 and agent.counts["test"] == 3 and modes.count("test") == 3
+    else:
+        assert agent.counts["tests_stale"] == 0 and agent.counts["tests_at_limit"] == 1 and agent.counts["test"] == 7
+    assert agent.explore_novelty[0] == pytest.approx(1.0)  # the mean of exploration steps only
+
+
+def test_stale_needs_a_full_window_and_is_off_by_default():
+    from collections import deque
+
+    from playtester.agents.ppgta import SlotState
+
+    a = PpgtaAgent(9, stale_steps=3, feat=16, mlp=16, local_hidden=8, global_hidden=16)
+    a.explore_novelty = [1.0, 10]  # exploration's recent mean: 1.0
+    st = SlotState(deque(), torch.zeros(1, 1, 16), test_novelty=deque([0.2, 0.3], maxlen=3))
+    assert not a._stale(st)  # two of three
+    st.test_novelty.append(0.1)
+    assert a._stale(st)
+    st.test_novelty.extend([0.6, 0.7, 0.5])
+    assert not a._stale(st)
+    off = PpgtaAgent(9, feat=16, mlp=16, local_hidden=8, global_hidden=16)
+    off.explore_novelty = [1.0, 10]
+    assert not off._stale(SlotState(deque(), torch.zeros(1, 1, 16), test_novelty=deque([0.0] * 5)))
+    b = PpgtaAgent(9, stale_steps=3, feat=16, mlp=16, local_hidden=8, global_hidden=16)
+    b.set_state(a.state())
+    assert b.explore_novelty == [1.0, 10]  # kept for resume

@@ -100,6 +100,7 @@ from playtester.files import cache_dir, write_atomic
 CAPTURE = (160, 120)  # the agent's frames: the detector's own input size
 
 
+STALE_WINDOW = 500  # stale_steps: exploration's novelty is averaged over this many recent steps (the ensemble learns)
 TEST_STEPS_FALLBACK = 300  # a test's step limit with test_steps 0 and no inspection demonstration kept
 LOST_STEPS_FALLBACK = 30  # lost_steps 0 and no inspection demonstration kept with a box big enough to test
 
@@ -252,9 +253,8 @@ class PpgtaConfig:
     adopted: tests gained faces almost twice as often, the campaigns finished fewer objects (README, "A test's
     approach")."""
     stale_steps: int = 0
-    """A test ends when the novelty of its last N steps' OD-masked frames (the RND ensemble's, normalised as the
-    reward is) averages less than ``stale_ratio`` times its running mean over exploration steps (ours; 0: off, the
-    paper's). The ensemble is trained on every step, so an object whose faces the agent has seen, in this test or
+    """A test ends when the novelty of its last N steps' OD-masked frames (the RND ensemble's) averages less than
+    ``stale_ratio`` times its mean over the last 500 exploration steps (ours; 0: off, the paper's). The ensemble is trained on every step, so an object whose faces the agent has seen, in this test or
     an earlier one, shows little novelty: a pixel-only sign that the test gains nothing. N and the ratio were
     fixed before any run."""
     stale_ratio: float = 0.5
@@ -783,7 +783,7 @@ class SlotState:
     played: int = 0  # steps of this campaign episode, the tests it returned from included
     returned: bool = False  # this campaign episode went back after a test: it ends itself at its step limit
     clear: bool = True  # a test may start: false after a return until a frame shows no OOI (the one just tested)
-    test_novelty: deque | None = None  # stale_steps: the normalised novelty of this test's last N next frames
+    test_novelty: deque | None = None  # stale_steps: the novelty of this test's last N next frames
 
     @property
     def box(self) -> tuple[float, ...] | None:
@@ -832,7 +832,7 @@ class PpgtaAgent(Explorer):
         self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0, "tests_lost": 0, "tests_at_limit": 0,
                        "demo_frames_cached": 0, "test_returns": 0, "test_return_failed": 0, "approach": 0,
                        "approaches_reached": 0, "approaches_at_limit": 0, "approaches_lost": 0, "tests_stale": 0}
-        self.explore_novelty = [0.0, 0]  # stale_steps: the sum and count of exploration steps' normalised novelty
+        self.explore_novelty = [0.0, 0]  # stale_steps: exploration steps' recent mean novelty, and their count
         self.motion = BoxMotion(n_actions, CAPTURE[0])  # how actions move boxes (approach_steps > 0)
         self._back: dict[int, Any] = {}  # slot -> what to restore at its next episode_start (after_test=return)
         self._cache_warned = False
@@ -1220,8 +1220,7 @@ class PpgtaAgent(Explorer):
         n = self.cfg.stale_steps
         if n <= 0 or st.test_novelty is None or len(st.test_novelty) < n or self.explore_novelty[1] == 0:
             return False
-        mean = self.explore_novelty[0] / self.explore_novelty[1]
-        return float(np.mean(st.test_novelty)) < self.cfg.stale_ratio * mean
+        return float(np.mean(st.test_novelty)) < self.cfg.stale_ratio * self.explore_novelty[0]
 
     def _inspect(self, st: SlotState) -> None:
         """The inspection policy takes over, with no memory (its demonstrations began at their object)."""
@@ -1310,10 +1309,10 @@ class PpgtaAgent(Explorer):
         r_e = novelty / max(scale, 1e-8)
         self.novelty_sum += r_e
         if st.mode == "test" and st.test_novelty is not None:
-            st.test_novelty.append(r_e)
-        elif st.mode == "explore":
-            self.explore_novelty[0] += r_e
+            st.test_novelty.append(novelty)
+        elif st.mode == "explore":  # the mean of the last STALE_WINDOW exploration steps' (a running mean before)
             self.explore_novelty[1] += 1
+            self.explore_novelty[0] += (novelty - self.explore_novelty[0]) / min(self.explore_novelty[1], STALE_WINDOW)
         if st.pending is not None:
             assert st.alpha is not None
             alpha = st.alpha.update(r_e)
