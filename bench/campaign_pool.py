@@ -3,6 +3,7 @@ bench/doom_agents.py): each campaign's own CPU time, the pool itself, and the me
 
 from __future__ import annotations
 
+import os
 import resource
 import statistics
 from collections.abc import Callable, Iterator
@@ -34,8 +35,13 @@ def run_pool(campaign: Callable[[dict[str, Any]], dict[str, Any]], jobs: list[di
              line: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
     """``campaign(job)`` for every job, ``workers`` at a time in spawned processes (each campaign starts its own
     game workers), printing ``line(run)`` as each ends; the runs in job order."""
+    from playtester.drive.lifetime import die_with_parent
+
     runs = []
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    # each pool process dies with this one (SIGKILL on its death): a bench stopped by a signal leaves no campaign
+    # running on (its game workers already die with their campaign's process)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         for run in pool.map(campaign, jobs):
             runs.append(run)
             print(line(run), flush=True)
