@@ -36,7 +36,9 @@ read top to bottom:
    campaign's), as for every agent. Pixels cannot tell two barrels apart, so "untested" is approximated by the
    cooldown; the agent cannot know when every face has been seen (that is the probe's ground truth), so the
    test ends by the step limit or when the object is lost. With ``approach_steps`` (ours, off by default) a test
-   first steers its object to where the inspection demonstrations began (`BoxMotion`, `PpgtaAgent._approach`).
+   first steers its object to where the inspection demonstrations began (`BoxMotion`, `PpgtaAgent._approach`);
+   with ``stale_steps`` (ours, off by default) a test whose recent frames the RND ensemble finds much less novel
+   than exploration's ends early (`PpgtaAgent._stale`).
 
 ``inspector`` (`InspectorAgent`): the same pipeline with what paper 001 says its predecessor lacked: one RND
 predictor on unmasked frames (``r_e`` = its prediction error), no preference (alpha 0: PPO from random weights on
