@@ -3,8 +3,9 @@
 1. Split the text into sentences (spaCy's sentencizer on a blank English pipeline; numbered lists, also
    inline: "1) ... 2) ..."), and sentences into steps: at "; " and "then" ("pull the lever, then jump"),
    and at "and" when both halves are steps of their own ("pull the lever and jump over the pit"; "walk
-   to the shrine and use it" stays one step), at sequence adverbs (", next", ", finally"), and a list of
-   commands ("defeat the slime, leap the pit, and pull the lever") into one step each. A closing "then
+   to the shrine and use it" stays one step), at sequence adverbs (", next", "and finally", ", after which"),
+   and a list of commands ("defeat the slime, leap the pit, and pull the lever"; "walk to the lever, pull it")
+   into one step each. A closing "then
    stop" is no step; a greeting before a comma ("okay knight, ...") is dropped. "it" / "them" take the
    actor of the step before.
 2. Classify each step as a node or a rule: rule cues found by spaCy's `Matcher` ("any", "every",
@@ -14,7 +15,8 @@
    condition on where the hero is ("when you are next to the lever, ...") are one step.
 3. Extract the action keyword and the actor keyword. Content words: a verb and its particle as one
    ("pick_up"), two nouns WordNet knows as one ("control_panel"), a closed compound WordNet does not know
-   as its parts' collocation or its head ("trapdoor": trap_door; "bunnyhop": hop), a verb with a reflexive object as a
+   as its parts' collocation ("trapdoor": trap_door) or, where a verb may be, its head ("bunnyhop": hop; a
+   noun's head is not its kind: a slimeball is no ball), a verb with a reflexive object as a
    movement of the hero ("fling yourself"), the way construction ("make your way to") as travelling; a
    word after a preposition, or that WordNet knows as a noun only, is no verb. Every word is scored
    against the game's actions and actor kinds, whose only seeds are the plan config's descriptions:
@@ -79,7 +81,7 @@ GO_DESCRIPTION = "go, walk or move to a place; collect or pick up an item"
 MOVE_SEEDS = frozenset("go walk move run travel head reach approach visit".split())
 COLLECT_SEEDS = frozenset("collect pick_up gather get".split())
 ARRIVE_SEEDS = frozenset("reach approach visit".split())  # movements that take their goal as an object
-REFLEXIVE = set("yourself oneself himself herself themselves myself ourselves itself".split())
+REFLEXIVE = set("yourself oneself himself herself themselves myself ourselves itself thee thyself".split())
 POSSESSIVE = set("your one's his her their my our".split())
 # prepositions of arriving at a target: a movement "to" a thing goes there, it does not take it
 STOP = set("""a an the to of at on in into onto over across through with by for from up down and or then first next
@@ -724,24 +726,39 @@ class TextToPlan:
     def clauses(sentence: str) -> list[str]:
         """A sentence cut at "; " and at "then" between two steps ("pull the lever, then jump the gap")."""
         parts = re.split(r"\s*;\s*|,?\s+and\s+then\s+|,\s*then\s+|\s+then\s+|,\s*after\s+that,?\s+|,?\s+and\s+afterwards,?\s+"
-                         r"|,\s*(?:and\s+)?(?:next|eventually|finally|lastly|afterwards|later),?\s+",
+                         r"|,\s*(?:and\s+)?(?:next|eventually|finally|lastly|afterwards|later),?\s+"
+                         r"|\s+and\s+(?:next|eventually|finally|lastly|later),?\s+|,\s*after\s+which,?\s+",
                          sentence, flags=re.IGNORECASE)
         return [p.strip() for p in parts if p and p.strip(" .!;,")]
 
     def _series(self, clause: str) -> list[str] | None:
-        """The steps of a list of commands in one clause ("defeat the slime, leap the pit, and pull the lever"):
-        "A, B, and C" (or "A, B and C"), when every part begins with a word that may be a verb and names
-        something of the game; None otherwise ("okay knight, pull the lever" is one step)."""
-        m = re.fullmatch(r"(.+?),\s+(.+?),?\s+and\s+(.+)", clause.strip(), flags=re.IGNORECASE)
-        if not m or "," in m.group(3):
+        """The steps of a list of commands in one clause ("defeat the slime, leap the pit, and pull the lever",
+        "walk to the lever, pull it"): parts between commas (the last may be "B and C"), when every part is a
+        command (``_command``); None otherwise ("okay knight, pull the lever" is one step)."""
+        parts = [p for p in re.split(r",\s+(?:and\s+)?", clause.strip(), flags=re.IGNORECASE) if p.strip(" .!;,")]
+        if len(parts) < 2:
             return None
-        parts = [m.group(1), *re.split(r",\s+", m.group(2)), m.group(3)]
-        for part in parts:
-            words, idx, verbs = self._words(self.nlp(part))
-            if len(words) < 2 or not verbs[0] or idx[0] != next((t.i for t in self.nlp(part) if t.is_alpha), -1) \
-                    or (self.wordnet is not None and "_" not in words[0] and not self.wordnet.is_word(words[0], "v")):
-                return None  # each part begins with its verb ("alright knight, ..." does not)
-        return parts
+        if len(parts) > 2:  # "A, B and C"
+            last = re.split(r"\s+and\s+", parts[-1], maxsplit=1, flags=re.IGNORECASE)
+            if len(last) == 2 and self._command(last[0]) and self._command(last[1]):
+                parts = parts[:-1] + last
+        return parts if all(self._command(p) for p in parts) else None
+
+    NOT_COMMANDS = frozenset("without upon throughout meanwhile during despite except unless beneath within".split())
+
+    def _command(self, part: str) -> bool:
+        """Whether a part of a sentence is a command of its own: it begins with a word that may be a verb (WordNet
+        knows it as one, or knows it as no noun or adjective: "pootle") and names a thing after it, or "it"."""
+        doc = self.nlp(part)
+        words, idx, verbs = self._words(doc)
+        if not words or not verbs[0] or idx[0] != next((t.i for t in doc if t.is_alpha), -1):
+            return False  # "alright knight, ...", "the one on the left"
+        wn, w = self.wordnet, words[0]
+        if doc[idx[0]].lower_ in STOP | PLACES | PASSED | ARRIVED | self.NOT_COMMANDS:
+            return False  # "throughout the quest, ...", "without fail, ..."
+        if wn is not None and "_" not in w and not wn.is_word(w, "v") and any(wn.is_word(w, p) for p in ("n", "a")):
+            return False
+        return len(words) >= 2 or bool(re.search(r"\b(it|them)\b", part, re.IGNORECASE))
 
     def _words(self, doc: Any) -> tuple[list[str], list[int], list[bool]]:
         """Content words (a verb and its particle as one WordNet collocation: "pick_up", "turn_on"; two nouns
@@ -790,7 +807,8 @@ class TextToPlan:
                 lem = next(lem for lem in wn.lemmas(nxt.lower_, "n") if f"{low}_{lem}" in wn.index["n"])
                 word, skip = f"{low}_{lem}", nxt.i
             elif wn is not None and word == t.text and low not in self.vocabulary:
-                word = self._compound(low) or word  # "bunnyhop": a hop
+                part = self._compound(low)  # "bunnyhop": a hop, where a verb may be; "trapdoor": a trap door
+                word = part if part is not None and ("_" in part or not in_np) else word
                 low = word.lower()
             words.append(word)
             idx.append(t.i)
@@ -807,8 +825,9 @@ class TextToPlan:
         wn = self.wordnet
         if wn is None or len(low) < 6 or any(wn.lemmas(low, pos) for pos in ("n", "v", "a")):
             return None
-        splits = [(low[:i], low[i:]) for i in range(3, len(low) - 2)
-                  if any(wn.lemmas(low[:i], pos) for pos in ("n", "v", "a")) and any(wn.lemmas(low[i:], pos) for pos in ("n", "v"))]
+        glue = STOP | PLACES | PASSED | ARRIVED | PARTICLES | self.NOT_COMMANDS  # "throughout" is no "through" + "out"
+        splits = [(low[:i], low[i:]) for i in range(3, len(low) - 2) if low[i:] not in glue
+                  and any(wn.lemmas(low[:i], pos) for pos in ("n", "v", "a")) and any(wn.lemmas(low[i:], pos) for pos in ("n", "v"))]
         for a, b in splits:
             for pos in ("n", "v"):
                 for lemma in wn.lemmas(b, pos)[:1]:
