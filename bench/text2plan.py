@@ -10,11 +10,12 @@ used for development since), ``test4`` (the fifth held-out set, written blind af
 2026-11-25T18:23Z, measured once at 40%; development data since issue 17's session of 2026-11-27) and
 ``test5`` (the sixth held-out set, written blind after the freeze of 2026-11-27, which added the taught
 vocabulary and left every item of the other sets as it was; measured once at 42%, development data since the
-session of 2026-11-29) and ``test6`` (the seventh held-out set, written blind after the freeze of
-2026-11-29T11:21:52Z, which added sentence shapes: closed compounds, lists of commands, adverbs of frequency, ...).
-Another set can be named on the command line: ``--sets dev,test2=path/to/file.yaml``.
+session of 2026-11-29), ``test6`` (the seventh held-out set, written blind after the freeze of
+2026-11-29T11:21:52Z, which added sentence shapes: closed compounds, lists of commands, adverbs of frequency, ...;
+measured once at 33%, development data since) and ``test7`` (the eighth, written blind after the freeze of
+2026-11-29T11:39:24Z). Another set can be named on the command line: ``--sets dev,test2=path/to/file.yaml``.
 
-Teaching (``--teach test5,test6``): the ``plan from-text --learn`` loop, with a tester simulated from the set's own
+Teaching (``--teach test6,test7``): the ``plan from-text --learn`` loop, with a tester simulated from the set's own
 word labels (each item's words a tester would explain: verb -> action, noun -> kind, a name of the hero ->
 the player's kind): every step rejected with a word it could not place (``Step.unknown``) is a question; the
 tester answers it from the item's labels, or says "nothing" (skips) for a word the labels do not have or an
@@ -38,7 +39,7 @@ command exits 1 on them). "Wrongly rejected": possible items that came back with
 "Named": of the possible steps, how often some word of the step's clause scores above the threshold
 for the right action (the right actor), whatever the rest of the step became: which half is missing.
 
-Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2,test3,test4,test5,test6] [--json out.json]`` (bench/results/text2plan.json
+Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2,test3,test4,test5,test6,test7] [--json out.json]`` (bench/results/text2plan.json
 always).
 """
 
@@ -65,8 +66,9 @@ SETS = {"dev": DATA / "text2plan_dungeon.dev.yaml", "dev2": DATA / "text2plan_du
         "test3": DATA / "text2plan_dungeon.test3.yaml",  # measured once at 33%, development data since
         "test4": DATA / "text2plan_dungeon.test4.yaml",  # measured once at 40%, development data since
         "test5": DATA / "text2plan_dungeon.test5.yaml",  # measured once at 42%, development data since
-        "test6": DATA / "text2plan_dungeon.test6.yaml"}  # the held-out set, written after the last freeze
-HELD_OUT = {"test6"}  # sets written after the last freeze (the others are development data)
+        "test6": DATA / "text2plan_dungeon.test6.yaml",  # measured once at 33%, development data since
+        "test7": DATA / "text2plan_dungeon.test7.yaml"}  # the held-out set, written after the last freeze
+HELD_OUT = {"test7"}  # sets written after the last freeze (the others are development data)
 # every file the matcher's results depend on: its modules and the plan config (the seeds)
 # (schema.py: it reads the config's actor_categories / action_categories, the seeds of the categories)
 FROZEN = [ROOT / "src" / "playtester" / "plans" / "text.py", ROOT / "src" / "playtester" / "plans" / "wordnet.py",
@@ -259,7 +261,7 @@ def print_table(results: dict, names: list[str], columns: tuple[str, str], cells
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/text2plan.json)")
-    parser.add_argument("--sets", default="dev,dev2,test,test2,test3,test4,test5,test6",
+    parser.add_argument("--sets", default="dev,dev2,test,test2,test3,test4,test5,test6,test7",
                         help="of " + ", ".join(SETS) + ", or NAME=PATH for another file (a missing file is skipped)")
     parser.add_argument("--freeze-note", type=Path, default=None,
                         help="sha256sum-style note of the matcher's files at the freeze, for held-out sets without a "
@@ -267,7 +269,7 @@ def main() -> None:
     parser.add_argument("--write-freeze-note", type=Path, default=None,
                         help="freeze the matcher: write the FROZEN files' sha256 and the time to this file, and exit")
     parser.add_argument("--why", default="", help="with --write-freeze-note: a word on what this freeze is")
-    parser.add_argument("--teach", default="test5,test6", help="sets to also convert after a simulated tester taught the "
+    parser.add_argument("--teach", default="test6,test7", help="sets to also convert after a simulated tester taught the "
                         "words the matcher asked about (embeddings + WordNet; see the docstring); '' for none")
     parser.add_argument("--teach-rounds", type=int, default=5)
     args = parser.parse_args()
