@@ -287,7 +287,10 @@ def main() -> None:
     if args.jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(args.jobs) as pool:
+        from playtester.drive.lifetime import die_with_parent
+
+        # each pool process dies with this one: a bench stopped by a signal leaves no campaign running on
+        with ProcessPoolExecutor(args.jobs, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
             runs = list(pool.map(_campaign_job, jobs))
     else:
         runs = [campaign(*job) for job in jobs]

@@ -116,7 +116,10 @@ def main() -> None:
         print(f"with {args.scenery} scenery shots: {len(data)} shots ({scenery})", flush=True)
     counts = data.counts()
     threads = args.threads or max(1, (os.cpu_count() or 2) // args.jobs)
-    with ProcessPoolExecutor(args.jobs) as pool:
+    from playtester.drive.lifetime import die_with_parent
+
+    # each training process dies with this one: a bench stopped by a signal leaves none training on
+    with ProcessPoolExecutor(args.jobs, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
         runs = list(pool.map(run_seed, args.seeds, [args.epochs] * len(args.seeds), [threads] * len(args.seeds),
                              [train_path] * len(args.seeds), [args.out_prefix] * len(args.seeds)))
 
