@@ -44,6 +44,9 @@ def test_the_player_named_before_a_verb_leaves_the_verb_a_verb(t2p):
     words, _idx, verbs = t2p._words(doc)
     assert words[:2] == ["archer", "jog"] and verbs[:2] == [False, True]
     assert steps(t2p, "Let the archer jog over to the lever.") == [("node", "go", "switch")]
+    # only the player ends the noun phrase: after another thing the next word is still inside it
+    words, _idx, verbs = t2p._words(t2p.nlp("Let the lever jog over to the door."))
+    assert words[:2] == ["lever", "jog"] and verbs[:2] == [False, False]
     # a thing before a word is still one noun phrase: "the door frame" names no verb
     words, _idx, verbs = t2p._words(t2p.nlp("Walk to the iron door frame."))
     assert not any(v for w, v in zip(words, verbs, strict=True) if w in ("door", "frame"))
