@@ -65,7 +65,7 @@ bench: $(VENV)/.dev wordnet
 	$(PY) bench/findings.py
 	$(PY) bench/action_spaces.py
 	$(PY) bench/plans.py
-	$(PY) bench/text2plan.py
+	$(PY) bench/text2plan.py --json bench/results/text2plan7.json  # the current freeze's file (earlier freezes keep theirs)
 	$(PY) bench/explorers.py
 
 lint: $(VENV)/.dev

@@ -39,8 +39,10 @@ command exits 1 on them). "Wrongly rejected": possible items that came back with
 "Named": of the possible steps, how often some word of the step's clause scores above the threshold
 for the right action (the right actor), whatever the rest of the step became: which half is missing.
 
-Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2,test3,test4,test5,test6,test7] [--json out.json]`` (bench/results/text2plan.json
-always).
+Run: ``python bench/text2plan.py [--sets dev,dev2,test,test2,test3,test4,test5,test6,test7] [--json out.json]``
+(bench/results/text2plan.json without ``--json``). Each freeze's measurement keeps its own file, which the README
+cites: ``text2plan.json`` (the freeze test5 was written after), ``text2plan6.json``, ``text2plan7.json`` (the
+current one, which ``make bench`` writes again).
 """
 
 from __future__ import annotations
@@ -260,7 +262,8 @@ def print_table(results: dict, names: list[str], columns: tuple[str, str], cells
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--json", default=None, help="also write the results here (always: bench/results/text2plan.json)")
+    parser.add_argument("--json", default=None, help="write the results here instead of bench/results/text2plan.json "
+                        "(a freeze's measurement keeps its own file; the README cites several)")
     parser.add_argument("--sets", default="dev,dev2,test,test2,test3,test4,test5,test6,test7",
                         help="of " + ", ".join(SETS) + ", or NAME=PATH for another file (a missing file is skipped)")
     parser.add_argument("--freeze-note", type=Path, default=None,
@@ -341,9 +344,11 @@ def main() -> None:
     for s, same in unchanged.items():
         if not same:
             print(f"NOTE: the matcher or the plan config changed since {s} was frozen:", headers[s], now)
-    if args.json:  # with the run's provenance, as the default file has it
+    if args.json:  # with the run's provenance, as the default file has it; the default file is left as it was
         Path(args.json).write_text(json.dumps({**made, **out}, indent=1))
-    print(f"written to {write_results('text2plan', out, made)}")
+        print(f"written to {args.json}")
+    else:
+        print(f"written to {write_results('text2plan', out, made)}")
 
 
 if __name__ == "__main__":
