@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 import pickle
 import socket
-import threading
-import time
 
 import numpy as np
+import pytest
 from conftest import fixture_spec
 
 from playtester.drive import wait
@@ -61,70 +60,105 @@ def test_the_scene_and_entities_of_a_live_game_cross_intact(worker_for):
     assert later.frame.shape == (12, 16, 3) and later.frame.flags.writeable
 
 
+class _Simulated:
+    """A clock and a poller for the wait policies, so that their decisions do not hang on how busy the machine
+    is (sub-millisecond timers fail on a loaded one): time moves only when the waiter polls (``POLL_S`` a poll
+    without sleeping) or sleeps (to the answer, or to the end of its timeout), and the answer to the command in
+    flight is readable from ``due`` on."""
+
+    POLL_S = 2e-6
+
+    def __init__(self, monkeypatch) -> None:
+        self.now = 100.0
+        self.due: float | None = None
+        self.spins = 0  # polls without sleeping
+        monkeypatch.setattr(wait, "CLOCK", lambda: self.now)
+
+    def answer_in(self, seconds: float | None) -> None:
+        self.due = None if seconds is None else self.now + seconds
+
+    def poll(self, timeout_ms: int | None = None) -> list[tuple[int, int]]:
+        ready = [(0, 1)]
+        if self.due is not None and self.now >= self.due:
+            return ready
+        if timeout_ms == 0:
+            self.spins += 1
+            self.now += self.POLL_S
+            return []
+        end = float("inf") if timeout_ms is None or timeout_ms < 0 else self.now + timeout_ms / 1000
+        if self.due is not None and self.due <= end:
+            self.now = self.due
+            return ready
+        self.now = end
+        return []
+
+
 def test_a_quick_parent_is_waited_for_by_polling_and_a_slow_one_asleep(monkeypatch):
+    monkeypatch.setattr(wait, "_CORES", 2)
+    sim = _Simulated(monkeypatch)
+    w = CommandWait(0, cap_us=2000)
+    w.poller = sim
+    for _ in range(20):  # a parent that answers 200 us after each command: found while polling, once timed
+        sim.answer_in(200e-6)
+        w.wait()
+    assert (w.spun, w.slept) == (19, 1) and abs(w.turn - 200e-6) < 20e-6
+    for i in range(5):  # a parent that takes 20 ms: the first wait polls its window (about twice 200 us) in vain,
+        spins = sim.spins  # then, with the parent's time past the cap, every wait sleeps at once
+        sim.answer_in(0.02)
+        w.wait()
+        assert (sim.spins == spins) == (i > 0), (i, sim.spins - spins)
+    assert (w.spun, w.slept) == (19, 6) and w.turn > 0.002
+    for cap, cores in ((0, 2), (2000, 1)):  # polling turned off; one core, where the parent could not answer
+        monkeypatch.setattr(wait, "_CORES", cores)  # while the episode polls: every wait sleeps at once
+        quiet = CommandWait(0, cap_us=cap)
+        quiet.poller = sim
+        spins = sim.spins
+        for _ in range(3):
+            sim.answer_in(200e-6)
+            quiet.wait()
+        assert (quiet.spun, quiet.slept, sim.spins) == (0, 3, spins)
+
+
+def test_a_command_already_waiting_is_read_by_polling():
     a, b = socket.socketpair()
     try:
         w = CommandWait(b.fileno(), cap_us=2000)
-        for _ in range(20):  # answers within the window: found while polling
-            threading.Timer(0.0002, a.send, (b"x",)).start()
-            w.wait()
-            b.recv(1)
-        assert w.spun >= 15, (w.spun, w.slept)
-        w.slept = 0
-        for _ in range(5):  # a parent that takes 20 ms: the wait sleeps (no polling for that long)
-            threading.Timer(0.02, a.send, (b"x",)).start()
-            w.wait()
-            b.recv(1)
-        assert w.slept >= 4 and w.turn > 0.002
-        off = CommandWait(b.fileno(), cap_us=0)
-        threading.Timer(0.0002, a.send, (b"x",)).start()
-        off.wait()
-        b.recv(1)
-        assert (off.spun, off.slept) == (0, 1)
-        monkeypatch.setattr(wait, "_CORES", 1)  # one core: the parent could not answer while the episode polls
-        single = CommandWait(b.fileno(), cap_us=2000)
-        for _ in range(3):
-            threading.Timer(0.0002, a.send, (b"x",)).start()
-            single.wait()
-            b.recv(1)
-        assert (single.spun, single.slept) == (0, 3)
+        a.send(b"x")
+        w.wait()
+        assert (w.spun, w.slept) == (1, 0) and b.recv(1) == b"x"
     finally:
         a.close()
         b.close()
 
 
 def test_the_parent_polls_around_when_an_answer_is_due_and_only_with_a_core_to_spare(monkeypatch):
-    a, b = socket.socketpair()
-    try:
-        r = ReplyWait(b.fileno())
-        for _ in range(30):  # answers 3 ms after each send
-            r.sent()
-            threading.Timer(0.003, a.send, (b"x",)).start()
-            assert r.wait(5.0)
-            b.recv(1)
-        assert 0.0025 < r.lo <= r.hi < 0.02
-        assert r.spun >= 10, (r.spun, r.slept)  # once the window is known, answers are found while polling
-        monkeypatch.setattr(wait, "_CORES", 1)  # every core busy with a game: sleep
-        monkeypatch.setattr(wait, "_live_hosts", 1)
-        spun = r.spun
-        for _ in range(5):
-            r.sent()
-            threading.Timer(0.003, a.send, (b"x",)).start()
-            assert r.wait(5.0)
-            b.recv(1)
-        assert r.spun == spun
-        window = list(r.times)
+    monkeypatch.setattr(wait, "_CORES", 2)
+    monkeypatch.setattr(wait, "_live_hosts", 1)  # one worker on two cores: a core to spare
+    sim = _Simulated(monkeypatch)
+    r = ReplyWait(10**6)  # past select's FD_SETSIZE: its sleeps go through the poller too
+    r.poller = sim
+    for _ in range(30):  # answers 3 ms after each send: the first 8 are waited for asleep and timed, then
+        r.sent()  # the parent sleeps until just before the fastest tenth and polls until the answer
+        sim.answer_in(0.003)
+        assert r.wait(5.0)
+    assert r.lo == pytest.approx(0.003, abs=1e-5) and r.hi == pytest.approx(0.003, abs=1e-5)
+    assert (r.spun, r.slept) == (22, 8)
+    monkeypatch.setattr(wait, "_live_hosts", 2)  # every core busy with a game: sleep
+    spins = sim.spins
+    for _ in range(5):
         r.sent()
-        a.send(b"x")  # an answer already waiting when the wait starts: read at once, and not timed
-        time.sleep(0.01)
-        assert r.wait(5.0) and list(r.times) == window
-        b.recv(1)
-        r.sent()
-        t = time.perf_counter()
-        assert not r.wait(0.05) and time.perf_counter() - t >= 0.045  # no answer: the timeout still holds
-    finally:
-        a.close()
-        b.close()
+        sim.answer_in(0.003)
+        assert r.wait(5.0)
+    assert (r.spun, r.slept, sim.spins - spins) == (22, 13, 5)  # one look each: is the answer in already?
+    monkeypatch.setattr(wait, "_live_hosts", 1)
+    window = list(r.times)
+    r.sent()
+    sim.answer_in(0.0)  # an answer already waiting when the wait starts: read at once, and not timed
+    assert r.wait(5.0) and list(r.times) == window
+    r.sent()
+    sim.answer_in(None)
+    t = sim.now
+    assert not r.wait(0.05) and sim.now - t >= 0.045  # no answer: the timeout still holds
 
 
 def test_a_real_game_steps_by_polling_on_both_sides(worker_for):
