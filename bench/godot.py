@@ -49,6 +49,11 @@
    (``server_ahead_over_nojoin_rounds``: each round's acting-ahead speed against it); beside ``server_steps_s``
    (one ``Worker.act`` per step, a round trip to Godot each) in the same rounds. ``*_ratio_fixed_rounds``: each round's speed against the raw rate of the same
    round (``*_best``: the best round).
+   ``server_ahead_addon_parts``: acting ahead with a copy of the add-on that times its own parts (``addon_us_per_step_*``:
+   the input events, the wait for and parse of requests, the entity pass, the answer's JSON, the sync line, the socket
+   write, the rest of the add-on, and ``between``: the game's frames and the engine between two of the add-on's
+   frames), wall-clock microseconds a step over the timed steps: preemption counts where it falls, so it is a
+   measure for an idle machine.
    ``--measures a,b,...`` runs only those throughput measures; ``--name NAME`` writes bench/results/NAME.json (the
    committed godot.json is left alone).
 
@@ -288,6 +293,87 @@ def driven(kind: str, steps: int, addon: str | None, ahead: int = 0) -> float:
                 os.environ["PLAYTESTER_GODOT_ADDON"] = old
 
 
+# ------------------------------------------------------------------------------------- where the add-on's time goes
+# `timed_addon` makes a copy of the add-on that times its own parts with OS.get_ticks_usec (insertions at the anchors
+# below, each of which must be found, or the copy is refused: the add-on changed and these must follow it). It adds
+# its totals to a JSON file (BENCH_PARTS_OUT) every 250 answers, from the answer after the first BENCH_PARTS_SKIP on
+# (the reset's and the warm-up steps'), so only the timed steps count. The timing itself costs a few microseconds a
+# step (two clock reads a frame): the parts are what each costs, not what the add-on costs untimed.
+PART_EDITS = [
+    ("var holding := false", "var holding := false\n"
+     "var B := {}  # bench: microseconds per part, summed over the answers after the first BENCH_PARTS_SKIP\n"
+     "var b_answers := 0\nvar b_last := 0\n"
+     "func _b(k, t0):\n\tif b_answers > int(OS.get_environment(\"BENCH_PARTS_SKIP\")):\n"
+     "\t\tB[k] = B.get(k, 0) + OS.get_ticks_usec() - t0\n"),
+    ("func _process(_delta):\n\tif state == \"running\":",
+     "func _process(_delta):\n\tvar now := OS.get_ticks_usec()\n\tif b_last != 0:\n\t\t_b(\"between\", b_last)\n"
+     "\t_process_timed()\n\tb_last = OS.get_ticks_usec()\n\t_b(\"in_addon\", now)\n\n\n"
+     "func _process_timed():\n\tif state == \"running\":"),
+    ("\t\tvar text = _recv()\n", "\t\tvar t0 := OS.get_ticks_usec()\n\t\tvar text = _recv()\n\t\t_b(\"recv_wait\", t0)\n"
+     "\t\tt0 = OS.get_ticks_usec()\n"),
+    ("\t\tvar msg: Dictionary = parsed.result\n", "\t\tvar msg: Dictionary = parsed.result\n\t\t_b(\"parse\", t0)\n"),
+    ("\t_entities_compact()\n\tvar t := int(", "\tvar t0 := OS.get_ticks_usec()\n\t_entities_compact()\n"
+     "\t_b(\"entities\", t0)\n\tt0 = OS.get_ticks_usec()\n\tvar t := int("),
+    ("\t\tprinterr(\"@@playtester sync %d\" % seq)\n\t\tif join:",
+     "\t\t_b(\"answer_json\", t0)\n\t\tt0 = OS.get_ticks_usec()\n\t\tprinterr(\"@@playtester sync %d\" % seq)\n"
+     "\t\t_b(\"sync_line\", t0)\n\t\t_b_answered()\n\t\tif join:"),
+    ("\t\t\t_send_bytes(_joined_message().to_utf8())\n\t\t\treturn\n",
+     "\t\t\tt0 = OS.get_ticks_usec()\n\t\t\t_send_bytes(_joined_message().to_utf8())\n\t\t\t_b(\"send\", t0)\n"
+     "\t\t\treturn\n"),
+    ("func _apply_inputs(inputs: Dictionary) -> void:\n",
+     "func _apply_inputs(inputs: Dictionary) -> void:\n\tvar t0 := OS.get_ticks_usec()\n\t_apply_inputs_timed(inputs)\n"
+     "\t_b(\"inputs\", t0)\n\n\nfunc _b_answered() -> void:\n\tb_answers += 1\n"
+     "\tif b_answers > int(OS.get_environment(\"BENCH_PARTS_SKIP\")):\n\t\tB[\"answers\"] = B.get(\"answers\", 0) + 1\n"
+     "\t\tif int(B[\"answers\"]) % 250 == 0:\n\t\t\tvar out := OS.get_environment(\"BENCH_PARTS_OUT\")\n"
+     "\t\t\tvar f := File.new()\n\t\t\tf.open(out + \".tmp\", File.WRITE)\n\t\t\tf.store_string(to_json(B))\n"
+     "\t\t\tf.close()\n\t\t\tDirectory.new().rename(out + \".tmp\", out)\n\n\n"
+     "func _apply_inputs_timed(inputs: Dictionary) -> void:\n"),
+]
+PARTS = ("inputs", "recv_wait", "parse", "entities", "answer_json", "sync_line", "send")
+
+
+def timed_addon(source: str) -> str:
+    """The add-on's source with its parts timed (`PART_EDITS`); ValueError naming an anchor it lacks."""
+    for anchor, replacement in PART_EDITS:
+        if source.count(anchor) != 1:
+            raise ValueError(f"the add-on has {source.count(anchor)} copies of {anchor!r}, not one: "
+                             "bench/godot.py's PART_EDITS must follow its changes")
+        source = source.replace(anchor, replacement)
+    return source
+
+
+LAST_PARTS: dict[str, float] = {}  # microseconds a step per part of the add-on, of the last `addon_parts` run
+
+
+def addon_parts(steps: int) -> float:
+    """steps/s acting ahead with the timed add-on (`timed_addon`); each part's wall-clock microseconds per step go
+    to LAST_PARTS ("between": the game's own frames and the engine between two of the add-on's frames; "other": the
+    add-on's time not in a named part, mostly its per-frame check whether the step is over)."""
+    from playtester.drive.godot import ADDON
+
+    with tempfile.TemporaryDirectory() as tmp:
+        timed = Path(tmp) / "playtester.gd"
+        timed.write_text(timed_addon(ADDON.read_text()))
+        out = Path(tmp) / "parts.json"
+        old = {k: os.environ.get(k) for k in ("BENCH_PARTS_OUT", "BENCH_PARTS_SKIP")}
+        os.environ.update(BENCH_PARTS_OUT=str(out), BENCH_PARTS_SKIP=str(WARM_STEPS + 2))
+        try:
+            rate = driven("godot", steps, str(timed), ahead=steps)
+        finally:
+            for k, v in old.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        parts = json.loads(out.read_text())
+    n = parts.pop("answers")
+    LAST_PARTS.clear()
+    LAST_PARTS.update({k: parts.get(k, 0) / n for k in ("between", "in_addon") + PARTS})
+    LAST_PARTS["other"] = LAST_PARTS["in_addon"] - sum(LAST_PARTS[k] for k in PARTS)
+    LAST_PARTS["answers"] = n
+    return rate
+
+
 def raw_copy(where: Path) -> Path:
     dst = where / "coinhop_raw"
     if not dst.exists():
@@ -402,11 +488,16 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
                 m["server_steps_s_other_addon"] = lambda: driven("godot", 2000, addon)
                 m["runner_steps_s_other_addon"] = lambda: driven("godot-runner", 300, addon)
             m["server_raw_cpu_us_per_frame"] = lambda: raw_cpu("godot3-server", project, 40000)
+            # acting ahead with the add-on timing its own parts (`timed_addon`): where Godot's time a step goes
+            m["server_ahead_addon_parts"] = lambda: addon_parts(2000)
             if only:
                 m = {k: f for k, f in m.items() if k in only}
             for k, f in m.items():
                 LAST_CPU.clear()
                 cols.setdefault(k, []).append(f())
+                if k == "server_ahead_addon_parts":
+                    for part, us in LAST_PARTS.items():
+                        cols.setdefault(f"addon_us_per_step_{part}", []).append(us)
                 if k.startswith(("server_steps_s", "server_ahead_steps_s")) and LAST_CPU:  # (and their _before)
                     cols.setdefault(k.replace("steps_s", "cpu_us_per_step"), []).append(LAST_CPU["total"])
                     cols.setdefault(k.replace("steps_s", "godot_cpu_us_per_step"), []).append(LAST_CPU["godot"])
