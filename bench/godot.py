@@ -302,8 +302,8 @@ def driven(kind: str, steps: int, addon: str | None, ahead: int = 0) -> float:
 PART_EDITS = [
     ("var holding := false", "var holding := false\n"
      "var B := {}  # bench: microseconds per part, summed over the answers after the first BENCH_PARTS_SKIP\n"
-     "var b_answers := 0\nvar b_last := 0\n"
-     "func _b(k, t0):\n\tif b_answers > int(OS.get_environment(\"BENCH_PARTS_SKIP\")):\n"
+     "var b_answers := 0\nvar b_last := 0\nvar b_skip := int(OS.get_environment(\"BENCH_PARTS_SKIP\"))\n"
+     "func _b(k, t0):\n\tif b_answers > b_skip:\n"
      "\t\tB[k] = B.get(k, 0) + OS.get_ticks_usec() - t0\n"),
     ("func _process(_delta):\n\tif state == \"running\":",
      "func _process(_delta):\n\tvar now := OS.get_ticks_usec()\n\tif b_last != 0:\n\t\t_b(\"between\", b_last)\n"
@@ -323,7 +323,7 @@ PART_EDITS = [
     ("func _apply_inputs(inputs: Dictionary) -> void:\n",
      "func _apply_inputs(inputs: Dictionary) -> void:\n\tvar t0 := OS.get_ticks_usec()\n\t_apply_inputs_timed(inputs)\n"
      "\t_b(\"inputs\", t0)\n\n\nfunc _b_answered() -> void:\n\tb_answers += 1\n"
-     "\tif b_answers > int(OS.get_environment(\"BENCH_PARTS_SKIP\")):\n\t\tB[\"answers\"] = B.get(\"answers\", 0) + 1\n"
+     "\tif b_answers > b_skip:\n\t\tB[\"answers\"] = B.get(\"answers\", 0) + 1\n"
      "\t\tif int(B[\"answers\"]) % 250 == 0:\n\t\t\tvar out := OS.get_environment(\"BENCH_PARTS_OUT\")\n"
      "\t\t\tvar f := File.new()\n\t\t\tf.open(out + \".tmp\", File.WRITE)\n\t\t\tf.store_string(to_json(B))\n"
      "\t\t\tf.close()\n\t\t\tDirectory.new().rename(out + \".tmp\", out)\n\n\n"
