@@ -161,11 +161,11 @@ def driven_in(src: Path, kind: str, steps: int, ahead: int = 0) -> float:
     raise RuntimeError(f"driven in {src}: {out.stdout[-500:]} {out.stderr[-1500:]}")
 
 
-def driven_env(kind: str, steps: int, env: dict[str, str], ahead: int = 0) -> float:
+def driven_env(kind: str, steps: int, env: dict[str, str], ahead: int = 0, addon: str | None = None) -> float:
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        return driven(kind, steps, None, ahead)
+        return driven(kind, steps, addon, ahead)
     finally:
         for k, v in old.items():
             if v is None:
@@ -355,16 +355,8 @@ def addon_parts(steps: int) -> float:
         timed = Path(tmp) / "playtester.gd"
         timed.write_text(timed_addon(ADDON.read_text()))
         out = Path(tmp) / "parts.json"
-        old = {k: os.environ.get(k) for k in ("BENCH_PARTS_OUT", "BENCH_PARTS_SKIP")}
-        os.environ.update(BENCH_PARTS_OUT=str(out), BENCH_PARTS_SKIP=str(WARM_STEPS + 2))
-        try:
-            rate = driven("godot", steps, str(timed), ahead=steps)
-        finally:
-            for k, v in old.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        rate = driven_env("godot", steps, {"BENCH_PARTS_OUT": str(out), "BENCH_PARTS_SKIP": str(WARM_STEPS + 2)},
+                          ahead=steps, addon=str(timed))
         parts = json.loads(out.read_text())
     n = parts.pop("answers")
     LAST_PARTS.clear()
