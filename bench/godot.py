@@ -297,8 +297,9 @@ def driven(kind: str, steps: int, addon: str | None, ahead: int = 0) -> float:
 # `timed_addon` makes a copy of the add-on that times its own parts with OS.get_ticks_usec (insertions at the anchors
 # below, each of which must be found, or the copy is refused: the add-on changed and these must follow it). It adds
 # its totals to a JSON file (BENCH_PARTS_OUT) every 250 answers, from the answer after the first BENCH_PARTS_SKIP on
-# (the reset's and the warm-up steps'), so only the timed steps count. The timing itself costs a few microseconds a
-# step (two clock reads a frame): the parts are what each costs, not what the add-on costs untimed.
+# (the reset's and the warm-up steps'), so only the timed steps count. The timing itself costs microseconds a step
+# (four clock reads a frame, two more around each part): it falls mostly in "other", and the steps/s of this run is
+# below the add-on's own.
 PART_EDITS = [
     ("var holding := false", "var holding := false\n"
      "var B := {}  # bench: microseconds per part, summed over the answers after the first BENCH_PARTS_SKIP\n"
@@ -348,7 +349,8 @@ LAST_PARTS: dict[str, float] = {}  # microseconds a step per part of the add-on,
 def addon_parts(steps: int) -> float:
     """steps/s acting ahead with the timed add-on (`timed_addon`); each part's wall-clock microseconds per step go
     to LAST_PARTS ("between": the game's own frames and the engine between two of the add-on's frames; "other": the
-    add-on's time not in a named part, mostly its per-frame check whether the step is over)."""
+    add-on's time not in a named part: its per-frame check whether the step is over, and most of the timing's own
+    cost, which this run cannot tell apart)."""
     from playtester.drive.godot import ADDON
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -26,3 +26,13 @@ def test_an_addon_that_changed_under_an_anchor_is_refused_by_name():
     source = ADDON.read_text().replace("\tvar msg: Dictionary = parsed.result\n", "\tvar msg = parsed.result\n")
     with pytest.raises(ValueError, match="parsed.result"):
         bench_godot.timed_addon(source)
+
+
+def test_the_timed_addon_runs_and_times_each_part_of_the_steps_after_the_warm_up(godot):
+    rate = bench_godot.addon_parts(300)  # a real coinhop on godot3-server, acting ahead with the timed copy
+    parts = bench_godot.LAST_PARTS
+    assert rate > 0 and parts["answers"] == 250  # written every 250 answers after the reset's and warm-up's
+    for part in ("between", "inputs", "parse", "entities", "answer_json", "sync_line", "send"):
+        assert parts[part] > 0, part  # each part was reached and timed
+    assert parts["between"] > parts["entities"]  # ten frames of the game cost more than reading six entities
+    assert parts["other"] > -1.0  # the named parts lie inside the add-on's own time (to the clock's microsecond)
