@@ -54,6 +54,10 @@
    write, the rest of the add-on, and ``between``: the game's frames and the engine between two of the add-on's
    frames), wall-clock microseconds a step over the timed steps: preemption counts where it falls, so it is a
    measure for an idle machine.
+   ``server_ahead_steps_s_free_obs``: acting ahead with a copy of the add-on whose observation is free (its answers
+   list no entity and it runs no entity pass; all else as the add-on: inputs, frames, events, sync lines, joined
+   answers): the bound on what a faster observation could give, in the same rounds (``*_free_obs_rounds``: against
+   the raw rates; ``server_ahead_over_free_obs_rounds``: the add-on's speed against it).
    ``--measures a,b,...`` runs only those throughput measures; ``--name NAME`` writes bench/results/NAME.json (the
    committed godot.json is left alone).
 
@@ -333,14 +337,44 @@ PART_EDITS = [
 PARTS = ("inputs", "recv_wait", "parse", "entities", "answer_json", "sync_line", "send")
 
 
-def timed_addon(source: str) -> str:
-    """The add-on's source with its parts timed (`PART_EDITS`); ValueError naming an anchor it lacks."""
-    for anchor, replacement in PART_EDITS:
+def _edited(source: str, edits: list[tuple[str, str]], name: str) -> str:
+    """``source`` with each anchor of ``edits`` replaced; ValueError naming an anchor not found exactly once (the
+    add-on changed: bench/godot.py's ``name`` must follow it)."""
+    for anchor, replacement in edits:
         if source.count(anchor) != 1:
             raise ValueError(f"the add-on has {source.count(anchor)} copies of {anchor!r}, not one: "
-                             "bench/godot.py's PART_EDITS must follow its changes")
+                             f"bench/godot.py's {name} must follow its changes")
         source = source.replace(anchor, replacement)
     return source
+
+
+def timed_addon(source: str) -> str:
+    """The add-on's source with its parts timed (`PART_EDITS`); ValueError naming an anchor it lacks."""
+    return _edited(source, PART_EDITS, "PART_EDITS")
+
+
+# `free_obs_addon` makes a copy of the add-on whose observation costs nothing: its compact answer lists no entity (the
+# entity pass is not run), all else as in the add-on (inputs, frames, events, sync lines, joined answers, the socket).
+# Acting ahead with it bounds what any faster observation (a native one, say) could give: the speed of a step that
+# observes nothing, on the same host in the same rounds.
+FREE_OBS_EDITS = [("\t_entities_compact()\n\tvar t := int(",
+                   "\tent = []  # bench: the observation is free (no entity pass, no entity in the answer)\n"
+                   "\tfresh = []\n\tc_gone = []\n\tvar t := int(")]
+
+
+def free_obs_addon(source: str) -> str:
+    """The add-on's source with its observation free (`FREE_OBS_EDITS`); ValueError naming an anchor it lacks."""
+    return _edited(source, FREE_OBS_EDITS, "FREE_OBS_EDITS")
+
+
+def driven_free_obs(steps: int) -> float:
+    """steps/s acting ahead with the add-on whose observation is free (`free_obs_addon`)."""
+    from playtester.drive.godot import ADDON
+
+    with tempfile.TemporaryDirectory() as tmp:
+        free = Path(tmp) / "playtester.gd"
+        free.write_text(free_obs_addon(ADDON.read_text()))
+        return driven("godot", steps, str(free), ahead=steps)
 
 
 LAST_PARTS: dict[str, float] = {}  # microseconds a step per part of the add-on, of the last `addon_parts` run
@@ -484,6 +518,8 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             m["server_raw_cpu_us_per_frame"] = lambda: raw_cpu("godot3-server", project, 40000)
             # acting ahead with the add-on timing its own parts (`timed_addon`): where Godot's time a step goes
             m["server_ahead_addon_parts"] = lambda: addon_parts(2000)
+            # acting ahead with the add-on's observation free (`free_obs_addon`): the bound on a faster observation
+            m["server_ahead_steps_s_free_obs"] = lambda: driven_free_obs(2000)
             if only:
                 m = {k: f for k, f in m.items() if k in only}
             for k, f in m.items():
@@ -519,7 +555,7 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
     # each round's own ratio (its speed against the raw rate measured in the same round) and the best round: the
     # machine's other load moves both, so a round's ratio is steadier than a ratio of medians
     for k in ("server_steps_s", "server_ahead_steps_s", "server_ahead_steps_s_before", "server_ahead_steps_s_nocompact",
-              "server_ahead_steps_s_nojoin", "server_steps_s_before"):
+              "server_ahead_steps_s_nojoin", "server_steps_s_before", "server_ahead_steps_s_free_obs"):
         if k in cols and "server_raw_fixed_fps" in cols:
             per = [v * FRAMES_PER_STEP / raw for v, raw in zip(cols[k], cols["server_raw_fixed_fps"], strict=True)]
             out[k.replace("steps_s", "ratio_fixed") + "_rounds"] = per
@@ -527,19 +563,22 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             out[k.replace("steps_s", "ratio_fixed") + "_rounds_median"] = statistics.median(per)
             out[k + "_best"] = max(cols[k])
     # acting ahead against the raw game playing the same inputs, in the same round (the same game work)
-    for k in ("server_ahead_steps_s", "server_ahead_steps_s_nojoin", "server_ahead_steps_s_before"):
+    for k in ("server_ahead_steps_s", "server_ahead_steps_s_nojoin", "server_ahead_steps_s_before",
+              "server_ahead_steps_s_free_obs"):
         if k in cols and "server_raw_replay_fps" in cols:
             per = [v * FRAMES_PER_STEP / raw for v, raw in zip(cols[k], cols["server_raw_replay_fps"], strict=True)]
             tag = k.replace("steps_s", "ratio_replay")
             out[tag + "_rounds"] = per
             out[tag + "_rounds_median"] = statistics.median(per)
             out[tag + "_best"] = max(per)
-    for k in ("server_ahead_cpu_us_per_step", "server_ahead_cpu_us_per_step_nojoin"):
+    for k in ("server_ahead_cpu_us_per_step", "server_ahead_cpu_us_per_step_nojoin",
+              "server_ahead_cpu_us_per_step_free_obs"):
         if k in med and "server_raw_replay_cpu_us_per_frame" in med:
             out[k.replace("cpu_us_per_step", "ratio_cpu_replay")] = \
                 FRAMES_PER_STEP * med["server_raw_replay_cpu_us_per_frame"] / med[k]
     # acting ahead against the --before revision's (or without compact answers) in the same round
-    for k in ("server_ahead_steps_s_before", "server_ahead_steps_s_nocompact", "server_ahead_steps_s_nojoin"):
+    for k in ("server_ahead_steps_s_before", "server_ahead_steps_s_nocompact", "server_ahead_steps_s_nojoin",
+              "server_ahead_steps_s_free_obs"):
         if k in cols and "server_ahead_steps_s" in cols:
             per = [a / b for a, b in zip(cols["server_ahead_steps_s"], cols[k], strict=True)]
             tag = k.replace("server_ahead_steps_s_", "server_ahead_over_")

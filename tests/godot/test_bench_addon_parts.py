@@ -36,3 +36,35 @@ def test_the_timed_addon_runs_and_times_each_part_of_the_steps_after_the_warm_up
         assert parts[part] > 0, part  # each part was reached and timed
     assert parts["between"] > parts["entities"]  # ten frames of the game cost more than reading six entities
     assert parts["other"] > -1.0  # the named parts lie inside the add-on's own time (to the clock's microsecond)
+
+
+def test_the_free_observation_copy_fits_the_addon_and_is_refused_when_its_anchor_changed():
+    free = bench_godot.free_obs_addon(ADDON.read_text())
+    assert "_entities_compact()\n\tvar t := int(" not in free and "ent = []  # bench" in free
+    changed = ADDON.read_text().replace("\t_entities_compact()\n\tvar t := int(", "\t_entities_compact()\n\tvar t = int(")
+    with pytest.raises(ValueError, match="FREE_OBS_EDITS"):
+        bench_godot.free_obs_addon(changed)
+
+
+def test_the_free_observation_copy_plays_the_same_frames_and_reports_no_entity(godot, tmp_path, monkeypatch):
+    # a real coinhop on godot3-server, the same actions with the add-on and with its free-observation copy: the
+    # frames go on alike (10 a step) and the game's events still come, but the copy's answers list no entity
+    from playtester.drive.worker import Worker
+    from playtester.env import default_space
+
+    spec = bench_godot.resolve("godot:coinhop").with_config(done_events=[], frames_per_action=bench_godot.FRAMES_PER_STEP)
+    space = default_space(spec)
+    free = tmp_path / "playtester.gd"
+    free.write_text(bench_godot.free_obs_addon(ADDON.read_text()))
+    seen = {}
+    for name, addon in (("addon", None), ("free", str(free))):
+        if addon:
+            monkeypatch.setenv("PLAYTESTER_GODOT_ADDON", addon)
+        with Worker(spec, space, capture=None) as w:
+            w.reset(seed=0)
+            obs = [w.act(space.names.index("move_right")) for _ in range(30)]  # hurt, a coin, then a fall
+            seen[name] = ([o.frame_no for o in obs], [len(o.entities) for o in obs],
+                          [e.name for o in obs for e in o.events])
+    assert seen["free"][0] == seen["addon"][0] == [10 * (i + 1) for i in range(30)]
+    assert min(seen["addon"][1]) > 0 and max(seen["free"][1]) == 0
+    assert seen["free"][2] == seen["addon"][2] and {"hurt", "collected", "fell_out"} <= set(seen["addon"][2])
