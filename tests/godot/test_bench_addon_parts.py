@@ -68,3 +68,14 @@ def test_the_free_observation_copy_plays_the_same_frames_and_reports_no_entity(g
     assert seen["free"][0] == seen["addon"][0] == [10 * (i + 1) for i in range(30)]
     assert min(seen["addon"][1]) > 0 and max(seen["free"][1]) == 0
     assert seen["free"][2] == seen["addon"][2] and {"hurt", "collected", "fell_out"} <= set(seen["addon"][2])
+
+
+def test_the_native_probes_addon_copy_fits_the_addon():
+    # bench/godot_native_probe.py's copy of the add-on that observes through observe.c: every anchor is found once
+    import godot_native_probe
+
+    native = godot_native_probe.native_addon(ADDON.read_text())
+    assert "native.observe(nodes, c_ninfos)" in native and "func _paths(" in native
+    assert '"observer": "native" if native != null else "gdscript"' in native
+    with pytest.raises(ValueError, match="NATIVE_EDITS"):
+        godot_native_probe.native_addon(ADDON.read_text().replace("func _bodies(node: Node", "func _bodies(nd: Node"))
