@@ -8,8 +8,8 @@ builds it and measures, on the machine it runs on:
    (``godot_3.2.3-stable.orig.tar.gz``, checked against the sha256 of Debian's Sources index); Godot's own build
    script from the same tarball (``gdnative_builders.py``) writes the API struct header. Downloaded once into
    ``~/.cache/playtester/godot-src`` (``--src FILE``: a tarball already here).
-2. The answer's JSON: ``bench/godot_native/probe.c`` (``ent_json``: a list as JSON; ``ent_walk``: the same walk with
-   no formatting) against Godot's ``to_json`` and ``var2bytes``, on two lists as the add-on's compact answers hold
+2. The answer's JSON: ``bench/godot_native/observe.c``'s PlaytesterProbe (``ent_json``: a list as JSON;
+   ``ent_walk``: the same walk with no formatting) against Godot's ``to_json`` and ``var2bytes``, on two lists as the add-on's compact answers hold
    them (``ent``): a typical step of coinhop (2 entities changed, 14 values) and a whole one (every entity). Its
    values are checked against ``to_json``'s.
 3. The entity pass: ``bench/godot_native/observe.c``, the add-on's compact entity pass in C (read each entity's
@@ -329,7 +329,7 @@ def main() -> None:
         home.mkdir()
         # 2. the answer's JSON
         proj = tmp_path / "json"
-        install(HERE / "probe.c", include, proj / "probe", "probe", "probe", "PlaytesterProbe")
+        install(HERE / "observe.c", include, proj / "probe", "probe", "probe", "PlaytesterProbe")
         (proj / "project.godot").write_text('config_version=4\n\n[application]\n\nconfig/name="native probe"\n')
         (proj / "run.gd").write_text(JSON_RUNNER % (json.dumps(TYPICAL), json.dumps(WHOLE), args.calls, args.rounds))
         err = run_godot(proj, ["-s", "run.gd"], home)

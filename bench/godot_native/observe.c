@@ -14,13 +14,20 @@
  *   forget(indices: Array = none) -> void: those entities' last listed values dropped (they left: listed again when
  *     they come back, as GDScript's pass does), or every entity's (at a reset).
  *
+ * PlaytesterProbe, beside it: ent_json(list) -> String, the list (numbers, bools, [x, y] lists; anything else as
+ * null) as JSON, doubles as %.17g; ent_walk(list) -> int, the same walk over the list's Variants with no formatting
+ * (the C API's own cost): the answer's JSON, native.
+ *
  * Only the Godot 3.2 GDNative core API 1.0 and NativeScript 1.0 are used. */
 #include <gdnative_api_struct.gen.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static const godot_gdnative_core_api_struct *api = NULL;
 static const godot_gdnative_ext_nativescript_api_struct *nsapi = NULL;
 static godot_method_bind *get_indexed = NULL; /* Object.get_indexed(NodePath) */
+static char *buf = NULL; /* PlaytesterProbe's JSON text */
+static size_t cap = 0;
 
 typedef struct {
 	godot_variant sig; /* the values last listed (an Array), when set */
@@ -41,6 +48,9 @@ void GDN_EXPORT godot_gdnative_init(godot_gdnative_init_options *o) {
 
 void GDN_EXPORT godot_gdnative_terminate(godot_gdnative_terminate_options *o) {
 	(void)o;
+	free(buf);
+	buf = NULL;
+	cap = 0;
 	api = NULL;
 	nsapi = NULL;
 }
@@ -52,6 +62,18 @@ static void forget_all(Observer *ob) {
 	free(ob->slots);
 	ob->slots = NULL;
 	ob->n = 0;
+}
+
+static void *create_probe(godot_object *inst, void *md) {
+	(void)inst;
+	(void)md;
+	return NULL;
+}
+
+static void destroy_probe(godot_object *inst, void *md, void *ud) {
+	(void)inst;
+	(void)md;
+	(void)ud;
 }
 
 static void *create(godot_object *inst, void *md) {
@@ -291,6 +313,78 @@ static godot_variant forget(godot_object *inst, void *md, void *ud, int argc, go
 	return out;
 }
 
+/* ---- PlaytesterProbe: the answer's list as JSON, and the same walk with no formatting */
+static void need(size_t len, size_t more) {
+	if (len + more + 1 > cap) {
+		cap = (len + more + 1) * 2;
+		buf = realloc(buf, cap);
+	}
+}
+
+static size_t write_list(const godot_array *list, size_t len) {
+	int size = api->godot_array_size(list);
+	need(len, 2);
+	buf[len++] = '[';
+	for (int i = 0; i < size; i++) {
+		need(len, 40);
+		if (i)
+			buf[len++] = ',';
+		godot_variant v = api->godot_array_get(list, i);
+		switch (api->godot_variant_get_type(&v)) {
+			case GODOT_VARIANT_TYPE_BOOL:
+				len += (size_t)sprintf(buf + len, api->godot_variant_as_bool(&v) ? "true" : "false");
+				break;
+			case GODOT_VARIANT_TYPE_INT:
+				len += (size_t)sprintf(buf + len, "%lld", (long long)api->godot_variant_as_int(&v));
+				break;
+			case GODOT_VARIANT_TYPE_REAL:
+				len += (size_t)sprintf(buf + len, "%.17g", api->godot_variant_as_real(&v));
+				break;
+			case GODOT_VARIANT_TYPE_ARRAY: {  /* a Vector2 variable, as the add-on's _plain gives it: [x, y] */
+				godot_array inner = api->godot_variant_as_array(&v);
+				len = write_list(&inner, len);
+				api->godot_array_destroy(&inner);
+				break;
+			}
+			default:
+				len += (size_t)sprintf(buf + len, "null");
+		}
+		api->godot_variant_destroy(&v);
+	}
+	need(len, 1);
+	buf[len++] = ']';
+	return len;
+}
+
+static godot_variant ent_json(godot_object *inst, void *md, void *ud, int n, godot_variant **args) {
+	(void)inst; (void)md; (void)ud; (void)n;
+	godot_array list = api->godot_variant_as_array(args[0]);
+	size_t len = write_list(&list, 0);
+	api->godot_array_destroy(&list);
+	godot_string s = api->godot_string_chars_to_utf8_with_len(buf, (int)len);
+	godot_variant out;
+	api->godot_variant_new_string(&out, &s);
+	api->godot_string_destroy(&s);
+	return out;
+}
+
+static godot_variant ent_walk(godot_object *inst, void *md, void *ud, int n, godot_variant **args) {
+	(void)inst; (void)md; (void)ud; (void)n;
+	godot_array list = api->godot_variant_as_array(args[0]);
+	int size = api->godot_array_size(&list);
+	double sum = 0;
+	for (int i = 0; i < size; i++) {
+		godot_variant v = api->godot_array_get(&list, i);
+		if (api->godot_variant_get_type(&v) == GODOT_VARIANT_TYPE_REAL)
+			sum += api->godot_variant_as_real(&v);
+		api->godot_variant_destroy(&v);
+	}
+	api->godot_array_destroy(&list);
+	godot_variant out;
+	api->godot_variant_new_int(&out, size + (sum != sum));  /* the sum is read, so the walk is not optimized away */
+	return out;
+}
+
 void GDN_EXPORT godot_nativescript_init(void *handle) {
 	get_indexed = api->godot_method_bind_get_method("Object", "get_indexed");
 	godot_instance_create_func c = {create, NULL, NULL};
@@ -301,4 +395,11 @@ void GDN_EXPORT godot_nativescript_init(void *handle) {
 	nsapi->godot_nativescript_register_method(handle, "PlaytesterObserver", "observe", a, o);
 	godot_instance_method f = {forget, NULL, NULL};
 	nsapi->godot_nativescript_register_method(handle, "PlaytesterObserver", "forget", a, f);
+	godot_instance_create_func pc = {create_probe, NULL, NULL};
+	godot_instance_destroy_func pd = {destroy_probe, NULL, NULL};
+	nsapi->godot_nativescript_register_class(handle, "PlaytesterProbe", "Reference", pc, pd);
+	godot_instance_method j = {ent_json, NULL, NULL};
+	nsapi->godot_nativescript_register_method(handle, "PlaytesterProbe", "ent_json", a, j);
+	godot_instance_method w = {ent_walk, NULL, NULL};
+	nsapi->godot_nativescript_register_method(handle, "PlaytesterProbe", "ent_walk", a, w);
 }
