@@ -58,6 +58,8 @@
    list no entity and it runs no entity pass; all else as the add-on: inputs, frames, events, sync lines, joined
    answers): the bound on what a faster observation could give, in the same rounds (``*_free_obs_rounds``: against
    the raw rates; ``server_ahead_over_free_obs_rounds``: the add-on's speed against it).
+   ``*_rounds_median_ci95``: a 95% percentile-bootstrap interval of the median round's ratio (4,000 resamples,
+   seed 0): how far the median round may move between runs on a noisy host.
    ``--measures a,b,...`` runs only those throughput measures; ``--name NAME`` writes bench/results/NAME.json (the
    committed godot.json is left alone).
 
@@ -471,6 +473,16 @@ class Xvfb:
         self.proc.wait()
 
 
+def median_ci(values: list[float], level: float = 0.95, resamples: int = 4000) -> list[float]:
+    """A percentile-bootstrap confidence interval of the median of ``values`` (rounds' ratios), from a fixed seed: on
+    a noisy host the median round moves from run to run, and this says how far it may."""
+    rng = random.Random(0)
+    meds = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(resamples))
+    lo = meds[int((1 - level) / 2 * resamples)]
+    hi = meds[min(resamples - 1, int((1 + level) / 2 * resamples))]
+    return [lo, hi]
+
+
 def throughput(rounds: int, addon: str | None, before: str | None, only: set[str] | None = None) -> dict:
     cols: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp, Xvfb() as display:
@@ -561,6 +573,7 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             out[k.replace("steps_s", "ratio_fixed") + "_rounds"] = per
             out[k.replace("steps_s", "ratio_fixed") + "_best"] = max(per)
             out[k.replace("steps_s", "ratio_fixed") + "_rounds_median"] = statistics.median(per)
+            out[k.replace("steps_s", "ratio_fixed") + "_rounds_median_ci95"] = median_ci(per)
             out[k + "_best"] = max(cols[k])
     # acting ahead against the raw game playing the same inputs, in the same round (the same game work)
     for k in ("server_ahead_steps_s", "server_ahead_steps_s_nojoin", "server_ahead_steps_s_before",
@@ -570,6 +583,7 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             tag = k.replace("steps_s", "ratio_replay")
             out[tag + "_rounds"] = per
             out[tag + "_rounds_median"] = statistics.median(per)
+            out[tag + "_rounds_median_ci95"] = median_ci(per)
             out[tag + "_best"] = max(per)
     for k in ("server_ahead_cpu_us_per_step", "server_ahead_cpu_us_per_step_nojoin",
               "server_ahead_cpu_us_per_step_free_obs"):
@@ -584,6 +598,7 @@ def throughput(rounds: int, addon: str | None, before: str | None, only: set[str
             tag = k.replace("server_ahead_steps_s_", "server_ahead_over_")
             out[tag + "_rounds"] = per
             out[tag + "_rounds_median"] = statistics.median(per)
+            out[tag + "_rounds_median_ci95"] = median_ci(per)
     # the same ratio in CPU time: the CPU a step's 10 frames cost the game alone, against the CPU the whole step cost
     # (all processes): what the machine's other load disturbs least
     for k in [k for k in med if k.startswith(("server_cpu_us_per_step", "server_ahead_cpu_us_per_step"))]:
@@ -816,12 +831,16 @@ def main() -> None:
         if "server_ahead_ratio_fixed" in t:
             print(f"throughput: server acting ahead {m['server_ahead_steps_s']:,.0f} steps/s (ratio "
                   f"{t['server_ahead_ratio_fixed']:.2f} of --fixed-fps; each round against its own raw rate: median "
-                  f"{t['server_ahead_ratio_fixed_rounds_median']:.2f}, best {t['server_ahead_ratio_fixed_best']:.2f}; one "
+                  f"{t['server_ahead_ratio_fixed_rounds_median']:.2f} (95% interval "
+                  f"{t['server_ahead_ratio_fixed_rounds_median_ci95'][0]:.2f} to "
+                  f"{t['server_ahead_ratio_fixed_rounds_median_ci95'][1]:.2f}), best {t['server_ahead_ratio_fixed_best']:.2f}; one "
                   f"step per round trip: median {t.get('server_ratio_fixed_rounds_median', 0):.2f}, best "
                   f"{t.get('server_ratio_fixed_best', 0):.2f})", flush=True)
         if "server_ahead_ratio_replay_rounds_median" in t:
+            lo, hi = t["server_ahead_ratio_replay_rounds_median_ci95"]
             print(f"  acting ahead against the raw game playing the same inputs: median round "
-                  f"{t['server_ahead_ratio_replay_rounds_median']:.2f}, best {t['server_ahead_ratio_replay_best']:.2f}"
+                  f"{t['server_ahead_ratio_replay_rounds_median']:.2f} (95% interval {lo:.2f} to {hi:.2f}), best "
+                  f"{t['server_ahead_ratio_replay_best']:.2f}"
                   + (f"; in CPU time {t['server_ahead_ratio_cpu_replay']:.2f}" if "server_ahead_ratio_cpu_replay" in t
                      else ""), flush=True)
         if "server_ahead_ratio_replay_nojoin_rounds_median" in t:
