@@ -79,3 +79,18 @@ def test_the_native_probes_addon_copy_fits_the_addon():
     assert '"observer": "native" if native != null else "gdscript"' in native
     with pytest.raises(ValueError, match="NATIVE_EDITS"):
         godot_native_probe.native_addon(ADDON.read_text().replace("func _bodies(node: Node", "func _bodies(nd: Node"))
+
+
+def test_the_median_rounds_interval_brackets_the_median_and_narrows_with_more_rounds():
+    import random
+    import statistics
+
+    rng = random.Random(1)
+    few = [rng.uniform(0.4, 1.0) for _ in range(7)]
+    many = [rng.uniform(0.4, 1.0) for _ in range(41)]
+    for values in (few, many):
+        lo, hi = bench_godot.median_ci(values)
+        assert lo <= statistics.median(values) <= hi
+    assert bench_godot.median_ci(many)[1] - bench_godot.median_ci(many)[0] < \
+        bench_godot.median_ci(few)[1] - bench_godot.median_ci(few)[0]
+    assert bench_godot.median_ci([0.7] * 9) == [0.7, 0.7]
