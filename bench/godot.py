@@ -339,20 +339,20 @@ PART_EDITS = [
 PARTS = ("inputs", "recv_wait", "parse", "entities", "answer_json", "sync_line", "send")
 
 
-def _edited(source: str, edits: list[tuple[str, str]], name: str) -> str:
+def anchored_edits(source: str, edits: list[tuple[str, str]], name: str) -> str:
     """``source`` with each anchor of ``edits`` replaced; ValueError naming an anchor not found exactly once (the
-    add-on changed: bench/godot.py's ``name`` must follow it)."""
+    add-on changed: ``name``, the edits, must follow it)."""
     for anchor, replacement in edits:
         if source.count(anchor) != 1:
             raise ValueError(f"the add-on has {source.count(anchor)} copies of {anchor!r}, not one: "
-                             f"bench/godot.py's {name} must follow its changes")
+                             f"{name} must follow its changes")
         source = source.replace(anchor, replacement)
     return source
 
 
 def timed_addon(source: str) -> str:
     """The add-on's source with its parts timed (`PART_EDITS`); ValueError naming an anchor it lacks."""
-    return _edited(source, PART_EDITS, "PART_EDITS")
+    return anchored_edits(source, PART_EDITS, "bench/godot.py's PART_EDITS")
 
 
 # `free_obs_addon` makes a copy of the add-on whose observation costs nothing: its compact answer lists no entity (the
@@ -366,7 +366,7 @@ FREE_OBS_EDITS = [("\t_entities_compact()\n\tvar t := int(",
 
 def free_obs_addon(source: str) -> str:
     """The add-on's source with its observation free (`FREE_OBS_EDITS`); ValueError naming an anchor it lacks."""
-    return _edited(source, FREE_OBS_EDITS, "FREE_OBS_EDITS")
+    return anchored_edits(source, FREE_OBS_EDITS, "bench/godot.py's FREE_OBS_EDITS")
 
 
 def driven_free_obs(steps: int) -> float:

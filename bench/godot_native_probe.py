@@ -40,7 +40,7 @@ import types
 import urllib.request
 from pathlib import Path
 
-from godot import COINHOP, FRAMES_PER_STEP, _edited
+from godot import COINHOP, FRAMES_PER_STEP, anchored_edits
 from provenance import provenance, write_results
 
 from playtester.drive.godot import ADDON, ADDON_DIR
@@ -132,7 +132,7 @@ def install(source: Path, include: Path, folder: Path, res_dir: str, name: str, 
 # --------------------------------------------------------------------- the add-on observing through observe.c
 # a copy of the add-on that loads observe.gdns from its own folder and runs its compact entity pass through it: the
 # entity list and the entities' schemas are worked out in GDScript when the tree changes, as the add-on does; each
-# step the native observer reads, compares and lists. Each anchor must be found once (bench/godot.py's `_edited`).
+# step the native observer reads, compares and lists. Each anchor must be found once (`anchored_edits`).
 NATIVE_EDITS = [
     ("var holding := false  # ... the answer being written is not the batch's last\n",
      "var holding := false  # ... the answer being written is not the batch's last\n"
@@ -176,7 +176,7 @@ NATIVE_EDITS = [
 
 def native_addon(source: str) -> str:
     """The add-on's source observing through the native observer (`NATIVE_EDITS`); ValueError naming an anchor."""
-    return _edited(source, NATIVE_EDITS, "godot_native_probe.py's NATIVE_EDITS")
+    return anchored_edits(source, NATIVE_EDITS, "bench/godot_native_probe.py's NATIVE_EDITS")
 
 
 # ---------------------------------------------------------------------------------------------- timing scripts
