@@ -21,9 +21,12 @@ $(VENV)/.dev: $(VENV)/.installed
 	touch $@
 
 # A short campaign on the bundled Block Maze with actions from program analysis of its code: exit
-# status 1 means "bugs found", which is what a demo on a game with injected bugs should show. The report lands in runs/demo/report.html.
+# status 1 means "bugs found", which is what a demo on a game with injected bugs should show. The report lands in
+# runs/demo/report.html; a Python error exits 1 too, so the demo fails unless this run wrote the report.
 demo: $(VENV)/.installed
+	rm -f runs/demo/report.html
 	$(VENV)/bin/playtester explore blockmaze --actions analyzed --budget 2000 --workers 2 --out runs/demo; test $$? -le 1
+	@test -f runs/demo/report.html || { echo "make demo: the campaign wrote no report (its error is above)"; exit 1; }
 	@echo "open runs/demo/report.html to see the report"
 
 # Headless Chromium (Debian's package) renders the HTML report in a test; installed when missing and

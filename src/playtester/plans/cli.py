@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import click
 import typer
 from rich.console import Console
 
@@ -233,7 +232,8 @@ def _ask_words(steps: list, names: list[str], taught: dict[str, str]) -> dict[st
         while True:
             try:
                 answer = typer.prompt("  ", default="", show_default=False).strip()
-            except (click.exceptions.Abort, typer.Abort):  # no more input (Ctrl-D, a closed pipe): keep what was answered
+            except typer.Abort:  # no more input (Ctrl-D, a closed pipe): keep what was answered (typer 0.29's own
+                # Abort, as it no longer needs click; in older typer, click's, which typer.Abort names)
                 return new
             if not answer or answer in names:
                 break
