@@ -1,5 +1,8 @@
-"""bench/godot.py's timed copy of the Godot add-on (where a step's time goes) still fits the add-on: every anchor
-it inserts its timers at is found exactly once, or the copy is refused with the anchor named."""
+"""The benches' copies of the Godot add-on still fit the add-on, and do what they claim: bench/godot.py's timed copy
+(every anchor it inserts its timers at is found exactly once, or the copy is refused with the anchor named; on a real
+coinhop every part is timed) and its free-observation copy (same frames and events, no entity), and
+bench/godot_native_probe.py's copy that observes through native code (its anchors). Also the bench's interval of the
+median round."""
 
 from __future__ import annotations
 
