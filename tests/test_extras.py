@@ -3,7 +3,6 @@ one says which extra to install instead of failing with an ImportError."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 
@@ -22,10 +21,6 @@ def test_require_names_the_extra_and_how_to_install_it():
     assert require("json", "text", "x").dumps([1]) == "[1]"
 
 
-def _canonical(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def light_install_block() -> tuple[str, set[str]]:
     """Code that makes every installed top-level module unimportable but the standard library's and those of the
     distributions playtester's core dependencies need (their closure, no extras): the default install, simulated in
@@ -34,11 +29,12 @@ def light_install_block() -> tuple[str, set[str]]:
     from importlib import metadata
 
     from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
 
     allowed: set[str] = set()
     todo = ["playtester"]
     while todo:
-        dist = _canonical(todo.pop())
+        dist = canonicalize_name(todo.pop())
         if dist in allowed:
             continue
         allowed.add(dist)
@@ -52,7 +48,7 @@ def light_install_block() -> tuple[str, set[str]]:
                 todo.append(req.name)
     blocked = {mod for mod, dists in metadata.packages_distributions().items()
                if mod.isidentifier() and mod not in sys.stdlib_module_names
-               and not any(_canonical(d) in allowed for d in dists)}
+               and not any(canonicalize_name(d) in allowed for d in dists)}
     return f"import sys; sys.modules.update(dict.fromkeys({sorted(blocked)!r})); ", blocked
 
 
