@@ -174,3 +174,20 @@ def test_error_log_signature_python_site_vs_engine_message():
         "Invalid call. Nonexistent function 'hit' in base 'Nil'.")]
     assert signature(gd[0]) == signature(gd[1]) != signature(gd[2])
     assert signature(gd[2]).startswith("error_log:godot:player.gd:40:Invalid call")
+
+
+def test_frame_time_leaves_start_up_out(worker_for):
+    """Loading before the game first reads input (and in the frame that first reads it) is start-up, not a slow
+    frame: no frame_time finding at step 0 (issue 54: three of four false alarms on real games); a slow frame during
+    play still is one; start-up is judged only against startup_budget_ms, when set."""
+    spec = fixture_spec("slow_start", oracles={"frame_budget_ms": 150})
+    found = play(worker_for, spec, [keys(), keys("w"), keys()])
+    assert [(f.kind, f.step, f.signature) for f in found] == [("frame_time", 2, "frame_time:over-budget")]
+    w = worker_for(spec, capture=(16, 16))
+    first = w.reset(seed=0)
+    assert first.info["started"] and first.info["startup_ms"] > 700 and first.info["max_frame_ms"] < 150
+    assert "startup_ms" not in w.step(keys()).info  # sent until start-up ended, then no more
+    budget = fixture_spec("slow_start", oracles={"frame_budget_ms": 150, "startup_budget_ms": 500})
+    found = play(worker_for, budget, [keys(), keys()])
+    assert [(f.kind, f.step, f.signature) for f in found] == [("frame_time", 0, "frame_time:startup-over-budget")]
+    assert found[0].details["ms"] > 700

@@ -190,7 +190,8 @@ class Observation:
         action_mask: validity of each action of the episode's action space, int8, when there is one.
         info: everything else: ``exit`` (a `GameExit` when the game ended by itself), ``inputs_read``
             (input API calls during the step), ``done_reason``, ``screen_size``, ``max_frame_ms`` (the
-            longest frame's in-game work, wall-clock), ``scene`` (live sprites: sorted
+            longest frame's in-game work, wall-clock, start-up frames left out), ``startup_ms`` and ``started``
+            (the game's start-up work: its frames up to the first that reads input; sent until it has ended), ``scene`` (live sprites: sorted
             ``(group label, sprite class names)`` pairs), ``code_lines`` (newly covered lines,
             ``{file: [line, ...]}``, when code coverage is on), ``code_stopped`` (the step at which this
             episode stopped measuring code coverage, on that step only), ``answer_lost`` (a remote game's step

@@ -337,6 +337,12 @@ class Runtime:
         self.reward_prev: float | None = None
         self.game_work_ms = 0.0
         self.max_frame_ms = 0.0
+        # start-up: the frames up to and including the first that reads input (imports, loading images) are
+        # start-up time, never a slow frame (`startup_ms`; the frame_time oracle's own startup_budget_ms)
+        self.input_seen = False
+        self.started = False
+        self.startup_ms = 0.0
+        self.startup_sent = False
         self._work_t0 = _FRAME_CLOCK()
         self._done_pred = None
         if self.cfg.done_when:
@@ -390,7 +396,7 @@ class Runtime:
         return True
 
     def note_read(self) -> None:
-        self.input_read = True
+        self.input_read = self.input_seen = True
         self.step_reads += 1
         self.reads += 1
         if self.reads > IDLE_READS:  # polling forever without a frame boundary: the game idles
@@ -569,7 +575,10 @@ class Runtime:
         now = _FRAME_CLOCK()  # a system call on Linux (a thread's CPU clock has no vDSO): one per frame
         work = (now - self._work_t0) * 1000.0
         self.game_work_ms += work
-        if work > self.max_frame_ms:
+        if not self.started:
+            self.startup_ms += work
+            self.started = self.input_seen
+        elif work > self.max_frame_ms:
             self.max_frame_ms = work
         self.frame_no += 1
         if not self.uses_clock and not self.game_advanced:
@@ -690,6 +699,10 @@ class Runtime:
             info["exit"] = exit
         if self.done_reason:
             info["done_reason"] = self.done_reason
+        if not self.startup_sent:
+            info["startup_ms"] = self.startup_ms
+            info["started"] = self.started
+            self.startup_sent = self.started
         if len(self.silenced) > self.silenced_sent:
             info["audio_silenced"] = self.silenced[self.silenced_sent:]
             self.silenced_sent = len(self.silenced)
