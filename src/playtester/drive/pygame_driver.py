@@ -20,6 +20,7 @@ import inspect
 import logging
 import os
 import random
+import re
 import sys
 import time as _time
 import traceback
@@ -1480,6 +1481,20 @@ class _SpecProblem(Exception):
     pass
 
 
+_NO_FILE = re.compile(r"No file '([^']+)' found|Couldn't open ([^\s:]+)|No such file or directory: '([^']+)'")
+
+
+def _relative_file_missing(e: BaseException) -> str | None:
+    """The relative path a game failed to open (FileNotFoundError, pygame's "No file 'x' found"), else None."""
+    name = getattr(e, "filename", None) if isinstance(e, FileNotFoundError) else None
+    if not isinstance(name, str):
+        m = _NO_FILE.search(str(e)) if isinstance(e, OSError | pygame.error) else None
+        name = next((g for g in m.groups() if g), None) if m else None
+    if not name or os.path.isabs(name):
+        return None
+    return name
+
+
 def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:
     """Body of an episode process (forked from the worker host): run the game until it ends."""
     global RT
@@ -1493,8 +1508,9 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
         faulthandler.enable(file=open(opts.fatal_dump, "w"), all_threads=False)  # noqa: SIM115
     warm.episode_started()
     seed_python(seed, spec.config.seeded_entropy)
+    if spec.workdir:
+        os.chdir(spec.workdir)
     if spec.root:
-        os.chdir(spec.root)
         sys.path.insert(0, spec.root)
     rt = RT = Runtime(conn, spec, seed, space, opts)
     _install_python_time(rt)
@@ -1521,6 +1537,12 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
         exit = lifetime.exit_of_exception(e, rt.opts.memory_limit_mb, skip_file=__file__)
         while len(exit.frames) > 1 and exit.frames[-1].file == __file__:
             exit.frames.pop()  # a replaced pygame function that raised: the game's call is where it failed
+        missing = _relative_file_missing(e)
+        if missing is not None:
+            from playtester.drive.workdir import describe
+
+            exit.message = (f"{exit.message} [{missing!r} is a path relative to the working folder: "
+                            f"{describe(os.getcwd(), spec.root or os.getcwd())}]")[:2000]
     try:
         rt.send("final", rt.observe(done=True, exit=exit))
         warm.note(opts.warm_notes)

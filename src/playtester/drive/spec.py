@@ -21,6 +21,7 @@ validated by `GameConfig`. Bundled games keep theirs as ``games/NAME.toml``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +61,9 @@ class GameConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     entry: str | None = Field(None, description="module:function or file.py[:function], relative to the config")
+    cwd: str | None = Field(None, description="the folder the game runs in, relative to the config's folder "
+                            "(default: the game's project root, found from its entry file and the paths its code "
+                            "opens; docs: game specs)")
     frames_per_action: int = Field(10, ge=1, description="frames each action is held (the paper's 10)")
     fps: float = Field(60.0, gt=0, description="virtual frame rate used when the game does not pass one")
     init: list[InitStep] = Field(default_factory=list, description="inputs applied at reset, before the agent")
@@ -146,9 +150,15 @@ class GameSpec:
     kind: Literal["module", "file", "gym", "godot", "godot-runner", "remote", "doom"]
     target: str  # module name, file path, or Gymnasium id
     function: str | None = None
-    root: str | None = None  # folder the game runs in (cwd and sys.path[0])
+    root: str | None = None  # the game's sys.path[0] (and its working folder unless ``cwd`` says another)
     config: GameConfig = field(default_factory=GameConfig)
     config_path: str | None = None
+    cwd: str | None = None  # the folder the game runs in when not ``root`` (`drive.workdir`)
+
+    @property
+    def workdir(self) -> str | None:
+        """The folder the game runs in."""
+        return self.cwd or self.root
 
     @property
     def name(self) -> str:
@@ -167,7 +177,7 @@ class GameSpec:
             cfg = GameConfig.model_validate(data)
         except ValidationError as e:
             raise ConfigError(_explain(e, "config override")) from None
-        return GameSpec(self.text, self.kind, self.target, self.function, self.root, cfg, self.config_path)
+        return dataclasses.replace(self, config=cfg)
 
 
 def bundled_games() -> list[str]:
@@ -314,7 +324,28 @@ def resolve(text: str, config: str | Path | None = None, **overrides: Any) -> Ga
     if config is not None:
         path = Path(config)
         spec = GameSpec(spec.text, spec.kind, spec.target, spec.function, spec.root, load_config(path), str(path))
+    spec = _with_workdir(spec)
     return spec.with_config(**overrides) if overrides else spec
+
+
+def _with_workdir(spec: GameSpec) -> GameSpec:
+    """The folder a file or module game runs in: the config's ``cwd``, else a file game's project root
+    (`drive.workdir`); a module runs where ``python -m`` would, in its root."""
+    if spec.kind not in ("file", "module"):
+        return spec
+    if spec.config.cwd is not None:
+        base = Path(spec.config_path).resolve().parent if spec.config_path else Path.cwd()
+        folder = (base / spec.config.cwd).resolve()
+        if not folder.is_dir():
+            raise GameSpecError(f"{spec.config_path or 'config'}: cwd {spec.config.cwd!r} is no folder ({folder}); "
+                                "give a folder relative to the config file, e.g. cwd = \".\"")
+        return dataclasses.replace(spec, cwd=str(folder))
+    if spec.kind == "file" and spec.cwd is None:
+        from playtester.drive.workdir import project_root
+
+        root = str(project_root(Path(spec.target)))
+        return dataclasses.replace(spec, cwd=root if root != spec.root else None)
+    return spec
 
 
 def _resolve(text: str, extra: list[Path] | None = None) -> GameSpec:
@@ -398,8 +429,9 @@ def _resolve_folder(text: str, path: Path, func: str | None) -> GameSpec:
         if target.suffix == ".py":
             if not target.is_file():
                 raise GameSpecError(f"{cfg_path}: entry {cfg.entry!r}: no file {target}")
-            return GameSpec(text, "file", str(target.resolve()), entry_func or None, str(folder), cfg,
-                            str(cfg_path))
+            # as ``python src/main.py`` from the config's folder: sys.path[0] is the file's folder
+            return GameSpec(text, "file", str(target.resolve()), entry_func or None, str(target.resolve().parent),
+                            cfg, str(cfg_path), cwd=None if cfg.cwd else str(folder))
         if not all(p.isidentifier() for p in entry_path.split(".")):
             raise GameSpecError(f"{cfg_path}: entry {cfg.entry!r} is neither a file.py nor a module name; write "
                                 "e.g. entry = \"game.py:main\" or entry = \"game.cli:main\"")
