@@ -94,8 +94,10 @@ def test_unwritable_store_is_a_clear_error(tmp_path):
         Store(blocker / "out")
     (tmp_path / "db").mkdir()
     (tmp_path / "db" / "playtester.sqlite").write_text("garbage, not sqlite")
-    with pytest.raises(StoreError, match="cannot open the store"):
+    # a damaged file is bad input (exit 2), said as such: not "check that the folder is writable" (issue 54)
+    with pytest.raises(UsageError, match="damaged or not a playtester store.*another --out") as e:
         Store(tmp_path / "db")
+    assert "check that the folder is writable" not in str(e.value)
 
 
 def test_explore_calls_extra_observers_on_every_step(tmp_path):

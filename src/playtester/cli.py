@@ -1,6 +1,10 @@
 """The ``playtester`` command line. It only parses, calls, and prints.
 
-Exit codes: 0 clean, 1 bugs found (game crashes or hangs), 2 usage or input error, 3 the tool failed.
+Exit codes, one contract for every command, enforced in `main`:
+0 no bug; 1 bugs that reproduced (``explore``: on replay; ``--fail-on flaky`` counts those that did not too;
+``run``: game crashes, hangs, out of memory; ``replay``: not reproduced); 2 usage or input error (a bad spec, file,
+stored trace, unknown bug id); 3 playtester itself failed (any unexpected exception: a one-line message and the
+path of a log file that holds the traceback).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -231,6 +236,9 @@ def explore(
     silent_audio: bool | None = SILENT_AUDIO_OPTION,
     backend: str = BACKEND_OPTION,
     ahead: int | None = AHEAD_OPTION,
+    fail_on: str = typer.Option("reproduced", "--fail-on", help="what sets exit code 1: reproduced (bugs that fired "
+                                "again at their step when replayed; the default) or flaky (any bug, also those that "
+                                "did not reproduce)"),
     oracles_in: str | None = typer.Option(None, "--oracles-in", envvar="PLAYTESTER_ORACLES",
                                           help="where the oracles check each step: worker (where the game runs: the "
                                           "Ray actor, or the local worker; the default) or parent (this process); "
@@ -239,14 +247,14 @@ def explore(
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live
 
-    from playtester.campaign import Budget, bug_frames, finalize_bugs
+    from playtester.campaign import Budget, unfinished_bugs
     from playtester.campaign import explore as run_explore
     from playtester.drive.ray_worker import check_backend
     from playtester.drive.spec import resolve
-    from playtester.report import write_bug_folders, write_junit, write_report
 
     try:
         check_backend(backend)
+        _check_fail_on(fail_on)
         parsed = Budget.parse(budget)
         spec = None
         if not resume:
@@ -284,24 +292,9 @@ def explore(
         if result.replayed_known:
             console.print(f"replayed {result.replayed_known} known failure(s) first: "
                           f"{result.reproduced_known} still fail")
-        if result.new_bugs:
-            console.print(f"checking {len(result.new_bugs)} new bug(s): replay twice, then shrink")
-            finalize_bugs(store, cid, result.new_bugs, shrink=shrink, shrink_seconds=shrink_seconds,
-                          on_bug=lambda i, msg: console.print(f"  bug {i}: {msg}", highlight=False))
-        frames_cache: dict[int, Any] = {}
-
-        def frames_for(bug: Any) -> Any:
-            if bug.id not in frames_cache:
-                frames_cache[bug.id] = bug_frames(bug)
-            return frames_cache[bug.id]
-
-        from playtester.oracles import settings_model
-
-        oracles = store.campaign(cid).config.get("oracles", {})  # type: ignore[union-attr]
-        kinds = settings_model().model_validate(oracles).enabled  # the table as stored; all when not set
-        write_bug_folders(store, cid, out, frames_for_bug=frames_for)
-        junit = write_junit(store, cid, out / "junit.xml", kinds)
-        report = write_report(store, cid, out / "report.html", frames_for_bug=frames_for)
+        # the new bugs, and on --resume those a killed run stored but never replayed
+        pending = list(dict.fromkeys(result.new_bugs + unfinished_bugs(store, cid)))
+        report, junit = _finish(store, cid, out, pending, shrink, shrink_seconds)
     except PlaytesterError as e:
         _fail(e)
         return
@@ -310,32 +303,110 @@ def explore(
                   title_justify="left")
     table.add_column(style="bold")
     table.add_column()
-    table.add_row("steps", f"{result.steps:,} in {result.seconds:.0f} s ({result.episodes} episodes)")
+    table.add_row("steps", f"{result.steps:,} in {result.seconds:.0f} s ({result.episodes} episodes)"
+                  + (" in all, the resumed campaign's earlier part included" if resume else ""))
     table.add_row("states", f"{result.states:,} ({store.campaign(cid).abstraction} abstraction)")  # type: ignore[union-attr]
     if result.code_total:
         table.add_row("code coverage", f"{result.code_covered}/{result.code_total} statements "
-                      f"({100 * result.code_covered / result.code_total:.0f}%)")
+                      f"({100 * result.code_covered / result.code_total:.0f}%) of the game's files that ran")
     else:
         table.add_row("code coverage", "off" if not code_coverage else "not measured (no Python source of the game)")
     if result.demos:
         d = result.demos
         table.add_row("demonstrations", f"{d['read'] + d['played']} ({d['read']} read from the cache, "
                       f"{d['played']} played, {d['seconds']:.1f} s)")
-    table.add_row("bugs", f"{len(bugs)} ({len(result.new_bugs)} new)")
+    flaky = [b for b in bugs if b.flaky]
+    table.add_row("bugs", f"{len(bugs) - len(flaky)} reproduced" + (f", {len(flaky)} flaky (did not fire again "
+                  "at their step when replayed)" if flaky else "") + f" ({len(result.new_bugs)} new)")
     lost = sum(1 for ep in store.episodes(cid) if ep["outcome"] == "worker_lost")
     if lost:
         table.add_row("workers lost", f"{lost} episode(s) ended when their Ray worker died (not game bugs)")
     console.print(table)
     for w in result.warnings:
         console.print(f"  [yellow]warning:[/] {w}", highlight=False)
+    _print_bugs(bugs)
+    console.print(f"report: {report}\njunit:  {junit}\nreplay a bug: playtester replay {out.resolve()}/bugs/ID")
+    raise typer.Exit(_verdict(bugs, fail_on))
+
+
+def _check_fail_on(fail_on: str) -> None:
+    if fail_on not in ("reproduced", "flaky"):
+        raise UsageError(f"--fail-on {fail_on!r}: use reproduced (the default: only bugs that fire again when "
+                         "replayed fail the run) or flaky (any bug fails it)")
+
+
+def _verdict(bugs: list[Any], fail_on: str) -> int:
+    """Exit code 1 when a bug reproduced (``flaky`` False, or never replayed), or any bug with ``--fail-on
+    flaky``; else 0: a finding that did not fire again is noise a CI build should see, not fail on."""
+    if fail_on == "flaky":
+        return 1 if bugs else 0
+    return 1 if any(not b.flaky for b in bugs) else 0
+
+
+def _print_bugs(bugs: list[Any]) -> None:
     for b in bugs:
         length = len(b.trace.actions) if b.trace else 0
         shrunk = f" -> {len(b.min_trace.actions)}" if b.min_trace else ""
-        flaky = " [red]FLAKY[/]" if b.flaky else ""
-        console.print(f"  [bold]#{b.id}[/] {b.kind} x{b.count}: {b.message} (trace {length}{shrunk}){flaky}",
+        flaky = " [yellow]FLAKY (did not reproduce)[/]" if b.flaky else ""
+        console.print(f"  [bold]#{b.id}[/] {b.kind} x{b.count}: {escape(b.message)} (trace {length}{shrunk}){flaky}",
                       highlight=False)
-    console.print(f"report: {report}\njunit:  {junit}\nreplay a bug: playtester replay {out}/bugs/ID")
-    raise typer.Exit(1 if bugs else 0)
+
+
+def _finish(store: Any, cid: int, out: Path, pending: list[int], shrink: bool,
+            shrink_seconds: float) -> tuple[Path, Path]:
+    """Replay and shrink the ``pending`` bugs, then write the bug folders, junit.xml and report.html."""
+    from playtester.campaign import bug_frames, finalize_bugs
+    from playtester.oracles import settings_model
+    from playtester.report import write_bug_folders, write_junit, write_report
+
+    if pending:
+        console.print(f"checking {len(pending)} bug(s): replay twice, then shrink")
+        finalize_bugs(store, cid, pending, shrink=shrink, shrink_seconds=shrink_seconds,
+                      on_bug=lambda i, msg: console.print(f"  bug {i}: {msg}", highlight=False))
+    frames_cache: dict[int, Any] = {}
+
+    def frames_for(bug: Any) -> Any:
+        if bug.id not in frames_cache:
+            frames_cache[bug.id] = bug_frames(bug)
+        return frames_cache[bug.id]
+
+    oracles = store.campaign(cid).config.get("oracles", {})
+    kinds = settings_model().model_validate(oracles).enabled  # the table as stored; all when not set
+    write_bug_folders(store, cid, out, frames_for_bug=frames_for)
+    junit = write_junit(store, cid, out / "junit.xml", kinds)
+    report = write_report(store, cid, out / "report.html", frames_for_bug=frames_for)
+    return report, junit
+
+
+@app.command()
+def finalize(out: Path = typer.Argument(..., help="a campaign's folder (explore's --out)"),
+             shrink: bool = typer.Option(True, help="shrink each bug's trace with delta debugging"),
+             shrink_seconds: float = typer.Option(30.0, help="time budget to shrink one bug"),
+             fail_on: str = typer.Option("reproduced", "--fail-on", help="reproduced or flaky (as explore's)")) -> None:
+    """Finish a campaign that was stopped before its end: replay and shrink the bugs it stored but never checked,
+    then write its report, junit.xml and bug folders again."""
+    from playtester.campaign import unfinished_bugs
+    from playtester.store import Store
+
+    _load_replayers()
+    try:
+        _check_fail_on(fail_on)
+        if not (out / "playtester.sqlite").is_file():
+            raise UsageError(f"{out} holds no campaign (no playtester.sqlite); name the folder explore wrote (--out)")
+        store = Store(out, create=False)
+        c = store.campaign()
+        if c is None:
+            raise UsageError(f"{out}/playtester.sqlite holds no campaign yet")
+        pending = unfinished_bugs(store, c.id)
+        report, junit = _finish(store, c.id, out, pending, shrink, shrink_seconds)
+    except PlaytesterError as e:
+        _fail(e)
+        return
+    bugs = store.bugs(c.id)
+    console.print(f"campaign {c.id} on {c.game}: {len(pending)} bug(s) checked now, {len(bugs)} in all")
+    _print_bugs(bugs)
+    console.print(f"report: {report}\njunit:  {junit}")
+    raise typer.Exit(_verdict(bugs, fail_on))
 
 
 def _bug_ref(ref: Path) -> tuple[Any, int]:
@@ -363,7 +434,7 @@ def replay(bug: Path = typer.Argument(..., help="DIR/bugs/N"),
         if shrunk and trace is None:
             raise UsageError(f"bug {bug_id} has no shrunk trace yet; run 'playtester minimize {bug}'")
         report = replay_bug(b, runs=runs, trace=trace)
-        store.set_bug(bug_id, flaky=report.flaky, replay=report.describe())
+        store.set_bug(bug_id, flaky=not report.reproduced, replay=report.describe())
     except PlaytesterError as e:
         _fail(e)
         return
@@ -448,8 +519,36 @@ def _summary_json(s: Any) -> dict[str, Any]:
     }
 
 
+def error_log(exc: BaseException) -> Path | None:
+    """Write ``exc``'s traceback (and the command line) to a new log file; its path, or None if none could be
+    written."""
+    import os
+    import sys
+    import tempfile
+    import time
+    import traceback
+
+    text = (f"playtester {' '.join(sys.argv[1:])}\n{time.strftime('%Y-%m-%d %H:%M:%S')}\n\n"
+            + "".join(traceback.format_exception(exc)))
+    for folder in (os.environ.get("PLAYTESTER_LOG_DIR"), tempfile.gettempdir()):
+        if not folder:
+            continue
+        try:
+            os.makedirs(folder, exist_ok=True)
+            fd, path = tempfile.mkstemp(prefix=f"playtester-error-{time.strftime('%Y%m%d-%H%M%S')}-",
+                                        suffix=".log", dir=folder)
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            return Path(path)
+        except OSError:
+            continue
+    return None
+
+
 def main() -> None:
-    """The ``playtester`` command: a stopped run (SIGTERM, SIGINT, SIGHUP) leaves no process behind."""
+    """The ``playtester`` command: a stopped run (SIGTERM, SIGINT, SIGHUP) leaves no process behind, and every
+    way out has its exit code (the module's docstring): an error playtester did not expect is exit 3 with a
+    one-line message and a log file holding its traceback, never a traceback taken for exit 1 ("bugs")."""
     import sys
 
     from playtester.drive import lifetime
@@ -462,6 +561,17 @@ def main() -> None:
         err_console.print(f"[bold red]stopped by {e}:[/] every worker process was ended; what was found before is "
                           "in the store (an explore campaign continues with --resume)", highlight=False)
         sys.exit(128 + e.signum)
+    except PlaytesterError as e:  # raised outside a command's own handler
+        err_console.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
+        sys.exit(e.exit_code)
+    except Exception as e:  # noqa: BLE001 - the contract: an unexpected failure is exit 3, not a traceback
+        lifetime.kill_all()
+        log = error_log(e)
+        where = f"the traceback is in {log}" if log else "no log file could be written"
+        err_console.print(f"[bold red]playtester failed:[/] {escape(f'{type(e).__name__}: {e}')} ({where}; "
+                          "please report it with that file). What a campaign found before is kept in its store.",
+                          highlight=False)
+        sys.exit(3)
 
 
 if __name__ == "__main__":

@@ -86,6 +86,8 @@ class Trace:
         actions: the action indices, in order.
         capture: the frames the oracles watched when it was recorded (``[width, height]``, ``"full"``; None:
             none), so that a replay shows the oracles the same frames (a frozen screen is seen in frames only).
+        origin: the folder ``game`` was resolved from when it was recorded (absolute), so a relative spec
+            (``main.py``, a module found in the current folder) replays from any folder; None in older traces.
     """
 
     game: str
@@ -95,13 +97,15 @@ class Trace:
     actions: list[int] = field(default_factory=list)
     schema: int = TRACE_SCHEMA
     capture: list[int] | str | None = None
+    origin: str | None = None
 
     def prefix(self, n: int) -> Trace:
         """The trace cut to its first ``n`` actions."""
         return self.with_actions(self.actions[:n])
 
     def with_actions(self, actions: list[int]) -> Trace:
-        return Trace(self.game, self.config, self.seed, self.space, list(actions), self.schema, self.capture)
+        return Trace(self.game, self.config, self.seed, self.space, list(actions), self.schema, self.capture,
+                     self.origin)
 
     @property
     def frame_capture(self) -> tuple[int, int] | str | None:
@@ -124,6 +128,24 @@ class Trace:
         if not isinstance(data, dict) or data.get("schema") != TRACE_SCHEMA:
             raise ConfigError(f"trace schema {data.get('schema') if isinstance(data, dict) else '?'} is not "
                               f"supported (this playtester reads schema {TRACE_SCHEMA})")
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        missing = sorted(n for n in ("game", "config", "seed", "space") if n not in data)
+        if unknown or missing:
+            raise ConfigError(f"trace has {'unknown fields ' + ', '.join(unknown) if unknown else ''}"
+                              f"{'; ' if unknown and missing else ''}"
+                              f"{'no ' + ', '.join(missing) if missing else ''}; it was not written by playtester "
+                              f"(schema {TRACE_SCHEMA}) or was edited")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list) or not all(isinstance(a, int) and not isinstance(a, bool) and a >= 0
+                                                    for a in actions):
+            bad = actions if not isinstance(actions, list) else next(
+                a for a in actions if not (isinstance(a, int) and not isinstance(a, bool) and a >= 0))
+            raise ConfigError(f"trace actions must be a list of action numbers (integers >= 0); found {bad!r}")
+        listed = data["space"].get("actions") if isinstance(data.get("space"), dict) else None
+        n = len(listed) if isinstance(listed, list) and listed else None
+        if n is not None and any(a >= n for a in actions):
+            raise ConfigError(f"trace action {max(actions)} is out of its action space's range 0..{n - 1}")
         return cls(**data)
 
 

@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -30,7 +32,11 @@ T = TypeVar("T")
 
 
 def trace_spec(trace: Trace) -> GameSpec:
-    """The game spec a trace was recorded with (its full config)."""
+    """The game spec a trace was recorded with (its full config), resolved from the folder it was recorded in (so
+    ``replay`` works from any folder)."""
+    if trace.origin and os.path.isdir(trace.origin):
+        with contextlib.chdir(trace.origin):
+            return resolve(trace.game, **trace.config)
     return resolve(trace.game, **trace.config)
 
 

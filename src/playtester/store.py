@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playtester.errors import PlaytesterError
+from playtester.errors import ConfigError, PlaytesterError, UsageError
 from playtester.findings import Bug, Finding, Trace
 
 SCHEMA_VERSION = 1
@@ -105,8 +105,8 @@ class Store:
         self._known: dict[tuple[int, str], int] = {}  # (campaign, signature) -> bug id, of bugs seen here
         self._pending: dict[int, int] = {}  # bug id -> times found again, not written yet
         if not create and not self.path.is_file():
-            raise StoreError(f"no playtester store in {self.folder} (expected {self.path}); run "
-                             "'playtester explore GAME --out DIR' first")
+            raise UsageError(f"no playtester store in {self.folder} (expected {self.path}); name the folder "
+                             "'playtester explore GAME --out DIR' wrote")
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
@@ -122,6 +122,13 @@ class Store:
             elif int(row[0]) != SCHEMA_VERSION:
                 raise StoreError(f"{self.path} has schema version {row[0]}; this playtester reads version "
                                  f"{SCHEMA_VERSION}; use another --out folder")
+        except sqlite3.DatabaseError as e:
+            if "not a database" in str(e) or "malformed" in str(e):
+                raise UsageError(f"{self.path} is damaged or not a playtester store ({e}); move it away and use "
+                                 "another --out folder (explore's report.html and bugs/ beside it are still there)"
+                                 ) from None
+            raise StoreError(f"cannot open the store {self.path}: {e}; check that the folder is writable "
+                             "and the disk has space") from None
         except (sqlite3.Error, OSError) as e:
             raise StoreError(f"cannot open the store {self.path}: {e}; check that the folder is writable "
                              "and the disk has space") from None
@@ -224,8 +231,13 @@ class Store:
     def _bug(self, row: tuple[Any, ...]) -> Bug:
         (bid, _cid, _game, sig, kind, msg, loc, count, first_s, _at, first_step, trace, min_trace, flaky,
          _replay, details) = row
-        return Bug(bid, kind, sig, msg, loc, count, first_s, first_step,
-                   Trace.from_json(trace) if trace else None, Trace.from_json(min_trace) if min_trace else None,
+        try:
+            traces = [Trace.from_json(t) if t else None for t in (trace, min_trace)]
+        except ConfigError as e:
+            raise ConfigError(f"bug {bid} in {self.path}: its stored trace cannot be replayed: {e}; the trace was "
+                              "edited or damaged: run the campaign again, or fix the trace in bugs/"
+                              f"{bid}/trace.json") from None
+        return Bug(bid, kind, sig, msg, loc, count, first_s, first_step, traces[0], traces[1],
                    None if flaky is None else bool(flaky), json.loads(details))
 
     def bugs(self, campaign_id: int | None = None) -> list[Bug]:
@@ -244,7 +256,8 @@ class Store:
         row = self.db.execute("SELECT * FROM bugs WHERE id=?", (bug_id,)).fetchone()
         if row is None:
             ids = [r[0] for r in self.db.execute("SELECT id FROM bugs ORDER BY id")]
-            raise StoreError(f"no bug {bug_id} in {self.path}" + (f"; bugs there: {ids}" if ids else "; it has none"))
+            raise UsageError(f"no bug {bug_id} in {self.path}" + (f"; its bugs are {ids}" if ids else "; it has none")
+                             + " (the ids are the numbers under bugs/ and in the report)")
         return self._bug(row)
 
     def bug_replay(self, bug_id: int) -> str | None:

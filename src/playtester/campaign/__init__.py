@@ -19,6 +19,7 @@ from playtester.campaign.explore import (
                                          choose_abstraction,
                                          explore,
                                          finalize_bugs,
+                                         unfinished_bugs,
 )
 from playtester.campaign.loop import Budget, CampaignLoop, Observer, Slot, Step, outcome_of
 from playtester.campaign.run import (
@@ -34,4 +35,4 @@ from playtester.campaign.run import (
 __all__ = ["CAPTURE", "SAVE_AGENT_EVERY_S", "Budget", "CampaignLoop", "EpisodeControl", "EpisodeEnd",
            "ExploreResult", "Observer", "RunSummary", "Slot", "Snapshot", "Step", "bug_frames", "campaign_info",
            "choose_abstraction", "explore", "finalize_bugs", "load_demos", "make_agents", "outcome_of",
-           "play_demos", "run_agent", "silenced_warning", "with_memory_limit"]
+           "play_demos", "run_agent", "silenced_warning", "unfinished_bugs", "with_memory_limit"]

@@ -277,10 +277,11 @@ def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstract
     """The campaign's observers, in the order they must see each step (see observers.py)."""
     spec, store, cfg, agent = c.spec, c.store, c.spec.config, loop.slots[0].agent
     config, space = cfg.model_dump(mode="json"), space_to_dict(c.space)
+    origin = os.getcwd()  # where the spec was resolved: a relative spec replays from any folder
 
     def sink(slot: Slot, finding: Any) -> None:
         trace = Trace(spec.text, config, slot.seed, space, slot.actions[:finding.step],
-                      capture=list(c.capture) if isinstance(c.capture, tuple) else c.capture)
+                      capture=list(c.capture) if isinstance(c.capture, tuple) else c.capture, origin=origin)
         bug_id, new = store.record_finding(cid, spec.text, finding, trace, loop.now_s())
         if new:
             new_bugs.append(bug_id)
@@ -340,9 +341,16 @@ def _replay_known(store: Store, cid: int, game: str, new: list[int]) -> tuple[in
     return replayed, reproduced
 
 
+def unfinished_bugs(store: Store, campaign_id: int) -> list[int]:
+    """The campaign's bugs that were stored but never replayed (a campaign killed before its end, or one that ran
+    with an older playtester): what `finalize_bugs` has left to do."""
+    return [b.id for b in store.bugs(campaign_id) if b.trace is not None and store.bug_replay(b.id) is None]
+
+
 def finalize_bugs(store: Store, campaign_id: int, bug_ids: list[int], shrink: bool = True,
                   shrink_seconds: float = 30.0, on_bug: Callable[[int, str], None] | None = None) -> None:
-    """For each new bug: replay it twice (flaky or not), and shrink its trace with ddmin."""
+    """For each new bug: replay it twice, and shrink its trace with ddmin. A bug whose replays did not fire it at
+    its step, in every run, is *flaky* (``flaky`` True): it does not fail a run unless asked (``--fail-on flaky``)."""
     from playtester.replay import minimize_bug, replay_bug
 
     for bug_id in bug_ids:
@@ -350,7 +358,7 @@ def finalize_bugs(store: Store, campaign_id: int, bug_ids: list[int], shrink: bo
         if bug.trace is None:
             continue
         report = replay_bug(bug)
-        store.set_bug(bug_id, flaky=report.flaky, replay=report.describe())
+        store.set_bug(bug_id, flaky=not report.reproduced, replay=report.describe())
         if on_bug:
             on_bug(bug_id, report.describe())
         if shrink and report.reproduced and bug.kind != "hang":

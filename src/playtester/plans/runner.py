@@ -11,6 +11,7 @@ the same validations armed and checks that the same validation fails at the same
 from __future__ import annotations
 
 import json
+import os
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
@@ -158,7 +159,7 @@ def store_failure(plan: Plan, r: PlanResult, spec: GameSpec, cfg: PlanConfig, ou
                        f"{x.case_name}: {'PASS' if x.ok else 'FAIL ' + x.message}" for x in r.validations)}
         message = (f"{v.case_name}: {v.message}" if v else r.reason)[:500]
         finding = Finding("plan", message, signature_of(plan, r), step, plan.source or "", details)
-        trace = Trace(spec.text, config, r.seed, space, list(r.actions))
+        trace = Trace(spec.text, config, r.seed, space, list(r.actions), origin=os.getcwd())
         bug_id, _ = store.record_finding(cid, spec.text, finding, trace, r.seconds)
         store.update_campaign(cid, status="finished", steps=r.steps, episodes=1, elapsed_s=r.seconds)
         folder = out / "bugs" / str(bug_id)
