@@ -2,7 +2,8 @@
 
 Each page under docs/benchmarks/ (but its index) is one benchmark section; so is each section of README.md whose
 heading says "Benchmark", if the README has any. A section must name its results (``bench/results/NAME.json`` or a
-folder of them), and every number in its tables must appear in those files, as a number or inside a string, at the
+folder of them), and every number in its tables (indented ones inside list items too) must appear in those files,
+as a number or inside a string, at the
 precision the page prints it (1,079 matches 1079.4; 0.76 matches 0.7612; 98% matches 0.9807). Small integers match easily; the rates, times, states and ratios that carry the
 claims do not match by chance.
 """
@@ -113,10 +114,11 @@ def test_every_number_in_a_benchmark_table_is_in_its_results_files(heading, line
         numbers_in(json.loads(f.read_text()), values)
     forms = printed_forms(values)
     missing = []
-    for i, line in enumerate(lines):
+    rows = [line.strip() for line in lines]  # a table inside a list item is indented: its rows count too
+    for i, line in enumerate(rows):
         if not line.startswith("|") or set(line) <= set("|-: "):
             continue
-        if i + 1 < len(lines) and lines[i + 1].startswith("|") and set(lines[i + 1]) <= set("|-: "):
+        if i + 1 < len(rows) and rows[i + 1].startswith("|") and set(rows[i + 1]) <= set("|-: "):
             continue  # a header row (the separator follows it)
         cells = [c.strip() for c in line.strip("|").split("|")]
         for cell in cells:
