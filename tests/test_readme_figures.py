@@ -3,9 +3,9 @@
 Each page under docs/benchmarks/ (but its index) is one benchmark section; so is each section of README.md whose
 heading says "Benchmark", if the README has any. A section must name its results (``bench/results/NAME.json`` or a
 folder of them), and every number in its tables (indented ones inside list items too) must appear in those files,
-as a number or inside a string, at the
-precision the page prints it (1,079 matches 1079.4; 0.76 matches 0.7612; 98% matches 0.9807). Small integers match easily; the rates, times, states and ratios that carry the
-claims do not match by chance.
+as a number or inside a string, at the precision the page prints it (1,079 matches 1079.4; 0.76 matches 0.7612;
+98% matches 0.9807). Small integers match easily; the rates, times, states and ratios that carry the claims do not
+match by chance.
 """
 
 from __future__ import annotations
