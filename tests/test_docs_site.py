@@ -77,8 +77,14 @@ def test_the_readme_is_a_short_front_door():
     assert lines[4].startswith("make test    # bootstraps .venv with dev extras")
 
 
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens."""
+    heads = [line.lstrip("#").strip() for line in page.read_text().splitlines() if line.startswith("#")]
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in heads}
+
+
 def test_the_readme_links_lead_somewhere():
-    text = README.read_text()
-    links = [t for t in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text) if "://" not in t]
+    links = [(t, a) for t, a in re.findall(r"\]\(([^)#\s]+)(?:#([^)]*))?\)", README.read_text()) if "://" not in t]
     assert links
-    assert not [t for t in links if not (ROOT / t).exists()]
+    assert not [t for t, _ in links if not (ROOT / t).exists()]
+    assert not [f"{t}#{a}" for t, a in links if a and a not in _anchors(ROOT / t)]
