@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-slow bench lint clean browser wordnet godot
+.PHONY: demo test test-slow bench lint docs clean browser wordnet godot
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "playtester needs Python 3.11+"'
@@ -72,7 +72,14 @@ bench: $(VENV)/.dev wordnet
 	$(PY) bench/explorers.py
 
 lint: $(VENV)/.dev
-	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff check src tests bench docs
+
+# The documentation site (MkDocs, mkdocs-material from the dev extra) built from docs/ into site/; --strict fails on
+# any warning (a page missing from the nav, a broken link or anchor), as tests/test_docs_site.py does.
+docs: $(VENV)/.dev
+	$(PY) docs/gen_config_reference.py --check
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
+	@echo "open site/index.html to read the docs"
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache
+	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache

@@ -1,6 +1,6 @@
 """The banned words of a blind text-to-plan set: every content word (three letters or more, not a function word)
 of the matcher's code and comments, the plan config, the dungeon plans, the text-to-plan tests, this bench, the
-README's text-to-plan section and every sentence set, with their WordNet base forms and the inflections of
+text-to-plan part of docs/benchmarks/plans.md (the README's until it moved) and every sentence set, with their WordNet base forms and the inflections of
 those (regular endings and WordNet's exception lists). The writer of a held-out set gets the list, a
 description of the game (``bench/data/text2plan_game.md``) and ``--check``, never the repository.
 
@@ -39,9 +39,9 @@ def sources() -> list[str]:
              "tests/plans/dungeon_base.plan.yaml", "tests/plans/plankit.py", "bench/text2plan.py"]
     paths = [ROOT / f for f in files] + sorted((ROOT / "tests" / "plans").glob("test_*text*.py")) \
         + sorted((ROOT / "bench" / "data").glob("text2plan_dungeon.*.yaml"))
-    readme = (ROOT / "README.md").read_text()
-    a, b = readme.index("Text to plan (`bench/text2plan.py`"), readme.index("## Learning explorers")
-    return [p.read_text() for p in paths] + [readme[a:b]]
+    page = (ROOT / "docs" / "benchmarks" / "plans.md").read_text()  # the README's plans benchmark section until it moved
+    a = page.index("Text to plan (`bench/text2plan.py`")
+    return [p.read_text() for p in paths] + [page[a:]]
 
 
 def forms(b: str) -> set[str]:

@@ -1,10 +1,11 @@
-"""Every figure in the README's benchmark tables comes from a results file a `bench/` script wrote.
+"""Every figure in the benchmark tables of the docs (and of the README) comes from a results file a `bench/` script wrote.
 
-A small parser over README.md: each section whose heading says "Benchmark" must name its results
-(``bench/results/NAME.json`` or a folder of them), and every number in its tables must appear in those
-files, as a number or inside a string, at the precision the README prints it (1,079 matches 1079.4;
-0.76 matches 0.7612; 98% matches 0.9807). Small integers match easily; the rates, times, states and ratios that carry the
-claims do not match by chance.
+Each page under docs/benchmarks/ (but its index) is one benchmark section; so is each section of README.md whose
+heading says "Benchmark", if the README has any. A section must name its results (``bench/results/NAME.json`` or a
+folder of them), and every number in its tables (indented ones inside list items too) must appear in those files,
+as a number or inside a string, at the precision the page prints it (1,079 matches 1079.4; 0.76 matches 0.7612;
+98% matches 0.9807). Small integers match easily; the rates, times, states and ratios that carry the claims do not
+match by chance.
 """
 
 from __future__ import annotations
@@ -82,14 +83,29 @@ def results_of(lines: list[str]) -> list[Path]:
     return files
 
 
-SECTIONS = benchmark_sections((ROOT / "README.md").read_text())
+BENCHMARKS = ROOT / "docs" / "benchmarks"
 
 
-def test_the_readme_has_benchmark_sections():
-    assert len(SECTIONS) >= 5, [h for h, _ in SECTIONS]
+def benchmark_pages() -> list[tuple[str, list[str]]]:
+    """(page, lines) of every benchmark page: the whole page is the section."""
+    return [(str(p.relative_to(ROOT)), p.read_text().splitlines())
+            for p in sorted(BENCHMARKS.glob("*.md")) if p.name != "index.md"]
 
 
-@pytest.mark.parametrize("heading,lines", SECTIONS, ids=[h.lstrip("# ")[:40] for h, _ in SECTIONS])
+SECTIONS = benchmark_pages() + [(f"README.md {h}", lines)
+                                for h, lines in benchmark_sections((ROOT / "README.md").read_text())]
+
+
+def test_the_docs_have_benchmark_pages():
+    assert len(benchmark_pages()) >= 15, [h for h, _ in SECTIONS]
+
+
+def test_every_benchmark_page_is_in_the_site_nav():
+    nav = (ROOT / "mkdocs.yml").read_text()
+    assert not [p for p, _ in benchmark_pages() if p.removeprefix("docs/") not in nav]
+
+
+@pytest.mark.parametrize("heading,lines", SECTIONS, ids=[h.removeprefix("docs/benchmarks/").lstrip("# ")[:40] for h, _ in SECTIONS])
 def test_every_number_in_a_benchmark_table_is_in_its_results_files(heading, lines):
     files = results_of(lines)
     assert files, f"{heading!r} names no results file (bench/results/NAME.json) its figures come from"
@@ -98,10 +114,11 @@ def test_every_number_in_a_benchmark_table_is_in_its_results_files(heading, line
         numbers_in(json.loads(f.read_text()), values)
     forms = printed_forms(values)
     missing = []
-    for i, line in enumerate(lines):
+    rows = [line.strip() for line in lines]  # a table inside a list item is indented: its rows count too
+    for i, line in enumerate(rows):
         if not line.startswith("|") or set(line) <= set("|-: "):
             continue
-        if i + 1 < len(lines) and lines[i + 1].startswith("|") and set(lines[i + 1]) <= set("|-: "):
+        if i + 1 < len(rows) and rows[i + 1].startswith("|") and set(rows[i + 1]) <= set("|-: "):
             continue  # a header row (the separator follows it)
         cells = [c.strip() for c in line.strip("|").split("|")]
         for cell in cells:
