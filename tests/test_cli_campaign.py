@@ -14,9 +14,9 @@ import xml.etree.ElementTree as ET
 from conftest import GAMES
 
 
-def playtester(*args, timeout=600):
+def playtester(*args, timeout=600, cwd=None):
     return subprocess.run([sys.executable, "-m", "playtester.cli", *args], capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, cwd=cwd)
 
 
 def test_explore_writes_report_junit_and_bug_folders_then_replay_and_minimize(tmp_path):
@@ -84,6 +84,45 @@ def test_sigkill_then_resume_loses_nothing_already_found(tmp_path):
         bugs_after = dict(con.execute("SELECT signature, count FROM bugs"))
     assert n == 1 and status == "finished" and steps == 2500
     assert all(bugs_after[sig] >= c for sig, c in bugs_before.items())  # nothing found was lost
+    # the bugs found before the kill were replayed when the campaign resumed, as the new ones were (issue 54)
+    with sqlite3.connect(db) as con:
+        unchecked = con.execute("SELECT id FROM bugs WHERE replay IS NULL").fetchall()
+        flaky = dict(con.execute("SELECT signature, flaky FROM bugs"))
+    assert unchecked == [] and all(flaky[sig] is not None for sig in bugs_before)
+
+
+def test_finalize_replays_and_shrinks_what_a_killed_campaign_left_and_writes_the_report(tmp_path):
+    out = tmp_path / "run"
+    res = playtester("explore", f"{GAMES / 'raise_at.py'}:main", "--game-arg", "n=45", "--actions", "blind",
+                     "--budget", "20", "--out", str(out))
+    assert res.returncode == 1
+    with sqlite3.connect(out / "playtester.sqlite") as con:  # as a run killed before its end leaves it
+        con.execute("UPDATE bugs SET replay = NULL, flaky = NULL, min_trace = NULL")
+    (out / "report.html").unlink()
+    res = playtester("finalize", str(out))
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "1 bug(s) checked now" in res.stdout and "shrunk 5 -> 5 actions" in res.stdout
+    assert (out / "report.html").is_file() and (out / "bugs" / "1" / "min_trace.json").is_file()
+    res = playtester("finalize", str(out))  # nothing left to do: the same verdict, no replay
+    assert res.returncode == 1 and "0 bug(s) checked now" in res.stdout
+
+
+def test_replay_and_minimize_work_from_any_folder(tmp_path):
+    """A campaign on a relative spec (`game.py`, run from the game's folder) replays from elsewhere: the trace
+    keeps the folder it was recorded from (issue 54: 'game file main.py does not exist')."""
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "main.py").write_text((GAMES / "raise_at.py").read_text())
+    out = tmp_path / "run"
+    res = playtester("explore", "main.py:main", "--game-arg", "n=45", "--actions", "blind", "--budget", "20",
+                     "--no-shrink", "--out", str(out), cwd=game)
+    assert res.returncode == 1, res.stdout + res.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    res = playtester("replay", str(out / "bugs" / "1"), cwd=elsewhere)
+    assert res.returncode == 0 and "reproduced" in res.stdout, res.stdout + res.stderr
+    res = playtester("minimize", str(out / "bugs" / "1"), "--seconds", "20", cwd=elsewhere)
+    assert res.returncode == 0 and "1-minimal" in res.stdout, res.stdout + res.stderr
 
 
 def test_corrupted_config_is_a_usage_error(tmp_path):
