@@ -181,3 +181,19 @@ def test_a_trace_is_written_as_its_fields_and_read_back_the_same():
     text = trace.to_json()
     assert text == json.dumps(asdict(trace), sort_keys=True)
     assert Trace.from_json(text) == trace
+
+
+def test_code_coverage_counts_the_files_the_game_ran_not_its_neighbours(tmp_path):
+    """A repository's other files (a level editor, tests) are not the game: only files it ran count (issue 54)."""
+    import shutil
+
+    from conftest import GAMES
+
+    game = tmp_path / "game"
+    shutil.copytree(GAMES / "repo_layout", game)
+    (game / "src" / "level_editor.py").write_text("\n".join(f"x{i} = {i}" for i in range(500)) + "\n")
+    r = explore(resolve(f"{game}/src/main.py:main"), out=tmp_path / "out", budget=Budget(steps=20))
+    files = set(r.store.code_lines(r.campaign_id))
+    assert files and not any(f.endswith("level_editor.py") for f in files)
+    assert {f.rsplit("/", 1)[-1] for f in files} >= {"main.py", "const.py"}
+    assert 0 < r.code_covered <= r.code_total < 100  # the editor's 500 statements would be in it

@@ -82,3 +82,6 @@ def test_game_files_of_the_relative_path_hint_are_not_in_the_signature(worker_fo
     config.write_text(f'cwd = "{REPO / "src"}"\n')
     exit = play(worker_for, resolve(f"{REPO}/src/main.py:main", config=config)).info["exit"]
     assert exit.frames and Path(exit.frames[-1].file).name == "main.py"
+    # the traceback a person reads starts in the game, not in playtester's episode body (issue 54)
+    first = next(line for line in exit.traceback.splitlines() if line.strip().startswith("File "))
+    assert "main.py" in first and "pygame_driver" not in exit.traceback, exit.traceback

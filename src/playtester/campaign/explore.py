@@ -5,7 +5,6 @@ happen (so a killed campaign resumes and its report still renders)."""
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,11 +34,9 @@ from playtester.campaign.run import campaign_info, make_agents, with_memory_limi
 from playtester.coverage.code import CodeCoverage
 from playtester.coverage.settings import coverage_settings
 from playtester.coverage.state import Abstraction, make_abstraction
-from playtester.drive.backend import capabilities
 from playtester.drive.observation import Observation
 from playtester.drive.ray_worker import check_backend
 from playtester.drive.spec import GameSpec, resolve
-from playtester.drive.worker import code_include_patterns
 from playtester.env import GameEnv, resolve_space, space_from_dict
 from playtester.errors import UsageError
 from playtester.findings import Trace
@@ -199,14 +196,11 @@ def _demos_for(agent: Any, demos: Sequence[str | Path], spec: GameSpec, space: A
     return load_demos(demos, spec, space_to_dict(space))
 
 
-def _code_coverage(spec: GameSpec, on: bool) -> CodeCoverage:
-    """The campaign's code coverage, counting the game's files even where nothing ran (an honest percent)."""
-    code = CodeCoverage()
-    if on and capabilities(spec).code_coverage:
-        for pattern in code_include_patterns(spec):
-            code.track(glob.glob(os.path.join(os.path.dirname(pattern), "*.py")) if pattern.endswith("*")
-                       else [pattern])
-    return code
+def _code_coverage() -> CodeCoverage:
+    """The campaign's code coverage: statements of the game's files that it ran (imported), every statement of
+    each counted. Files beside the game that it never imports (tools, tests, other games of a repository) are not
+    the game: counting them made a game that ran 76% of its own files show 10% (issue 54)."""
+    return CodeCoverage()
 
 
 def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, seed: int, code_coverage: bool,
@@ -223,7 +217,7 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
         for env in envs:
             env.watch_states(StateKey(abstraction))
     info = campaign_info(spec, envs[0], c.workers, abstraction.name, envs[0].worker.snapshots_supported)
-    code = _code_coverage(spec, code_coverage)
+    code = _code_coverage()
     if prior:
         cid, seen = prior.id, store.states(prior.id)
         code.add(store.code_lines(cid))

@@ -206,7 +206,11 @@ def exit_of_exception(e: BaseException, memory_limit_mb: int | None, skip_file: 
               for f in traceback.extract_tb(e.__traceback__)]
     while skip_file and frames and frames[0].file == skip_file:
         frames.pop(0)
-    text = "".join(traceback.format_exception(e))[-20000:]
+    tb = e.__traceback__
+    while (skip_file and tb is not None and tb.tb_next is not None
+           and (tb.tb_frame.f_code.co_filename == skip_file or tb.tb_frame.f_code.co_filename.startswith("<frozen"))):
+        tb = tb.tb_next  # the traceback a person reads starts in the game, not in playtester's episode body
+    text = "".join(traceback.format_exception(type(e), e, tb))[-20000:]
     what = f"{type(e).__name__}: {e}" + _while_handling(e)
     if memory:
         limit = f"its memory limit ({memory_limit_mb} MiB of data)" if memory_limit_mb else "memory"
