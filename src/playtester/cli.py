@@ -294,7 +294,7 @@ def explore(
                           f"{result.reproduced_known} still fail")
         # the new bugs, and on --resume those a killed run stored but never replayed
         pending = list(dict.fromkeys(result.new_bugs + unfinished_bugs(store, cid)))
-        report, junit = _finish(store, cid, out, pending, shrink, shrink_seconds)
+        report, junit = _finish(store, cid, out, pending, shrink, shrink_seconds, fail_on)
     except PlaytesterError as e:
         _fail(e)
         return
@@ -352,8 +352,8 @@ def _print_bugs(bugs: list[Any]) -> None:
                       highlight=False)
 
 
-def _finish(store: Any, cid: int, out: Path, pending: list[int], shrink: bool,
-            shrink_seconds: float) -> tuple[Path, Path]:
+def _finish(store: Any, cid: int, out: Path, pending: list[int], shrink: bool, shrink_seconds: float,
+            fail_on: str) -> tuple[Path, Path]:
     """Replay and shrink the ``pending`` bugs, then write the bug folders, junit.xml and report.html."""
     from playtester.campaign import bug_frames, finalize_bugs
     from playtester.oracles import settings_model
@@ -373,7 +373,7 @@ def _finish(store: Any, cid: int, out: Path, pending: list[int], shrink: bool,
     oracles = store.campaign(cid).config.get("oracles", {})
     kinds = settings_model().model_validate(oracles).enabled  # the table as stored; all when not set
     write_bug_folders(store, cid, out, frames_for_bug=frames_for)
-    junit = write_junit(store, cid, out / "junit.xml", kinds)
+    junit = write_junit(store, cid, out / "junit.xml", kinds, fail_on_flaky=fail_on == "flaky")
     report = write_report(store, cid, out / "report.html", frames_for_bug=frames_for)
     return report, junit
 
@@ -398,7 +398,7 @@ def finalize(out: Path = typer.Argument(..., help="a campaign's folder (explore'
         if c is None:
             raise UsageError(f"{out}/playtester.sqlite holds no campaign yet")
         pending = unfinished_bugs(store, c.id)
-        report, junit = _finish(store, c.id, out, pending, shrink, shrink_seconds)
+        report, junit = _finish(store, c.id, out, pending, shrink, shrink_seconds, fail_on)
     except PlaytesterError as e:
         _fail(e)
         return

@@ -84,3 +84,22 @@ def test_junit_clean_campaign(store, tmp_path):
     suite = root.find("testsuite")
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("7", "0", "0")
     assert all(list(c) == [] for c in suite.findall("testcase"))
+
+
+def test_flaky_bugs_do_not_fail_their_case_unless_asked(store, tmp_path):
+    """A bug that did not fire again when replayed is noise: its case is skipped (only flaky bugs) or passes with
+    the bug in system-out (beside reproduced ones); --fail-on flaky makes it a failure again (issue 54)."""
+    cid, ids = campaign_with_bugs(store)
+    store.set_bug(ids["f1"], flaky=True)  # the only frame_time bug
+    store.set_bug(ids["c2"], flaky=True)  # one of two crashes
+    out = write_junit(store, cid, tmp_path / "run" / "junit.xml", KINDS)
+    suite = ET.parse(out).getroot().find("testsuite")
+    assert (suite.get("failures"), suite.get("errors"), suite.get("skipped")) == ("1", "2", "1")
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    frame = cases["frame_time"]
+    assert frame.findall("failure") == [] and "1 flaky" in frame.find("skipped").get("message")
+    crash = cases["crash"]
+    assert len(crash.findall("error")) == 1 and "IndexError" in crash.find("system-out").text
+    strict = write_junit(store, cid, tmp_path / "run" / "strict.xml", KINDS, fail_on_flaky=True)
+    suite = ET.parse(strict).getroot().find("testsuite")
+    assert (suite.get("failures"), suite.get("errors"), suite.get("skipped")) == ("2", "2", "0")

@@ -17,7 +17,10 @@ A bug is an ``<error>`` when something broke (crash, hang) and a ``<failure>`` w
 hold (assertion, stuck, balance, error_log, frame_time), as pytest does. A test case with several
 bugs carries one element per bug. The ``failures`` / ``errors`` counts are test cases (as JUnit
 counts them), not bugs. Bug kinds missing from ``oracle_kinds`` still get a test case: no bug is
-left out of the verdict.
+left out of the verdict. A *flaky* bug (it did not fire again at its step when replayed) does not fail its test
+case unless ``fail_on_flaky``: it is listed in the case's ``<system-out>``, and a case with only flaky bugs is
+``<skipped>`` with their count, as pytest-rerunfailures reports a test that passed on a rerun (the exit code
+follows the same rule).
 """
 
 from __future__ import annotations
@@ -55,7 +58,8 @@ def _bug_text(bug: Bug, folder: Path) -> str:
     return "\n".join(lines)
 
 
-def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], folder: Path) -> ET.ElementTree:
+def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], folder: Path,
+               fail_on_flaky: bool = False) -> ET.ElementTree:
     """The JUnit XML tree (see `write_junit`)."""
     c = store.campaign(campaign_id)
     if c is None or (campaign_id is not None and c.id != campaign_id):
@@ -64,16 +68,18 @@ def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], f
     kinds = list(dict.fromkeys(oracle_kinds))
     kinds += [k for k in dict.fromkeys(b.kind for b in bugs) if k not in kinds]
     by_kind: dict[str, list[Bug]] = {k: [] for k in kinds}
+    noise: dict[str, list[Bug]] = {k: [] for k in kinds}
     for b in bugs:
-        by_kind[b.kind].append(b)
+        (noise if b.flaky and not fail_on_flaky else by_kind)[b.kind].append(b)
     broke = error_kinds()  # registered with error=True: reported as <error>, every other kind as <failure>
     failures = sum(1 for k in kinds if by_kind[k] and k not in broke)
     errors = sum(1 for k in kinds if by_kind[k] and k in broke)
+    skipped = sum(1 for k in kinds if noise[k] and not by_kind[k])
     elapsed = f"{c.elapsed_s:.3f}"
-    counts = {"tests": str(len(kinds)), "failures": str(failures), "errors": str(errors)}
+    counts = {"tests": str(len(kinds)), "failures": str(failures), "errors": str(errors), "skipped": str(skipped)}
     root = ET.Element("testsuites", {"name": "playtester", **counts, "time": elapsed})
     suite = ET.SubElement(root, "testsuite", {
-        "name": f"playtester.{c.game}", **counts, "skipped": "0", "time": elapsed,
+        "name": f"playtester.{c.game}", **counts, "time": elapsed,
         "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(c.started_at)),
         "hostname": os.uname().nodename if hasattr(os, "uname") else ""})
     props = ET.SubElement(suite, "properties")
@@ -88,12 +94,20 @@ def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], f
             el = ET.SubElement(case, "error" if kind in broke else "failure",
                                {"message": xml_safe(b.message), "type": kind})
             el.text = xml_safe(_bug_text(b, folder))
+        if noise[kind]:
+            text = "\n\n".join(_bug_text(b, folder) for b in noise[kind])
+            if not by_kind[kind]:
+                el = ET.SubElement(case, "skipped", {"message": xml_safe(
+                    f"{len(noise[kind])} flaky finding(s): did not fire again at their step when replayed")})
+                el.text = xml_safe(text)
+            else:
+                ET.SubElement(case, "system-out").text = xml_safe("flaky (not failing this case):\n" + text)
     ET.indent(root)
     return ET.ElementTree(root)
 
 
 def write_junit(store: Store, campaign_id: int, out: Path, oracle_kinds: list[str], *,
-                folder: Path | None = None) -> Path:
+                folder: Path | None = None, fail_on_flaky: bool = False) -> Path:
     """Write the campaign's verdict as JUnit XML.
 
     Args:
@@ -103,6 +117,7 @@ def write_junit(store: Store, campaign_id: int, out: Path, oracle_kinds: list[st
         oracle_kinds: the oracles that ran, one test case each, in this order (kinds with bugs but not
             listed are added after them).
         folder: the output folder whose ``bugs/ID`` the replay commands name (default: ``out``'s folder).
+        fail_on_flaky: flaky bugs fail their test case too (``--fail-on flaky``).
 
     Returns:
         ``out``.
@@ -111,5 +126,6 @@ def write_junit(store: Store, campaign_id: int, out: Path, oracle_kinds: list[st
         UsageError: the store has no such campaign.
     """
     out = Path(out)
-    tree = junit_tree(store, campaign_id, oracle_kinds, Path(folder) if folder is not None else out.parent)
+    tree = junit_tree(store, campaign_id, oracle_kinds, Path(folder) if folder is not None else out.parent,
+                      fail_on_flaky)
     return write_atomic(out, ET.tostring(tree.getroot(), encoding="utf-8", xml_declaration=True))
