@@ -112,6 +112,7 @@ def test_bundled_game_quit_key_not_its_moves(tmp_path):
     cfg = load_config(tmp_path / "playtester.toml")
     assert cfg.blacklist == ["ESCAPE"] and cfg.init == []
     assert cfg.game_args == {"size": 11, "n_bugs": 5}  # the game's own arguments, so it runs the same
+    assert (cfg.frames_per_action, cfg.fps, cfg.max_episode_steps) == (10, 30, 200)  # and its run settings
     assert f"--config {tmp_path / 'playtester.toml'}" in out.stdout
 
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from playtester.drive.inputs import InputFrame, key_code, key_name
 from playtester.drive.observation import Observation
-from playtester.drive.spec import DEFAULT_BLACKLIST, GameSpec, InitStep, resolve
+from playtester.drive.spec import DEFAULT_BLACKLIST, GameConfig, GameSpec, InitStep, resolve
 from playtester.errors import PlaytesterError, UsageError
 
 __all__ = ["SUSPECT_KEYS", "InitProposal", "KeyFinding", "config_target", "picks_up", "propose", "render",
@@ -51,6 +51,7 @@ MAX_MOVERS = 6  # inputs tried to see whether a screen still moves
 MAX_KEYS = 24  # keys probed for quit / pause / fullscreen
 ANALYSIS_SECONDS = 5.0  # CPU seconds of the analysis (at most the config's analysis_seconds)
 RELEASED = InputFrame()
+CARRIED = ("frames_per_action", "fps", "joysticks", "max_episode_steps")  # kept from the game's config when set
 
 
 @dataclass
@@ -519,6 +520,11 @@ def render(p: InitProposal, max_controls: int = 40) -> str:
         lines.append(f"entry = {_toml_value(p.entry)}")
     if spec.config.game_args:
         lines.append(f"game_args = {_toml_value(spec.config.game_args)}")
+    default = GameConfig()
+    kept = [k for k in CARRIED if getattr(spec.config, k) != getattr(default, k)]
+    if kept:
+        lines += _comment(f"from the game's config ({spec.config_path}), as the probes ran it:")
+        lines += [f"{k} = {_toml_value(getattr(spec.config, k))}" for k in kept]
     lines.append("")
     lines.append("# Controls (" + (p.analysis_note or "not analysed") + "):")
     lines.append("#   action | valid when | inputs")
