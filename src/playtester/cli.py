@@ -409,6 +409,48 @@ def finalize(out: Path = typer.Argument(..., help="a campaign's folder (explore'
     raise typer.Exit(_verdict(bugs, fail_on))
 
 
+# ------------------------------------------------------------------------------------------------ init
+@app.command()
+def init(
+    game: str = typer.Argument(..., help="game spec: path/to/game.py[:function], module:function, or a folder"),
+    out: Path | None = typer.Option(None, "--out", "-o", help="where to write the config (default: playtester.toml "
+                                    "beside the game file, or in the current folder for a module)"),
+    force: bool = typer.Option(False, "--force", help="replace an existing file"),
+    seconds: float = typer.Option(3.0, "--seconds", help="game seconds to watch the first screen with no input"),
+    game_arg: list[str] = typer.Option([], help="keyword argument for the game's entry point, name=value"),
+    seed: int = typer.Option(0, help="seed of the probing episodes"),
+) -> None:
+    """Write a commented playtester.toml for a game: its controls, an init that gets past a title, and the
+    quit / pause / fullscreen keys to blacklist, each found by playing the game briefly."""
+    from playtester.campaign.init_config import config_target, picks_up, propose, render, write_config
+    from playtester.drive.spec import resolve
+
+    try:
+        spec = resolve(game)
+        if game_arg:
+            spec = spec.with_config(game_args=spec.config.game_args | _parse_game_args(game_arg))
+        target = config_target(game, spec, out)
+        if target.exists() and not force:  # before minutes of probing, not after
+            raise UsageError(f"{target} already exists; pass --force to replace it, or --out FILE to write elsewhere")
+        proposal = propose(spec, seconds=seconds, seed=seed,
+                           on_stage=lambda s: err_console.print(f"[dim]{s}...[/]", highlight=False))
+        write_config(render(proposal), target, force)
+    except PlaytesterError as e:
+        _fail(e)
+        return
+    console.print(f"wrote {target} ({proposal.seconds:.1f} s)", highlight=False)
+    console.print(f"  controls: {len(proposal.controls)} action(s)", highlight=False)
+    console.print("  blacklist: " + (", ".join(f"{f.key} ({f.kind})" for f in proposal.blacklist) or "none found"),
+                  highlight=False)
+    console.print("  init: " + (", ".join("+".join(s.keys) or (f"click {s.mouse}" if s.buttons else f"wait {s.frames}")
+                                          for s in proposal.init if s.keys or s.buttons or s.frames > 1)
+                                if proposal.init else "none"), highlight=False)
+    for t in proposal.todos:
+        console.print(f"  [yellow]TODO:[/] {t}", highlight=False)
+    if not picks_up(game, target):
+        console.print(f"  {game} does not read {target} by itself: pass --config {target}", highlight=False)
+
+
 def _bug_ref(ref: Path) -> tuple[Any, int]:
     """DIR/bugs/N (or DIR with --bug) -> (store, bug id)."""
     from playtester.store import Store

@@ -1230,7 +1230,7 @@ def install() -> None:
         if RT is not None:
             RT.screen_size = surf.get_size()
         flags = a[1] if len(a) > 1 else k.get("flags", 0)
-        _FULLSCREEN[0] = bool(int(flags or 0) & pg.FULLSCREEN)  # as a real display: the mode's flag decides
+        _set_fullscreen(bool(int(flags or 0) & pg.FULLSCREEN))  # as a real display: the mode's flag decides
         _MODES[0] += 1  # a new mode sizes the window again (ends the virtual sizes of headless windows)
         return surf
 
@@ -1269,7 +1269,21 @@ def _silent_audio_on(cfg: Any) -> bool:
 
 HEADLESS_VIDEO = ("dummy", "offscreen")  # SDL video drivers with no display behind them
 _FULLSCREEN = [False]  # the virtual fullscreen state of this episode (a fresh fork of the host: windowed)
+_FULLSCREEN_CHANGES = [0]  # how many times the virtual fullscreen state changed in this episode
 _MODES = [0]  # set_mode calls so far: a headless window's virtual size holds until the next one
+
+
+def fullscreen_state(rt: Any) -> tuple[bool, int]:
+    """The window's (virtual) fullscreen state and how many times it changed in this episode so far, under a
+    headless driver: a `Worker.call` target (``playtester init`` asks it before and after a key to find a
+    fullscreen key; a key that goes fullscreen and back in one press changes it twice)."""
+    return bool(_FULLSCREEN[0]), _FULLSCREEN_CHANGES[0]
+
+
+def _set_fullscreen(value: bool) -> None:
+    if bool(value) != _FULLSCREEN[0]:
+        _FULLSCREEN_CHANGES[0] += 1
+    _FULLSCREEN[0] = bool(value)
 
 
 def _install_headless_fullscreen(pg: Any) -> None:
@@ -1293,7 +1307,7 @@ def _install_headless_fullscreen(pg: Any) -> None:
     disp = pg.display
 
     def toggle_fullscreen() -> int:
-        _FULLSCREEN[0] = not _FULLSCREEN[0]
+        _set_fullscreen(not _FULLSCREEN[0])
         return 1
 
     disp.toggle_fullscreen = toggle_fullscreen
@@ -1310,10 +1324,10 @@ def _install_headless_fullscreen(pg: Any) -> None:
         """A window of the headless display: fullscreen and windowed only set the virtual state."""
 
         def set_fullscreen(self, desktop: bool = False) -> None:
-            _FULLSCREEN[0] = True
+            _set_fullscreen(True)
 
         def set_windowed(self) -> None:
-            _FULLSCREEN[0] = False
+            _set_fullscreen(False)
 
         @property  # type: ignore[misc]
         def size(self) -> tuple[int, int]:
