@@ -191,3 +191,10 @@ def test_frame_time_leaves_start_up_out(worker_for):
     found = play(worker_for, budget, [keys(), keys()])
     assert [(f.kind, f.step, f.signature) for f in found] == [("frame_time", 0, "frame_time:startup-over-budget")]
     assert found[0].details["ms"] > 700
+
+
+def test_run_reports_the_game_start_up_apart():
+    from playtester.campaign import run_agent
+
+    s = run_agent(fixture_spec("slow_start", max_episode_steps=5), steps=12, actions="blind")
+    assert len(s.game_startup_ms) >= 2 and min(s.game_startup_ms) > 700  # one per episode, loading included

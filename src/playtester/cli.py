@@ -530,6 +530,10 @@ def _print_summary(s: Any) -> None:
     table.add_row("out of memory", f"{len(s.memory)} (limit {s.memory_limit_mb} MiB of data per episode)"
                   if s.memory_limit_mb else str(len(s.memory)))
     table.add_row("failed probe checks", f"{sum(s.checks.values())} ({len(s.checks)} distinct)")
+    if s.game_startup_ms:
+        ms = sorted(s.game_startup_ms)
+        table.add_row("game start-up", f"{ms[len(ms) // 2]:,.0f} ms of game work before it first read input "
+                      f"(median of {len(ms)} episode(s); not judged as slow frames)")
     console.print(table)
     shown: set[str] = set()
     for e in s.crashes + s.hangs + s.memory:

@@ -57,6 +57,7 @@ class RunSummary:
     memory_limit_mb: int | None = None  # each episode process's data limit (0: none)
     peak_rss_mb: float = 0.0  # the largest peak resident memory of an episode process
     agent_stats: dict[str, Any] = field(default_factory=dict)  # a learning agent's own numbers (stats())
+    game_startup_ms: list[float] = field(default_factory=list)  # each episode's start-up work (`frame_time`)
 
     @property
     def steps_per_s(self) -> float:
@@ -89,10 +90,18 @@ class RunCounts(Observer):
 
     def on_reset(self, slot: Slot) -> None:
         note_silenced(self.silenced, slot.last_obs)
+        self._startup(slot.last_obs)
+
+    def _startup(self, obs: Any) -> None:
+        info = getattr(obs, "info", None) or {}
+        if info.get("started") and "startup_ms" in info:  # once per episode: the step its start-up ended
+            self.summary.game_startup_ms.append(float(info["startup_ms"]))
 
     def on_step(self, step: Step) -> None:
         obs = step.game_obs
         note_silenced(self.silenced, obs)
+        if step.action is not None:
+            self._startup(obs)
         if step.action is None:
             return
         self.summary.steps += 1
