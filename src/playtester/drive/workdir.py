@@ -9,7 +9,8 @@ same: ``sys.path[0]`` is always the entry file's folder, and the working folder 
 2. else the folder, among the entry's folder and its parents up to the project's root (the nearest that holds
    ``pyproject.toml``, ``setup.py``, ``setup.cfg``, ``requirements.txt`` or ``.git``), against which most of the
    relative paths written in the game's code exist (the entry's folder wins a tie);
-3. else, when no path in the code says, that project root; else the entry's folder.
+3. else, when no path in the code says (a game that opens nothing, or builds every path from ``__file__``), the
+   entry's folder, where ``cd FOLDER; python game.py`` runs it.
 """
 
 from __future__ import annotations
@@ -92,9 +93,7 @@ def project_root(entry: Path) -> Path:
     paths = relative_paths(game_sources(entry))
     scores = [_score(f, paths) for f in folders]
     best = max(scores)
-    if best > 0:
-        return folders[scores.index(best)]  # the nearest folder with the most (entry's folder first)
-    return folders[-1]  # nothing in the code says: the project's root
+    return folders[scores.index(best)]  # the nearest folder with the most (entry's folder first, also at none)
 
 
 def describe(cwd: str, entry_dir: str) -> str:
