@@ -56,6 +56,8 @@ def test_a_bug_that_does_not_reproduce_is_flaky_and_exits_0_unless_fail_on_flaky
     (["explore", "blockmaze", "--fail-on", "sometimes", "--out", "{tmp}/x"], "--fail-on 'sometimes'"),
     (["replay", "{tmp}/nothing/bugs/1"], "no playtester store in"),
     (["finalize", "{tmp}"], "holds no campaign"),
+    (["explore", "park", "--agent", "ppgta", "--budget", "400", "--out", "{tmp}/x"], "ends within ppgta's warm-up"),
+    (["vision", "evaluate", "{tmp}/none.pt"], "no model file"),
 ])
 def test_2_for_usage_and_input_errors(tmp_path, args, expected):
     res = playtester(*[a.replace("{tmp}", str(tmp_path)) for a in args])

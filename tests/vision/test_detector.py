@@ -69,3 +69,23 @@ def test_tiny_training_finds_the_boxes(tmp_path):
     again = dt.detect(model, data.frames[test[:4]])
     first = dt.detect(result.model, data.frames[test[:4]])
     assert all(np.allclose(a[0], b[0]) and np.allclose(a[1], b[1]) for a, b in zip(again, first, strict=True))
+    # files that are not what a command needs say so, as input errors (issue 54: KeyError tracebacks before)
+    from playtester.errors import UsageError
+    from playtester.vision import verdict
+
+    with pytest.raises(UsageError, match="is a detector from 'playtester vision train', not a texture bundle"):
+        verdict.load_bundle(path)
+    torch.save({"weights": [1, 2]}, tmp_path / "other.pt")
+    with pytest.raises(UsageError, match="not a detector written by 'playtester vision train'.*lacks state_dict"):
+        dt.load(tmp_path / "other.pt")
+    (tmp_path / "text.pt").write_text("not torch")
+    with pytest.raises(UsageError, match="not a model file playtester can read"):
+        dt.load(tmp_path / "text.pt")
+
+
+def test_the_detector_of_the_shipped_bundle_loads_for_vision_evaluate():
+    """`vision evaluate` on the shipped texture bundle evaluates its detector (a KeyError before, issue 54)."""
+    from pathlib import Path
+
+    model, meta = dt.load(Path(dt.__file__).parent / "park-texture.pt")
+    assert meta["kinds"] and isinstance(model, dt.CenterNet)

@@ -140,6 +140,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     where = check_oracles_in(oracles_in)
     c = _open(spec, out, agent, workers, actions, resume, demos, max_store_mb)
     agents = make_agents(c.agent, len(c.space), c.workers, seed)
+    _check_warmup(agents[0], c.agent, budget, resume)
     demo_traces = _demos_for(agents[0], demos, c.spec, c.space)
     capture = getattr(agents[0], "capture", None) or CAPTURE
     # the workers capture what the oracles need (full-size frames for the texture oracle); the agent sees its size
@@ -155,6 +156,18 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     finally:
         for env in envs:
             env.close()
+
+
+def _check_warmup(agent: Any, name: str, budget: Budget, resume: bool) -> None:
+    """An agent that plays random warm-up steps before it learns (PPGTA, Inspector) refuses a step budget that
+    ends within them: the campaign would be random play under its name (issue 54)."""
+    warm = getattr(getattr(agent, "cfg", None), "warmup_steps", None)
+    if resume or budget.steps is None or not isinstance(warm, int) or warm <= 0 or budget.steps > warm:
+        return
+    base = name.split(":", 1)[0]
+    raise UsageError(f"--budget {budget.steps} steps ends within {base}'s warm-up of {warm} random steps (it learns "
+                     "its encoder from them before it acts on its own), so the whole campaign would be random play; "
+                     f"give a budget above {warm} steps, or {base}:warmup_steps=N with N below the budget")
 
 
 def _open(spec: GameSpec | None, out: str | Path, agent: str, workers: int, actions: Any, resume: bool,

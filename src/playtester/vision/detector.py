@@ -245,9 +245,30 @@ def save(result: TrainResult, path: str | Path, **extra: Any) -> Path:
     return path
 
 
+DETECTOR_KEYS = ("state_dict", "kinds", "n_kinds", "width")
+
+
 def load(path: str | Path) -> tuple[CenterNet, dict[str, Any]]:
-    """The model in a file written by `save`, and its metadata."""
-    meta = torch.load(path, map_location="cpu", weights_only=True)
+    """The model in a file written by `save` (or the detector inside a `vision verdict` bundle), and its metadata.
+
+    Raises:
+        UsageError: the file is no model playtester wrote (the message names what it holds).
+    """
+    from playtester.errors import UsageError
+
+    try:
+        meta = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # noqa: BLE001 - not a torch file, or one holding code: refused either way
+        raise UsageError(f"{path} is not a model file playtester can read ({type(e).__name__}: {str(e)[:200]}); "
+                         "give a file written by 'playtester vision train'") from None
+    if isinstance(meta, dict) and isinstance(meta.get("detector"), dict) and "verdict" in meta:
+        meta = {**meta["detector"], "game": meta.get("game", meta["detector"].get("game", "park"))}  # a bundle
+    missing = [k for k in DETECTOR_KEYS if not isinstance(meta, dict) or k not in meta]
+    if missing:
+        held = ", ".join(sorted(map(str, meta))[:12]) if isinstance(meta, dict) else type(meta).__name__
+        raise UsageError(f"{path} is not a detector written by 'playtester vision train' (it lacks "
+                         f"{', '.join(missing)}; it holds {held or 'nothing'})")
+    meta = dict(meta)
     model = CenterNet(meta["n_kinds"], meta["width"])
     model.load_state_dict(meta.pop("state_dict"))
     model.eval()

@@ -641,9 +641,21 @@ def save_bundle(path: str | Path, verdict: VerdictResult, detector_path: str | P
 
 def load_bundle(path: str | Path, **kw: Any) -> TextureJudge:
     """The `TextureJudge` in a bundle written by `save_bundle`."""
+    from playtester.errors import UsageError
     from playtester.vision.detector import CenterNet
 
-    meta = torch.load(path, map_location="cpu", weights_only=True)
+    try:
+        meta = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # noqa: BLE001 - not a torch file, or one holding code: refused either way
+        raise UsageError(f"{path} is not a model bundle playtester can read ({type(e).__name__}: {str(e)[:200]}); "
+                         "give a bundle written by 'playtester vision verdict'") from None
+    if not (isinstance(meta, dict) and isinstance(meta.get("detector"), dict) and isinstance(meta.get("verdict"), dict)):
+        plain = isinstance(meta, dict) and "state_dict" in meta and "kinds" in meta
+        raise UsageError(f"{path} is " + ("a detector from 'playtester vision train', not a texture bundle: the "
+                                          "texture oracle and PPGTA's detector need a bundle from 'playtester vision "
+                                          "verdict GAME --detector " + str(path) + "' (the detector plus its verdict "
+                                          "classifier)" if plain else
+                                          "not a texture bundle written by 'playtester vision verdict'"))
     det = dict(meta["detector"])
     detector = CenterNet(det["n_kinds"], det["width"])
     detector.load_state_dict(det.pop("state_dict"))
