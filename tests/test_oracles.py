@@ -198,3 +198,15 @@ def test_run_reports_the_game_start_up_apart():
 
     s = run_agent(fixture_spec("slow_start", max_episode_steps=5), steps=12, actions="blind")
     assert len(s.game_startup_ms) >= 2 and min(s.game_startup_ms) > 700  # one per episode, loading included
+
+
+def test_a_slow_frame_that_keeps_working_is_a_slow_frame_not_a_hang(worker_for):
+    """A frame that saves 300 screenshots runs past step_timeout_s but works all the while (CPU and writes): the
+    watchdog waits (up to slow_frame_limit_s) and the frame_time oracle reports it; with no extension allowed it
+    is a hang that kills the game, as before (issue 54)."""
+    spec = fixture_spec("save_screens", step_timeout_s=0.5, oracles={"frame_budget_ms": 250})
+    found = play(worker_for, spec, [keys(), keys("s"), keys("RIGHT")])
+    assert [(f.kind, f.step) for f in found] == [("frame_time", 2)] and found[0].details["ms"] > 500
+    strict = fixture_spec("save_screens", step_timeout_s=0.5, slow_frame_limit_s=0.5)
+    found = play(worker_for, strict, [keys(), keys("s"), keys("RIGHT")])
+    assert [(f.kind, f.step) for f in found] == [("hang", 2)]

@@ -219,6 +219,23 @@ def exit_of_exception(e: BaseException, memory_limit_mb: int | None, skip_file: 
     return GameExit("exception", exc_type=type(e).__name__, message=what[:2000], traceback=text, frames=frames)
 
 
+def progress(pid: int) -> tuple[int, int] | None:
+    """A process's CPU time (clock ticks, user + system) and read/write system calls so far, from /proc; None when
+    it is gone or /proc does not say (then nothing waits on it)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        cpu = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+        io = 0
+        with open(f"/proc/{pid}/io", encoding="ascii") as f:
+            for line in f:
+                if line.startswith(("syscr:", "syscw:")):
+                    io += int(line.split()[1])
+        return cpu, io
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 # ---------------------------------------------------------------------------------- temporary files
 WORKER_DIR_PREFIX = "playtester-worker-"
 

@@ -79,6 +79,10 @@ class GameConfig(BaseModel):
     joysticks: int = Field(0, ge=0, le=8, description="virtual joysticks plugged in")
     max_episode_steps: int = Field(1000, ge=1)
     step_timeout_s: float = Field(10.0, gt=0, description="wall-clock seconds a step may take before it is a hang")
+    slow_frame_limit_s: float = Field(120.0, gt=0, description="a step still working at step_timeout_s (the game's "
+                                      "process using CPU and reading or writing files, e.g. saving screenshots) is "
+                                      "waited for up to this long in all, then it is a hang; a slow frame that "
+                                      "finishes is the frame_time oracle's")
     start_timeout_s: float = Field(60.0, gt=0, description="wall-clock seconds to reach the first frame")
     virtual_time: bool = Field(True, description="also virtualize time.time/monotonic/perf_counter in the game")
     seeded_entropy: bool = Field(True, description="OS entropy in a pygame game or Gymnasium environment "

@@ -428,16 +428,38 @@ class Worker(Stepper):
         self._live_snapshot = None
         self._drop_later.clear()
 
-    def _recv(self, timeout: float) -> Any:
+    def _recv(self, timeout: float, working: bool = False) -> Any:
+        """The next message, or None after ``timeout`` seconds. ``working``: a step's answer, waited for longer (up
+        to ``slow_frame_limit_s`` in all) while the episode process keeps working: it used CPU *and* made reads or
+        writes in each ``timeout`` (a game saving files in one long frame); a loop that only spins does neither
+        and is a hang at ``timeout``."""
         assert self._conn is not None
         try:
             if not self._wait.wait(timeout):  # type: ignore[union-attr]
-                return None
+                if not working or not self._still_working(timeout):
+                    return None
             return self._conn.recv()
         except (EOFError, OSError, ValueError):
             return ("broken",)
         except Exception as e:  # noqa: BLE001 - a half-written message from a dying process
             return ("broken", repr(e))
+
+    def _still_working(self, timeout: float) -> bool:
+        """Wait on past ``timeout`` while the episode process keeps making progress (`_recv`); True once its
+        message is there."""
+        pid, limit = self._episode_pid, self.spec.config.slow_frame_limit_s
+        before = lifetime.progress(pid) if pid else None
+        waited = timeout
+        while before is not None and waited < limit:
+            chunk = min(timeout, limit - waited)
+            if self._wait.wait(chunk):  # type: ignore[union-attr]
+                return True
+            waited += chunk
+            now = lifetime.progress(pid)  # type: ignore[arg-type]
+            if now is None or now[0] <= before[0] or now[1] <= before[1]:
+                return False
+            before = now
+        return False
 
     def log_tail(self, n: int = 2000) -> str:
         """The end of what the game and worker printed (stdout and stderr)."""
@@ -744,7 +766,7 @@ class Worker(Stepper):
             assert self._last is not None
             return self._last
         self.steps += 1
-        obs = self._answer(self.spec.config.step_timeout_s)
+        obs = self._answer(self.spec.config.step_timeout_s, working=True)
         if self._ebatch:  # a step of a batch the episode plays: its action, and whether the batch goes on
             bobs, self._bobs = self._bobs, None
             if bobs is not None:
@@ -760,8 +782,8 @@ class Worker(Stepper):
         self.check_step(obs, self.steps)
         return obs
 
-    def _answer(self, timeout: float, starting: bool = False) -> Observation:
-        msg = self._bq.popleft() if self._bq else self._recv(timeout)
+    def _answer(self, timeout: float, starting: bool = False, working: bool = False) -> Observation:
+        msg = self._bq.popleft() if self._bq else self._recv(timeout, working)
         self._pending = False
         if msg is None:
             return self._hang(timeout, starting)
