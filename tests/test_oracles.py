@@ -210,3 +210,8 @@ def test_a_slow_frame_that_keeps_working_is_a_slow_frame_not_a_hang(worker_for):
     strict = fixture_spec("save_screens", step_timeout_s=0.5, slow_frame_limit_s=0.5)
     found = play(worker_for, strict, [keys(), keys("s"), keys("RIGHT")])
     assert [(f.kind, f.step) for f in found] == [("hang", 2)]
+
+
+def test_the_window_events_of_a_desktop_arrive_at_start(worker_for):
+    """A game that waits for WINDOWSHOWN and WINDOWFOCUSGAINED does not crash under playtester alone (issue 54)."""
+    assert play(worker_for, fixture_spec("focus_first"), [keys("RIGHT")] * 3) == []

@@ -344,6 +344,7 @@ class Runtime:
         self.started = False
         self.startup_ms = 0.0
         self.startup_sent = False
+        self.window_shown = False  # the desktop's first window events were posted (`_desktop_window_events`)
         self._work_t0 = _FRAME_CLOCK()
         self._done_pred = None
         if self.cfg.done_when:
@@ -1232,6 +1233,10 @@ def install() -> None:
         flags = a[1] if len(a) > 1 else k.get("flags", 0)
         _set_fullscreen(bool(int(flags or 0) & pg.FULLSCREEN))  # as a real display: the mode's flag decides
         _MODES[0] += 1  # a new mode sizes the window again (ends the virtual sizes of headless windows)
+        if RT is not None and not RT.window_shown:
+            RT.window_shown = True
+            for ev in _desktop_window_events(pg):
+                RT._post(ev)
         return surf
 
     disp.flip = flip
@@ -1493,6 +1498,17 @@ def _load_and_run(spec: GameSpec) -> None:
 
 class _SpecProblem(Exception):
     pass
+
+
+def _desktop_window_events(pg: Any) -> list[Any]:
+    """What a desktop's SDL posts when a game's window first opens (shown, exposed, mouse and input focus), which
+    the dummy video driver does not: a game that waits for focus or an expose before it draws plays as on a
+    desktop (issue 54)."""
+    out = [pg.event.Event(pg.WINDOWSHOWN, window=None), pg.event.Event(pg.WINDOWEXPOSED, window=None),
+           pg.event.Event(pg.VIDEOEXPOSE), pg.event.Event(pg.ACTIVEEVENT, gain=1, state=1),
+           pg.event.Event(pg.WINDOWENTER, window=None), pg.event.Event(pg.ACTIVEEVENT, gain=1, state=2),
+           pg.event.Event(pg.WINDOWFOCUSGAINED, window=None)]
+    return out
 
 
 _NO_FILE = re.compile(r"No file '([^']+)' found|Couldn't open ([^\s:]+)|No such file or directory: '([^']+)'")
