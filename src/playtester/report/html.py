@@ -435,8 +435,11 @@ def _bug_cards(bugs: list[Bug], folder: Path, frames_for_bug: FramesFor | None) 
 
 def _heat(positions: dict[tuple[int, int], int]) -> str:
     if not positions:
-        return ('<div class="heat"><h3>Where the player went</h3><p class="note">No positions were recorded '
-                "(the game reports none through the probe).</p></div>")
+        return ('<div class="heat"><h3>Where the player went</h3><p class="note">This game does not tell '
+                "playtester where its player is, so there is no map. To get one, report the position from the "
+                "game's loop with <code>probe.observe(x=..., y=...)</code> (or an entity: "
+                "<code>probe.entity(\"player\", \"player\", (x, y))</code> with <code>position = \"entity:player\"</code> "
+                "in the config's <code>[coverage]</code> table); see the docs' probe section.</p></div>")
     img = heatmap(positions)
     xs = [x for x, _ in positions]
     ys = [y for _, y in positions]
