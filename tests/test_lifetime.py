@@ -322,3 +322,16 @@ def test_a_normal_exit_ends_the_guard_and_what_it_named_with_no_resource_warning
     finally:
         if _alive(child):
             os.kill(child, signal.SIGKILL)
+
+
+def test_sigterm_stops_run_with_the_summary_of_what_ran(tmp_path):
+    """A `run` stopped by SIGTERM still prints its summary of the steps played (issue 54), then exits 128+15."""
+    proc = subprocess.Popen([sys.executable, "-m", "playtester.cli", "run", f"{GAMES / 'raise_at.py'}:main",
+                             "--game-arg", "n=25", "--actions", "blind", "--steps", "1000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    proc.send_signal(signal.SIGTERM)
+    rc = proc.wait(timeout=30)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert rc == 128 + signal.SIGTERM, err
+    assert "stopped: the summary of the steps run so far" in out and "game crashes" in out, out

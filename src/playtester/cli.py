@@ -166,6 +166,7 @@ def run(
 ) -> None:
     """Drive a game with an agent and print what happened: steps/s, episodes, crashes, hangs."""
     from playtester.campaign import run_agent
+    from playtester.drive import lifetime
     from playtester.drive.ray_worker import check_backend
     from playtester.drive.spec import resolve
 
@@ -189,16 +190,27 @@ def run(
         with progress:
             task = progress.add_task(f"{agent} on {spec.name}", total=steps, stats="")
 
+            seen: list[Any] = []  # the summary so far: printed if the run is stopped
+
             def on_step(s: Any) -> None:
+                if not seen:
+                    seen.append(s)
                 if s.steps % 50 == 0 or s.steps >= steps:
                     progress.update(task, completed=s.steps,
                                     stats=f"{s.steps_per_s:,.0f} steps/s  episodes {len(s.episodes)}  "
                                           f"crashes {len(s.crashes)}  hangs {len(s.hangs)}"
                                           + (f"  out of memory {len(s.memory)}" if s.memory else ""))
 
-            summary = run_agent(spec, agent=agent, steps=steps, workers=workers, seed=seed,
-                                actions=None if actions == "default" else actions, on_step=on_step, backend=backend,
-                                ahead=ahead)
+            try:
+                summary = run_agent(spec, agent=agent, steps=steps, workers=workers, seed=seed,
+                                    actions=None if actions == "default" else actions, on_step=on_step,
+                                    backend=backend, ahead=ahead)
+            except lifetime.Interrupted:
+                progress.stop()
+                if seen:  # what ran before the stop: a person stopping a long run still gets its summary
+                    console.print("[yellow]stopped: the summary of the steps run so far[/]")
+                    _print_summary(seen[0])
+                raise
             progress.update(task, completed=summary.steps)
     except PlaytesterError as e:
         _fail(e)
