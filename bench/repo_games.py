@@ -231,6 +231,8 @@ def main() -> None:
         for seed in (int(s) for s in a.seeds.split(",")):
             print(f"{game['name']} seed {seed} ...", flush=True)
             runs.append(run_one(game, seed, a.budget, a.timeout))
+    for r in runs:  # with --merge, the file's top-level provenance is only the last call's: each run keeps its own
+        r["made"] = {k: made[k] for k in ("command", "commit", "dirty", "date")}
     apply_triage(runs, table)
     path = ROOT / "bench" / "results" / f"repo_games_{name}.json"
     if a.merge and path.is_file():
