@@ -1,0 +1,254 @@
+"""Repository-game corpus benchmark (issues 54 and 55): what playtester says about pygame games from public GitHub
+repositories that nobody here wrote, run the way its README tells a new user to.
+
+The corpus is bench/repo_games.toml (the games' files are vendored in bench/repo_games/). Per game and seed this
+script
+
+1. copies the game's folder to a scratch folder (so nothing is ever written into bench/repo_games) and runs, from
+   there, exactly the README's command: ``playtester explore SPEC --budget N --out DIR --workers 1 --seed S``
+   (the ``playtester`` script beside this Python, with the ``src`` of the playtester this Python imports first on
+   PYTHONPATH: put another checkout's ``src`` first on PYTHONPATH to measure that one), under a timeout, with a scratch HOME;
+2. records the exit code, steps, episodes (and how they ended), distinct states, code coverage, the warnings it
+   printed, and every bug from the campaign's store (kind, message, location, count, trace length and shrunk
+   length, flaky, the step and second of its first finding);
+3. gives each bug its ``triage`` from the hand-written table bench/repo_games_triage.toml: the first entry of the
+   game whose ``match`` is a substring of the bug's kind, message, location or signature; ``untriaged`` when none.
+
+It writes bench/results/repo_games_NAME.json (with bench/provenance.py's command, commit, machine and date) and
+prints a summary table. The campaign folders stay in .cache/repo_games/GAME/seedS (``playtester replay`` them).
+
+Usage: python bench/repo_games.py [--split dev|heldout|all] [--games a,b] [--budget 1000] [--seeds 0,1,2]
+                                  [--name NAME] [--merge] [--timeout 900]
+       python bench/repo_games.py --retriage NAME     # the triage table again over a results file, no runs
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from provenance import ROOT, provenance, write_results  # noqa: E402
+from real_games import load_corpus  # noqa: E402
+
+CORPUS = ROOT / "bench" / "repo_games.toml"
+GAMES = ROOT / "bench" / "repo_games"
+TRIAGE = ROOT / "bench" / "repo_games_triage.toml"
+CACHE = ROOT / ".cache" / "repo_games"
+FALSE_CAUSES = ("startup", "cwd", "ours", "other")
+
+
+# ------------------------------------------------------------------------------------------------ corpus, triage
+def select(split: str, games: str) -> list[dict]:
+    corpus = load_corpus(CORPUS)
+    if games:
+        wanted = games.split(",")
+        unknown = set(wanted) - {g["name"] for g in corpus}
+        if unknown:
+            sys.exit(f"not in {CORPUS}: {', '.join(sorted(unknown))}")
+        return [g for g in corpus if g["name"] in wanted]
+    return [g for g in corpus if split == "all" or g["split"] == split]
+
+
+def load_triage(path: Path = TRIAGE) -> list[dict]:
+    """The triage entries, checked: ``game``, ``match``, ``verdict`` (real / false), ``cause`` for a false alarm
+    (one of FALSE_CAUSES), ``reason``."""
+    if not path.is_file():
+        return []
+    entries = tomllib.loads(path.read_text()).get("triage", [])
+    for i, e in enumerate(entries):
+        if e.get("verdict") not in ("real", "false") or not e.get("game") or not e.get("match") or not e.get("reason"):
+            raise ValueError(f"{path}: entry {i} needs game, match, verdict (real/false) and reason: {e}")
+        if e["verdict"] == "false" and e.get("cause") not in FALSE_CAUSES:
+            raise ValueError(f"{path}: entry {i}: a false alarm's cause is one of {FALSE_CAUSES}: {e}")
+    return entries
+
+
+def triage(game: str, bug: dict, table: list[dict]) -> dict:
+    text = " ".join(str(bug.get(k, "")) for k in ("kind", "message", "location", "signature"))
+    for e in table:
+        if e["game"] == game and e["match"] in text:
+            out = {"verdict": e["verdict"], "reason": e["reason"]}
+            if e["verdict"] == "false":
+                out["cause"] = e["cause"]
+            return out
+    return {"verdict": "untriaged"}
+
+
+# ------------------------------------------------------------------------------------------------ one run
+def playtester_src() -> str:
+    import playtester
+
+    return str(Path(playtester.__file__).resolve().parents[1])
+
+
+def playtester_command() -> list[str]:
+    """The ``playtester`` console script beside this Python (what a user types); without one, the same entry point
+    through ``-c``. Never ``python -m playtester.cli``: ``-m`` puts the working directory (the game's folder) first
+    on playtester's own sys.path, where a game's vendored package (cabbages' Python 2 ``yaml``) shadows the one
+    playtester imports."""
+    script = Path(sys.executable).parent / "playtester"
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; sys.path.pop(0) if sys.path[0] == '' else None; "
+            "from playtester.cli import main; sys.argv[0] = 'playtester'; main()"]
+
+
+def run_one(game: dict, seed: int, budget: str, timeout: float) -> dict:
+    out = CACHE / game["name"] / f"seed{seed}"
+    shutil.rmtree(out, ignore_errors=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cmd_args = ["explore", game["spec"], "--budget", str(budget), "--out", str(out), "--workers", "1",
+                "--seed", str(seed)]
+    with tempfile.TemporaryDirectory(prefix=f"repo_game_{game['name']}_") as tmp:
+        work = Path(tmp) / game["path"]
+        shutil.copytree(GAMES / game["path"], work)
+        home = Path(tmp) / "home"
+        home.mkdir()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([playtester_src(), *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
+        env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local/share"), XDG_CONFIG_HOME=str(home / ".config"),
+                   XDG_CACHE_HOME=str(home / ".cache"), PYTHONDONTWRITEBYTECODE="1", COLUMNS="200",
+                   TERM="dumb", NO_COLOR="1")
+        t0 = time.perf_counter()
+        try:
+            p = subprocess.run([*playtester_command(), *cmd_args], cwd=work, env=env,
+                               capture_output=True, text=True, timeout=timeout)
+            rc, output = p.returncode, p.stdout + p.stderr
+        except subprocess.TimeoutExpired as e:
+            rc = "timeout"
+            output = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        wall = time.perf_counter() - t0
+    record: dict = {"game": game["name"], "seed": seed, "command": "playtester " + " ".join(cmd_args),
+                    "cwd": f"<scratch copy of bench/repo_games/{game['path']}>", "exit_code": rc,
+                    "wall_s": round(wall, 1), "out": str(out.relative_to(ROOT))}
+    record["warnings"] = [re.sub(r"\s+", " ", m).strip()
+                          for m in re.findall(r"warning:(.*?)(?=\n\S|\n\s*(?:warning:|#\d+ )|\Z)", output, re.S)]
+    record.update(read_store(out))
+    if "error" in record or rc not in (0, 1):
+        record["output_tail"] = output[-3000:]
+    return record
+
+
+def read_store(out: Path) -> dict:
+    from playtester.store import Store
+
+    if not (out / "playtester.sqlite").is_file():
+        return {"error": "no store written"}
+    store = Store(out, create=False)
+    try:
+        c = store.campaign()
+        if c is None:
+            return {"error": "no campaign in the store"}
+        timeline = store.timeline(c.id)
+        last = timeline[-1] if timeline else {}
+        outcomes: dict[str, int] = {}
+        for ep in store.episodes(c.id):
+            outcomes[ep["outcome"]] = outcomes.get(ep["outcome"], 0) + 1
+        bugs = []
+        for b in store.bugs(c.id):
+            bugs.append({"id": b.id, "kind": b.kind, "message": b.message, "location": b.location,
+                         "signature": b.signature, "count": b.count,
+                         "trace_length": len(b.trace.actions) if b.trace else None,
+                         "min_trace_length": len(b.min_trace.actions) if b.min_trace else None,
+                         "flaky": b.flaky, "first_step": b.first_step, "first_found_s": round(b.first_found_s, 2)})
+        states = len(store.states(c.id))
+        return {"status": c.status, "steps": c.steps, "episodes": c.episodes, "episode_outcomes": outcomes,
+                "elapsed_s": round(c.elapsed_s, 1), "states": states, "abstraction": c.abstraction,
+                "code_covered": last.get("code_covered"), "code_total": last.get("code_total") or c.code_total,
+                "steps_per_s": round(c.steps / c.elapsed_s, 1) if c.elapsed_s else None, "bugs": bugs}
+    finally:
+        store.close()
+
+
+def apply_triage(runs: list[dict], table: list[dict]) -> None:
+    for r in runs:
+        for b in r.get("bugs", []):
+            b["triage"] = triage(r["game"], b, table)
+
+
+# ------------------------------------------------------------------------------------------------ summary
+def summary(runs: list[dict]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="repo games: playtester explore, as the README says")
+    for col in ("game", "seed", "exit", "steps", "eps", "states", "code", "bugs: triage"):
+        t.add_column(col)
+    for r in runs:
+        cov = (f"{r['code_covered']}/{r['code_total']}" if r.get("code_total") else "-")
+        bugs = "; ".join(f"{b['kind']} x{b['count']} @{b['first_step']} "
+                         f"[{b['triage']['verdict']}{'/' + b['triage']['cause'] if 'cause' in b['triage'] else ''}]"
+                         for b in r.get("bugs", [])) or ("-" if "error" not in r else r["error"])
+        t.add_row(r["game"], str(r["seed"]), str(r["exit_code"]), str(r.get("steps", "-")),
+                  str(r.get("episodes", "-")), str(r.get("states", "-")), cov, bugs)
+    console = Console(width=200)
+    console.print(t)
+    verdicts: dict[str, int] = {}
+    for r in runs:
+        for b in r.get("bugs", []):
+            key = b["triage"]["verdict"] + ("/" + b["triage"]["cause"] if "cause" in b["triage"] else "")
+            verdicts[key] = verdicts.get(key, 0) + 1
+    console.print("findings by triage: " + (", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())) or "none"))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", default="all", choices=["dev", "heldout", "all"])
+    ap.add_argument("--games", default="")
+    ap.add_argument("--budget", default="1000")
+    ap.add_argument("--seeds", default="0")
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds for one game and seed")
+    ap.add_argument("--name", default=None, help="results file bench/results/repo_games_NAME.json (default: split)")
+    ap.add_argument("--merge", action="store_true", help="keep the runs of other games already in the results file")
+    ap.add_argument("--retriage", metavar="NAME", help="apply the triage table to repo_games_NAME.json again")
+    a = ap.parse_args()
+    table = load_triage()
+    if a.retriage:
+        path = ROOT / "bench" / "results" / f"repo_games_{a.retriage}.json"
+        data = json.loads(path.read_text())
+        apply_triage(data["runs"], table)
+        data["triage_file"] = str(TRIAGE.relative_to(ROOT))
+        path.write_text(json.dumps(data, indent=1))
+        summary(data["runs"])
+        return
+    name = a.name or a.split
+    made = provenance()
+    made["machine"] = {**made["machine"], "node": platform.node(), "cpu_count": os.cpu_count()}  # type: ignore[dict-item]
+    runs: list[dict] = []
+    games = select(a.split, a.games)
+    for game in games:
+        for seed in (int(s) for s in a.seeds.split(",")):
+            print(f"{game['name']} seed {seed} ...", flush=True)
+            runs.append(run_one(game, seed, a.budget, a.timeout))
+    for r in runs:  # with --merge, the file's top-level provenance is only the last call's: each run keeps its own
+        r["made"] = {k: made[k] for k in ("command", "commit", "dirty", "date")}
+    apply_triage(runs, table)
+    path = ROOT / "bench" / "results" / f"repo_games_{name}.json"
+    if a.merge and path.is_file():
+        done = {g["name"] for g in games}
+        runs = [r for r in json.loads(path.read_text())["runs"] if r["game"] not in done] + runs
+    corpus = {g["name"]: g for g in load_corpus(CORPUS)}
+    runs.sort(key=lambda r: (list(corpus).index(r["game"]) if r["game"] in corpus else 99, r["seed"]))
+    record = {"budget": a.budget, "seeds": a.seeds, "split": a.split, "playtester_src": playtester_src(),
+              "triage_file": str(TRIAGE.relative_to(ROOT)),
+              "games": {n: {k: corpus[n][k] for k in ("repo", "commit", "split", "genre", "spec")}
+                        for n in sorted({r["game"] for r in runs}) if n in corpus},
+              "runs": runs}
+    out = write_results(f"repo_games_{name}", record, made)
+    summary(runs)
+    print(f"wrote {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
