@@ -85,3 +85,19 @@ def test_game_files_of_the_relative_path_hint_are_not_in_the_signature(worker_fo
     # the traceback a person reads starts in the game, not in playtester's episode body (issue 54)
     first = next(line for line in exit.traceback.splitlines() if line.strip().startswith("File "))
     assert "main.py" in first and "pygame_driver" not in exit.traceback, exit.traceback
+
+
+def test_a_game_folder_with_modules_named_like_playtesters_dependencies_does_not_break_it(tmp_path):
+    """A game that ships its own old `yaml` package, run from its folder: playtester's worker must not import it
+    in place of PyYAML (issue 54: cabbages-and-kings crashed playtester, exit 3, before step 1)."""
+    import subprocess
+    import sys
+
+    game = tmp_path / "game"
+    shutil.copytree(REPO, game)
+    (game / "yaml").mkdir()
+    (game / "yaml" / "__init__.py").write_text("from error import *  # Python 2 PyYAML, as a game shipped it\n")
+    cli = Path(sys.executable).parent / "playtester"
+    res = subprocess.run([str(cli), "run", "src/main.py:main", "--steps", "10"], cwd=game, capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr

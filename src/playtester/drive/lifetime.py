@@ -370,7 +370,7 @@ def guard(pids: list[int]) -> int:
     if _GUARD is None or _GUARD.poll() is not None:
         import atexit
 
-        _GUARD = subprocess.Popen([sys.executable, "-m", "playtester.drive.reaper"], stdin=subprocess.PIPE,
+        _GUARD = subprocess.Popen([sys.executable, "-P", "-m", "playtester.drive.reaper"], stdin=subprocess.PIPE,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
                                   close_fds=True, text=True)
         atexit.register(_end_guard, _GUARD)

@@ -384,7 +384,9 @@ class Worker(Stepper):
         log = open(self.log_path, "ab")  # noqa: SIM115 - owned by the host process
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "playtester.drive.worker", str(child_sock.fileno()), str(os.getpid())],
+                # -P: the current folder (often the game's) is not put first on the host's sys.path, where a game's
+                # own top-level module (a bundled old `yaml`) would shadow playtester's dependencies
+                [sys.executable, "-P", "-m", "playtester.drive.worker", str(child_sock.fileno()), str(os.getpid())],
                 pass_fds=(child_sock.fileno(),), env=_worker_env(), start_new_session=True,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         except OSError as e:
