@@ -213,3 +213,25 @@ def test_keys_handed_to_a_setter_and_read_by_the_state_methods_two_calls_away():
     start = [x for x in a.actions if x["sample_inputs"].keys == frozenset({key_code("RETURN")})]
     assert start and all("'title'" in x["p_g"] for x in start), names(a)
     assert cross_check(spec, a, ready="screen") >= 3
+
+
+def test_a_title_that_waits_for_any_key_released_is_passed_by_a_tap():
+    """``if e.type == KEYUP: main_screen = False`` (any key but ESCAPE, which quits): no key is held on a title, so
+    the action taps one its condition allows (SPACE) instead of pressing nothing; a random run gets past the
+    title (issue 55: a public Space Invaders stayed on its title for all 1,000 steps)."""
+    import random
+
+    import numpy as np
+
+    spec = resolve(f"{GAMES / 'keyup_title.py'}:main")
+    a = analyze(spec)
+    [tap] = [x for x in a.actions if x.get("tap_key") is not None]
+    assert tap["tap_key"] == key_code("SPACE") and tap["name"] == "KeyUp(space)", names(a)
+    rng = random.Random(0)
+    with Worker(spec, space=a.space(), capture=None) as w:
+        obs = w.reset(seed=0)
+        for _ in range(30):
+            if obs.features.get("screen") == 1:
+                break
+            obs = w.act(int(rng.choice(np.flatnonzero(obs.action_mask).tolist())))
+    assert obs.features.get("screen") == 1, "still on the title after 30 random analyzed actions"

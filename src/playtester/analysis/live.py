@@ -784,10 +784,19 @@ def name_actions(result: dict[str, Any], screen: tuple[int, int], ex: Any = None
         else:
             frame, event = solved[act["p_i"]] = _one_solution(formula, screen, ex.ms_left(500) if ex is not None else 500)
         parts = []
+        tap = act.get("tap_key")
+        if tap is not None and event.startswith("KeyUp"):
+            import pygame
+
+            from playtester.drive.inputs import InputFrame
+
+            # performed as a tap of that key (`space._Runtime.perform`): named by what it presses
+            event = f"KeyUp({pygame.key.name(int(tap)) or tap})"
+            frame = InputFrame(keys=frozenset({int(tap)}))
         if event:
             parts.append(event)
         desc = frame.describe()
-        if desc and desc != "nothing":
+        if desc and desc != "nothing" and not (tap is not None and event.startswith("KeyUp")):
             parts.append(desc)
         mouse_cell = act["forked"].get("mouse")
         if mouse_cell is not None and frame.mouse_pos is not None:

@@ -216,6 +216,11 @@ def _expand(s: Any, pi: Any, names: dict[str, Any], ex: sx.Executor) -> list[Any
             out.append(z3.Not(held) if t == pg.KEYDOWN else held)
             if t == pg.KEYUP:
                 ex._last_pins["tap"] = k  # performed as a tap where the key is up (`space._Runtime.perform`)
+    if t == pg.KEYUP and ex._last_pins.get("key") is None:
+        # "release any key" (a title's ``if event.type == KEYUP: waiting = False``, maybe after ``key != ESCAPE``):
+        # with no key held no KEYUP can come, so the action taps one its condition allows (SPACE when it may),
+        # down then up within the action, as for a known key's KEYUP
+        ex._last_pins["tap"] = _some_key(s, names.get("in:ev_key"), pg.K_SPACE)
     if t in (pg.MOUSEBUTTONDOWN, pg.MOUSEBUTTONUP) and "in:ev_button" in names:
         b = _pinned(s, names["in:ev_button"])
         ex._last_pins["button"] = b
@@ -223,6 +228,24 @@ def _expand(s: Any, pi: Any, names: dict[str, Any], ex: sx.Executor) -> list[Any
             held = ex.gv.var(f"{b} in H.mouse_buttons", "held_button")
             out.append(z3.Not(held) if t == pg.MOUSEBUTTONDOWN else held)
     return out
+
+
+def _some_key(s: Any, key: Any, prefer: int) -> int | None:
+    """A key code the solver's constraints allow for ``key`` (``prefer`` when they allow it); None when ``key`` is
+    not constrained (any key: ``prefer``) or nothing is satisfiable."""
+    if key is None:
+        return prefer
+    s.push()
+    try:
+        s.add(key == prefer)
+        if s.check() == z3.sat:
+            return prefer
+    finally:
+        s.pop()
+    if s.check() != z3.sat:
+        return None
+    v = s.model().eval(key, model_completion=True)
+    return v.as_long() if z3.is_int_value(v) and v.as_long() > 0 else None
 
 
 def _is_domain(c: Any) -> bool:
