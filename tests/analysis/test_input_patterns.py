@@ -235,3 +235,22 @@ def test_a_title_that_waits_for_any_key_released_is_passed_by_a_tap():
                 break
             obs = w.act(int(rng.choice(np.flatnonzero(obs.action_mask).tolist())))
     assert obs.features.get("screen") == 1, "still on the title after 30 random analyzed actions"
+
+
+def test_every_key_pygame_has_is_solved_to_that_key():
+    """Conditions on DELETE, the keypad and modifiers give actions that press those keys, and pressing them reaches
+    the game; no action but the one "(nothing)" presses nothing (issue 55: ten "(nothing)" actions with
+    ``ev_key == 127`` in their condition hid two real crashes)."""
+    spec = resolve(f"{GAMES / 'rare_keys.py'}:main")
+    a = analyze(spec)
+    pressed = keys_of(a)
+    want = {key_code(n) for n in ("DELETE", "KP_ENTER", "LSHIFT", "KP5", "F5", "BACKSPACE")}
+    assert want <= pressed, names(a)
+    empty = [x["name"] for x in a.actions if not x["sample_inputs"].keys and x["sample_inputs"].mouse_pos is None]
+    assert len(empty) <= 1, empty
+    space = a.space()
+    delete = next(i for i, x in enumerate(a.actions) if x["sample_inputs"].keys == {key_code("DELETE")})
+    with Worker(spec, space=space, capture=None) as w:
+        w.reset(seed=0)
+        obs = w.act(delete)
+    assert obs.features["n"] == 1

@@ -1083,12 +1083,22 @@ def _any_key_up(held: Any) -> int:
 
 
 def key_domain() -> list[int]:
-    """Key codes an event may carry: the blind space's 66 common keys."""
+    """Key codes an event may carry: the blind space's 66 common keys first (a path that leaves its key free gets
+    one of them), then every other key pygame names (DELETE, the keypad, modifiers, ...), so a path that tests
+    ``key == K_DELETE`` is solved to DELETE, not to an action that presses nothing (issue 55)."""
     if not _KEY_DOMAIN:
+        import pygame
+
         from playtester.actions.blind import COMMON_KEYS
         from playtester.drive.inputs import key_code
 
         _KEY_DOMAIN.extend(key_code(n) for n in COMMON_KEYS)
+        seen = set(_KEY_DOMAIN)
+        for name in sorted(n for n in dir(pygame) if n.startswith("K_")):
+            code = getattr(pygame, name)
+            if isinstance(code, int) and code not in seen:
+                seen.add(code)
+                _KEY_DOMAIN.append(code)
     return _KEY_DOMAIN
 
 
