@@ -23,6 +23,10 @@ class ConfigError(UsageError):
     """A configuration file (playtester.toml, a manual action space, ...) is invalid."""
 
 
+class TraceFormatError(ConfigError):
+    """A JSON file that is not a trace (another file's fields, actions that are not action numbers)."""
+
+
 class WorkerError(PlaytesterError):
     """The worker process machinery itself failed (not the game): exit code 3."""
 

@@ -114,12 +114,14 @@ class Trace:
 
     def to_json(self) -> str:
         # the fields as they are (plain JSON values): `asdict` deep-copies the nested space and config first, which
-        # took about ten times as long as the encoding (9 ms of 10 for an analyzed blockmaze space), once per new bug
-        return json.dumps({f.name: getattr(self, f.name) for f in fields(self)}, sort_keys=True)
+        # took about ten times as long as the encoding (9 ms of 10 for an analyzed blockmaze space), once per new bug;
+        # no origin is no field (traces written before it had none, and demonstrations keep theirs byte for byte)
+        return json.dumps({f.name: getattr(self, f.name) for f in fields(self)
+                           if not (f.name == "origin" and self.origin is None)}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Trace:
-        from playtester.errors import ConfigError
+        from playtester.errors import ConfigError, TraceFormatError
 
         try:
             data = json.loads(text)
@@ -132,7 +134,7 @@ class Trace:
         unknown = sorted(set(data) - names)
         missing = sorted(n for n in ("game", "config", "seed", "space") if n not in data)
         if unknown or missing:
-            raise ConfigError(f"trace has {'unknown fields ' + ', '.join(unknown) if unknown else ''}"
+            raise TraceFormatError(f"trace has {'unknown fields ' + ', '.join(unknown) if unknown else ''}"
                               f"{'; ' if unknown and missing else ''}"
                               f"{'no ' + ', '.join(missing) if missing else ''}; it was not written by playtester "
                               f"(schema {TRACE_SCHEMA}) or was edited")
@@ -141,11 +143,11 @@ class Trace:
                                                     for a in actions):
             bad = actions if not isinstance(actions, list) else next(
                 a for a in actions if not (isinstance(a, int) and not isinstance(a, bool) and a >= 0))
-            raise ConfigError(f"trace actions must be a list of action numbers (integers >= 0); found {bad!r}")
+            raise TraceFormatError(f"trace actions must be a list of action numbers (integers >= 0); found {bad!r}")
         listed = data["space"].get("actions") if isinstance(data.get("space"), dict) else None
         n = len(listed) if isinstance(listed, list) and listed else None
         if n is not None and any(a >= n for a in actions):
-            raise ConfigError(f"trace action {max(actions)} is out of its action space's range 0..{n - 1}")
+            raise TraceFormatError(f"trace action {max(actions)} is out of its action space's range 0..{n - 1}")
         return cls(**data)
 
 

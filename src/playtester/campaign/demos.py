@@ -27,7 +27,7 @@ from playtester.actions.space import space_identity, space_to_dict
 from playtester.agents.common import Demo, DemoStep
 from playtester.drive.spec import GameSpec, resolve
 from playtester.env import GameEnv
-from playtester.errors import ConfigError
+from playtester.errors import ConfigError, TraceFormatError
 from playtester.files import cache_dir, folder_fingerprint, write_atomic
 from playtester.findings import Trace
 
@@ -66,6 +66,8 @@ def load_demos(paths: Sequence[str | Path], spec: GameSpec, space: dict[str, Any
     for f in files:
         try:
             trace = Trace.from_json(f.read_text())
+        except TraceFormatError as e:
+            raise ConfigError(f"demonstration {f} cannot be read as a trace: {e}") from None
         except ConfigError as e:
             raise ConfigError(f"demonstration {f}: {e}") from None
         except (OSError, UnicodeDecodeError, TypeError) as e:
