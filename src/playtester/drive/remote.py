@@ -323,6 +323,22 @@ def recv_msg(sock: socket.socket, deadline: float | None = None) -> dict[str, An
 _AT = re.compile(r"^\s+At: (?P<file>.+?):(?P<line>\d+)(?::[^\s]*)?\.?\s*$")
 _CRASHED = re.compile(r"Program crashed with signal (\d+)")  # Godot's crash handler, before its backtrace
 _ERROR = re.compile(r"^(?P<level>SCRIPT ERROR|USER SCRIPT ERROR|USER ERROR|ERROR): (?P<message>.*)$")
+# what an engine prints when the project itself cannot load (Godot 3: a main scene, an autoload, a script that does
+# not parse, a resource never imported): the game then quits, often with exit code 0
+_LOAD_FAILED = re.compile(r"Failed loading scene|Failed loading resource|Cannot open file|Parse Error|"
+                          r"Failed to load script|Failed to instance|Couldn't load|Can't autoload|Script does not inherit")
+
+
+def load_failures(tail: str) -> list[str]:
+    """The engine's own lines saying the project could not load, in order."""
+    return [ln.strip() for ln in tail.splitlines() if _LOAD_FAILED.search(ln) and ("ERROR" in ln or "Error" in ln)]
+
+
+def load_failure(tail: str) -> str | None:
+    """The line that says best why the project could not load (a scene that failed to load, else the first such
+    line), or None."""
+    lines = load_failures(tail)
+    return next((ln for ln in lines if "Failed loading scene" in ln), lines[0] if lines else None)
 
 
 class StderrReader:
@@ -1478,6 +1494,10 @@ class RemoteRunner:
             name = signal_name(sig)
             exit = GameExit("signal", signal=sig, message=f"the {self.launch.engine} game process died of signal "
                             f"{name}", traceback=tail)
+        elif load_failure(tail) is not None:  # never a plain quit: the project (or a scene it changed to) failed
+            exit = GameExit("exception", exc_type="ProjectLoadError", code=status,
+                            message=f"the {self.launch.engine} game could not load part of its project and quit "
+                            f"(exit code {status}): {load_failure(tail)}", traceback=tail)
         elif status == 0:
             exit = GameExit("exit", code=0, message=f"the {self.launch.engine} game quit", traceback=tail)
         else:
@@ -1486,6 +1506,29 @@ class RemoteRunner:
         if logs and exit.is_failure:
             exit.message += f" (last error: {logs[-1].message} at {logs[-1].file}:{logs[-1].line})"
         return exit
+
+    def refused(self, exit: GameExit | None) -> bool:
+        """A game that quit before its first step, or could not load its project then: not a pass and not the
+        game's bug, but a project playtester cannot run as it is (exit code 2 with the engine's own lines). Sent as
+        the spec's error; True when it was."""
+        if exit is None or not (exit.exc_type == "ProjectLoadError" or (exit.kind == "exit" and not exit.is_failure)):
+            return False
+        tail = exit.traceback or ""
+        errors = load_failures(tail)[:4] or [ln.strip() for ln in tail.splitlines() if _ERROR.match(ln.strip())][-4:]
+        hint = ""
+        if self.spec.kind in ("godot", "godot-runner"):
+            named = sorted(set(re.findall(r"res://([^\s'\"]+?)[.,]?(?=[\s'\"]|$)", "\n".join(errors))))
+            missing = [n for n in named if not os.path.exists(os.path.join(self.spec.target, n))]
+            if missing:
+                hint = f"\nNot in the project folder {self.spec.target}: " + ", ".join(f"res://{n}" for n in missing)
+            elif named and not os.path.isdir(os.path.join(self.spec.target, ".import")):
+                hint = ("\nIts assets were never imported (the project has no .import/ folder, which Godot's default "
+                        ".gitignore leaves out): open it once in the Godot 3 editor, or run `xvfb-run godot3 --path "
+                        "FOLDER --editor --quit`, then try again")
+        self.conn.send(("spec_error", f"the {self.launch.engine} project did not get to its first step: "
+                        f"{exit.message}" + ("; its error lines:\n  " + "\n  ".join(errors) if errors else "")
+                        + hint))
+        return True
 
     def hang(self, what: str) -> GameExit:
         assert self.game is not None
@@ -1545,8 +1588,11 @@ class RemoteRunner:
                                                              f"connect and say hello within {start:g}s; its process "
                                                              "group was killed", traceback=tail))))
             return
-        except GameGone as e:  # it died on the way up: a crash at start
-            self.conn.send(("final", self.ended_by(self.died(str(e)))))
+        except GameGone as e:  # it died on the way up: a crash at start, or a project that cannot load
+            exit = self.died(str(e))
+            if self.refused(exit):
+                return
+            self.conn.send(("final", self.ended_by(exit)))
             return
         except ProtocolError as e:  # not a game we can drive (wrong protocol, not startable): the spec's fault
             tail = self.game.stderr.text(20) if self.game.stderr else ""
@@ -1565,6 +1611,8 @@ class RemoteRunner:
                         os.environ.get("PLAYTESTER_REMOTE_COMPACT", "1") != "0":
                     reset["compact"] = True
             obs = self.exchange(reset, "reset")
+            if obs.done and self.refused(obs.info.get("exit")):
+                return
             self.send(obs)
             while not self.ended:
                 serve(self)
