@@ -50,6 +50,8 @@ def test_title_any_key_and_quit_key(tmp_path):
     text = toml.read_text()
     assert "# q: quit key" in text and "entry returned" in text
     assert "#   LEFT | " in text  # a control, with its valid-when and inputs
+    listed = [ln.split(" | ")[0] for ln in text.splitlines() if ln.startswith("#   ") and " | " in ln][1:]
+    assert "distinct input(s) in" in text and len(listed) == len(set(listed))  # one line per input
     assert "# TODO: how an episode ends" in text and "moved" in text  # the probe event it saw
     assert f"# game spec: {game}" in text and 'entry = "title_anykey.py"' in text
     # the file is the one a campaign on the game reads, and its init gets past the title

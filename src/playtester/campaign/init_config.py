@@ -527,11 +527,19 @@ def render(p: InitProposal, max_controls: int = 40) -> str:
         lines += [f"{k} = {_toml_value(getattr(spec.config, k))}" for k in kept]
     lines.append("")
     lines.append("# Controls (" + (p.analysis_note or "not analysed") + "):")
-    lines.append("#   action | valid when | inputs")
-    for name, valid, inputs in p.controls[:max_controls]:
-        lines.append(f"#   {_clip(name, 40)} | {_clip(valid)} | {_clip(inputs)}")
-    if len(p.controls) > max_controls:
-        lines.append(f"#   ... {len(p.controls) - max_controls} more ('playtester analyze GAME --limit 0' lists all)")
+    # one line per input: the analysis gives one action per path, so one key can be several actions (valid in
+    # different game states); the person reviewing wants the inputs the game reads
+    by_input: dict[str, list[tuple[str, str]]] = {}
+    for name, valid, inputs in p.controls:
+        by_input.setdefault(inputs, []).append((name, valid))
+    lines.append(f"#   {len(by_input)} distinct input(s) in {len(p.controls)} action(s): input | actions | valid when "
+                 "(the first action's)")
+    for inputs, acts in list(by_input.items())[:max_controls]:
+        names = acts[0][0] if len(acts) == 1 else f"{acts[0][0].split(' #')[0]} ({len(acts)} paths)"
+        lines.append(f"#   {_clip(inputs)} | {_clip(names, 40)} | {_clip(acts[0][1])}")
+    if len(by_input) > max_controls:
+        lines.append(f"#   ... {len(by_input) - max_controls} more ('playtester analyze GAME --limit 0' lists every "
+                     "action)")
     lines.append("")
     lines.append("# Keys no action may press (quit, pause, fullscreen), each found by pressing it once:")
     for f in p.blacklist:
