@@ -178,6 +178,35 @@ def apply_triage(runs: list[dict], table: list[dict]) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ summary
+def per_game(runs: list[dict]) -> dict[str, dict]:
+    """Per game, over its seeds: the mean and sample standard deviation of distinct states and of code coverage (%
+    of the statements of the files that ran), the exit codes, and the findings by triage (what the docs cite)."""
+    import statistics
+
+    out: dict[str, dict] = {}
+    for game in dict.fromkeys(r["game"] for r in runs):
+        rs = [r for r in runs if r["game"] == game and "error" not in r]
+        states = [float(r["states"]) for r in rs]
+        code = [100.0 * r["code_covered"] / r["code_total"] for r in rs if r.get("code_total")]
+        verdicts: dict[str, int] = {}
+        for r in rs:
+            for b in r.get("bugs", []):
+                key = b["triage"]["verdict"] + ("/" + b["triage"]["cause"] if "cause" in b["triage"] else "")
+                verdicts[key] = verdicts.get(key, 0) + 1
+
+        def mean_sd(xs: list[float]) -> tuple[float | None, float | None]:
+            if not xs:
+                return None, None
+            return round(statistics.fmean(xs), 1), round(statistics.stdev(xs), 1) if len(xs) > 1 else 0.0
+
+        out[game] = {"seeds": len(rs), "exit_codes": sorted({r["exit_code"] for r in runs if r["game"] == game}),
+                     "states_mean": mean_sd(states)[0], "states_sd": mean_sd(states)[1],
+                     "code_pct_mean": mean_sd(code)[0], "code_pct_sd": mean_sd(code)[1],
+                     "findings": sum(verdicts.values()), "by_triage": verdicts,
+                     "false_alarms": sum(v for k, v in verdicts.items() if k.startswith("false"))}
+    return out
+
+
 def summary(runs: list[dict]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -219,6 +248,7 @@ def main() -> None:
         data = json.loads(path.read_text())
         apply_triage(data["runs"], table)
         data["triage_file"] = str(TRIAGE.relative_to(ROOT))
+        data["per_game"] = per_game(data["runs"])
         path.write_text(json.dumps(data, indent=1))
         summary(data["runs"])
         return
@@ -244,7 +274,7 @@ def main() -> None:
               "triage_file": str(TRIAGE.relative_to(ROOT)),
               "games": {n: {k: corpus[n][k] for k in ("repo", "commit", "split", "genre", "spec")}
                         for n in sorted({r["game"] for r in runs}) if n in corpus},
-              "runs": runs}
+              "per_game": per_game(runs), "runs": runs}
     out = write_results(f"repo_games_{name}", record, made)
     summary(runs)
     print(f"wrote {out.relative_to(ROOT)}")
