@@ -324,7 +324,8 @@ def _summary(c: Campaign, bugs: list[Bug], states: int, covered: int, elapsed: f
         ("started", time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(c.started_at))),
     ]
     if c.code_total > 0:
-        facts.append(("code coverage", f"{code} ({fmt_int(covered)} of {fmt_int(c.code_total)} statements)"))
+        facts.append(("code coverage", f"{code} ({fmt_int(covered)} of {fmt_int(c.code_total)} statements of the "
+                                        "game's files that ran)"))
     else:
         facts.append(("code coverage", "off (not measured in this campaign)"))
     dl = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in facts)
