@@ -150,32 +150,20 @@ def install(game: dict, quiet: bool = True) -> Path:
     return d
 
 
-def _toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
-    raise TypeError(v)
-
-
 def _config_toml(game: dict) -> str:
+    from playtester.configfile import toml_value
+
     lines = ["# written by bench/real_games.py from bench/real_games.toml"]
     for key in ("frames_per_action", "init"):
         if key in game:
-            lines.append(f"{key} = {_toml_value(game[key])}")
+            lines.append(f"{key} = {toml_value(game[key])}")
     if game.get("blacklist"):  # the game's own pause / menu / restart keys, on top of playtester's default list
         from playtester.drive.spec import DEFAULT_BLACKLIST
 
-        lines.append(f"blacklist = {_toml_value(list(DEFAULT_BLACKLIST) + game['blacklist'])}")
+        lines.append(f"blacklist = {toml_value(list(DEFAULT_BLACKLIST) + game['blacklist'])}")
     if game.get("game_args"):
         lines.append("[game_args]")
-        lines += [f"{k} = {_toml_value(v)}" for k, v in game["game_args"].items()]
+        lines += [f"{k} = {toml_value(v)}" for k, v in game["game_args"].items()]
     return "\n".join(lines) + "\n"
 
 

@@ -631,3 +631,26 @@ def toml_lines(text: str) -> dict[Loc, int]:
         return scanner.scan()
     except (ValueError, IndexError):
         return scanner.out
+
+
+# ---------------------------------------------------------------------------------------------- writing TOML
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def toml_value(v: Any) -> str:
+    """``v`` (a bool, number, string, list or table of them) as a TOML value, for a config file playtester writes
+    (``playtester init``, the benchmarks' per-game configs)."""
+    import json
+
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k if _BARE_KEY.match(k) else json.dumps(k)} = {toml_value(x)}"
+                                for k, x in v.items()) + " }"
+    raise ConfigError(f"cannot write {v!r} ({type(v).__name__}) in a TOML config file")

@@ -133,7 +133,8 @@ def test_report_without_data(tmp_path):
     cid = store.new_campaign("platformer", {}, "random", {"kind": "native", "n": 5}, "1m", 1, 0, "pixels")
     out = write_report(store, cid, tmp_path / "out" / "r.html")
     text = out.read_text("utf-8")
-    assert "No bugs found" in text and "no coverage timeline" in text and "No positions" in text
+    assert "No bugs found" in text and "no coverage timeline" in text and "does not tell playtester where its player is" in text
+    assert "probe.observe(x=..., y=...)" in text  # what to add for a map (issue 54)
     assert "No episodes recorded" in text and "native, 5 actions" in text
     assert re.search(r'<table id="bugs"', text) and "data-kind" not in text
     with pytest.raises(Exception, match="no campaign 99"):

@@ -25,9 +25,7 @@ episode ends (``done_events`` / ``done_when``; the probe events it saw are liste
 from __future__ import annotations
 
 import hashlib
-import json
 import math
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from playtester.configfile import toml_value
 from playtester.drive.inputs import InputFrame, key_code, key_name
 from playtester.drive.observation import Observation
 from playtester.drive.spec import DEFAULT_BLACKLIST, GameConfig, GameSpec, InitStep, resolve
@@ -477,25 +476,6 @@ def _quit_or_crash(out: InitProposal, name: str, obs: Observation, where: str) -
 
 
 # ---------------------------------------------------------------------------------------------- writing
-_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
-    raise UsageError(f"cannot write {v!r} ({type(v).__name__}) in a playtester.toml")
-
-
-def _toml_key(k: str) -> str:
-    return k if _BARE.match(k) else json.dumps(k)
 
 
 def _comment(text: str, width: int = 110) -> list[str]:
@@ -517,14 +497,14 @@ def render(p: InitProposal, max_controls: int = 40) -> str:
     lines.append(f"# game spec: {spec.text}")
     if p.entry:
         lines += _comment("entry: how a folder spec (playtester explore FOLDER) runs the game, relative to this file")
-        lines.append(f"entry = {_toml_value(p.entry)}")
+        lines.append(f"entry = {toml_value(p.entry)}")
     if spec.config.game_args:
-        lines.append(f"game_args = {_toml_value(spec.config.game_args)}")
+        lines.append(f"game_args = {toml_value(spec.config.game_args)}")
     default = GameConfig()
     kept = [k for k in CARRIED if getattr(spec.config, k) != getattr(default, k)]
     if kept:
         lines += _comment(f"from the game's config ({spec.config_path}), as the probes ran it:")
-        lines += [f"{k} = {_toml_value(getattr(spec.config, k))}" for k in kept]
+        lines += [f"{k} = {toml_value(getattr(spec.config, k))}" for k in kept]
     lines.append("")
     lines.append("# Controls (" + (p.analysis_note or "not analysed") + "):")
     # one line per input: the analysis gives one action per path, so one key can be several actions (valid in
@@ -547,13 +527,13 @@ def render(p: InitProposal, max_controls: int = 40) -> str:
     if not p.blacklist:
         lines += _comment("none of the keys tried quit, paused or went fullscreen; the list is empty (the default "
                           f"would be {', '.join(DEFAULT_BLACKLIST)})")
-    lines.append(f"blacklist = {_toml_value([f.key for f in p.blacklist])}")
+    lines.append(f"blacklist = {toml_value([f.key for f in p.blacklist])}")
     lines.append("")
     if p.init:
         lines += _comment("init: inputs applied at every reset, before the agent: " + p.init_note)
         steps = [{k: v for k, v in s.model_dump().items() if v not in ([], None)} for s in p.init]
         lines.append("init = [")
-        lines += [f"    {_toml_value(s)}," for s in steps]
+        lines += [f"    {toml_value(s)}," for s in steps]
         lines.append("]")
         lines.append("")
     for note in p.notes:
