@@ -136,8 +136,8 @@ def test_the_budget_and_the_episode_limit_are_kept(monkeypatch):
     answered: list[int] = []  # every step a game played and answered, whether the loop used it or dropped it
     real_answer = Worker._answer
 
-    def counting(self: Worker, timeout: float, starting: bool = False) -> Any:
-        obs = real_answer(self, timeout, starting)
+    def counting(self: Worker, timeout: float, starting: bool = False, working: bool = False) -> Any:
+        obs = real_answer(self, timeout, starting, working)
         if not starting:
             answered.append(1)
         return obs

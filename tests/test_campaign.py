@@ -179,8 +179,12 @@ def test_a_trace_is_written_as_its_fields_and_read_back_the_same():
     trace = Trace(spec.text, spec.config.model_dump(mode="json"), 3, space_to_dict(resolve_space(spec, "analyzed")),
                   [1, 4, 2, 0], capture=[84, 84])
     text = trace.to_json()
-    assert text == json.dumps(asdict(trace), sort_keys=True)
+    # asdict's fields, but no origin field where there is no origin (traces and demonstrations written before it)
+    assert text == json.dumps({k: v for k, v in asdict(trace).items() if k != "origin"}, sort_keys=True)
     assert Trace.from_json(text) == trace
+    placed = trace.with_actions(trace.actions)
+    placed.origin = "/somewhere"
+    assert placed.to_json() == json.dumps(asdict(placed), sort_keys=True) and Trace.from_json(placed.to_json()) == placed
 
 
 def test_code_coverage_counts_the_files_the_game_ran_not_its_neighbours(tmp_path):
