@@ -65,9 +65,21 @@ def godot_binary(runner: bool) -> str | None:
     return shutil.which(name)
 
 
+# Godot 3's default InputMap: every project has these actions (arrows, Enter/Space, Esc, Tab, ...) unless it erases
+# them; a game that plays with them declares none of its own
+GODOT_UI_ACTIONS = ("ui_accept", "ui_select", "ui_cancel", "ui_focus_next", "ui_focus_prev", "ui_left", "ui_right",
+                    "ui_up", "ui_down", "ui_page_up", "ui_page_down", "ui_home", "ui_end")
+UI_LEFT_OUT = ("ui_cancel",)  # Esc: leaves a menu or quits, as the default blacklist's ESCAPE; never pressed
+_UI_NAME = re.compile(r"""["'](ui_[a-z_]+)["']""")
+MAX_SCRIPTS = 400  # the project's .gd files read for the ui_* actions they name
+
+
 def input_actions(project: str | Path) -> list[str]:
-    """The actions of a project's InputMap (``[input]`` of project.godot), ``ui_*`` left out, sorted."""
-    text = (Path(project) / "project.godot").read_text(encoding="utf-8", errors="replace")
+    """The actions to play a project with, sorted: its InputMap's own (``[input]`` of project.godot), and the
+    actions of Godot's default InputMap (``ui_left``, ``ui_accept``, ...) that its scripts name, ``ui_cancel`` left
+    out (issue 56: 4 of 7 public projects played with the default actions alone, and were refused)."""
+    folder = Path(project)
+    text = (folder / "project.godot").read_text(encoding="utf-8", errors="replace")
     names: list[str] = []
     section = None
     for line in text.splitlines():
@@ -79,6 +91,14 @@ def input_actions(project: str | Path) -> list[str]:
             a = re.match(r'^"?([^"=\s]+)"?\s*=', line)
             if a and not a.group(1).startswith("ui_"):
                 names.append(a.group(1))
+    used: set[str] = set()
+    scripts = sorted(p for p in folder.rglob("*.gd") if not ({".import", "addons", ".git"} & set(p.parts)))
+    for path in scripts[:MAX_SCRIPTS]:
+        try:
+            used.update(_UI_NAME.findall(path.read_text(encoding="utf-8", errors="replace")))
+        except OSError:
+            continue
+    names += [a for a in GODOT_UI_ACTIONS if a in used and a not in UI_LEFT_OUT]
     return sorted(dict.fromkeys(names))
 
 
@@ -88,7 +108,8 @@ def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
 
     names = input_actions(spec.target)
     if not names:
-        raise GameSpecError(f"{spec.text}: project.godot declares no input actions ([input] section) to play with")
+        raise GameSpecError(f"{spec.text}: project.godot declares no input actions ([input] section) and its scripts "
+                            "name none of Godot's default ones (ui_left, ui_accept, ...): nothing to play with")
     labels = action_labels(action_sets(names))
     return len(labels), labels
 
