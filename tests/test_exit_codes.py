@@ -96,3 +96,15 @@ def test_3_with_a_log_file_when_playtester_itself_fails(tmp_path):
     assert "playtester failed: KeyError: 'detector'" in res.stderr and "Traceback" not in res.stderr
     [log] = (tmp_path / "logs").glob("playtester-error-*.log")
     assert str(log) in res.stderr and "in boom" in log.read_text() and "KeyError: 'detector'" in log.read_text()
+
+
+def test_an_input_error_raised_outside_a_commands_handler_keeps_its_code():
+    """main() turns a PlaytesterError no command caught into its own exit code and one 'error:' line."""
+    code = ("import sys; from playtester import cli; from playtester.errors import UsageError\n"
+            "@cli.app.command()\n"
+            "def bad() -> None:\n"
+            "    raise UsageError('no such level: 9; the game has levels 1-3')\n"
+            "sys.argv = ['playtester', 'bad']; cli.main()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "error: no such level: 9" in res.stderr and "Traceback" not in res.stderr

@@ -348,11 +348,9 @@ def _check_fail_on(fail_on: str) -> None:
 
 
 def _verdict(bugs: list[Any], fail_on: str) -> int:
-    """Exit code 1 when a bug reproduced (``flaky`` False, or never replayed), or any bug with ``--fail-on
-    flaky``; else 0: a finding that did not fire again is noise a CI build should see, not fail on."""
-    if fail_on == "flaky":
-        return 1 if bugs else 0
-    return 1 if any(not b.flaky for b in bugs) else 0
+    """Exit code 1 when a bug fails the run (`Bug.fails`: it reproduced, or any bug with ``--fail-on flaky``);
+    else 0: a finding that did not fire again is noise a CI build should see, not fail on."""
+    return 1 if any(b.fails(fail_on == "flaky") for b in bugs) else 0
 
 
 def _print_bugs(bugs: list[Any]) -> None:
@@ -619,9 +617,11 @@ def main() -> None:
         err_console.print(f"[bold red]stopped by {e}:[/] every worker process was ended; what was found before is "
                           "in the store (an explore campaign continues with --resume)", highlight=False)
         sys.exit(128 + e.signum)
-    except PlaytesterError as e:  # raised outside a command's own handler
-        err_console.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
-        sys.exit(e.exit_code)
+    except PlaytesterError as e:  # raised outside a command's own handler: the same line and code as inside one
+        try:
+            _fail(e)
+        except typer.Exit as done:
+            sys.exit(done.exit_code)
     except Exception as e:  # noqa: BLE001 - the contract: an unexpected failure is exit 3, not a traceback
         lifetime.kill_all()
         log = error_log(e)

@@ -167,3 +167,9 @@ class Bug:
     min_trace: Trace | None = None
     flaky: bool | None = None
     details: dict[str, Any] = field(default_factory=dict)
+
+    def fails(self, flaky_too: bool = False) -> bool:
+        """Whether this bug fails a run (its exit code, its JUnit case): it reproduced when replayed, or was never
+        replayed; a *flaky* bug (its replays did not fire it at its step) only with ``flaky_too`` (``--fail-on
+        flaky``)."""
+        return flaky_too or not self.flaky

@@ -209,13 +209,6 @@ def _demos_for(agent: Any, demos: Sequence[str | Path], spec: GameSpec, space: A
     return load_demos(demos, spec, space_to_dict(space))
 
 
-def _code_coverage() -> CodeCoverage:
-    """The campaign's code coverage: statements of the game's files that it ran (imported), every statement of
-    each counted. Files beside the game that it never imports (tools, tests, other games of a repository) are not
-    the game: counting them made a game that ran 76% of its own files show 10% (issue 54)."""
-    return CodeCoverage()
-
-
 def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, seed: int, code_coverage: bool,
          replay_known: bool, on_progress: Callable[[dict[str, Any]], None] | None,
          demo_traces: list[tuple[str, Trace]], extra: Sequence[Observer] = (), ahead: int | None = None,
@@ -230,7 +223,9 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
         for env in envs:
             env.watch_states(StateKey(abstraction))
     info = campaign_info(spec, envs[0], c.workers, abstraction.name, envs[0].worker.snapshots_supported)
-    code = _code_coverage()
+    # statements of the game's files that it ran (imported), every statement of each counted; files beside the game
+    # it never imports (tools, tests, other games of a repository) are not the game (issue 54: 10% shown, 76% real)
+    code = CodeCoverage()
     if prior:
         cid, seen = prior.id, store.states(prior.id)
         code.add(store.code_lines(cid))

@@ -70,7 +70,7 @@ def junit_tree(store: Store, campaign_id: int | None, oracle_kinds: list[str], f
     by_kind: dict[str, list[Bug]] = {k: [] for k in kinds}
     noise: dict[str, list[Bug]] = {k: [] for k in kinds}
     for b in bugs:
-        (noise if b.flaky and not fail_on_flaky else by_kind)[b.kind].append(b)
+        (by_kind if b.fails(fail_on_flaky) else noise)[b.kind].append(b)
     broke = error_kinds()  # registered with error=True: reported as <error>, every other kind as <failure>
     failures = sum(1 for k in kinds if by_kind[k] and k not in broke)
     errors = sum(1 for k in kinds if by_kind[k] and k in broke)
