@@ -127,6 +127,17 @@ def analyze(
     console.print(f"main loop: {loop['file']}:{loop['line']} in {loop['function']}()")
     console.print(f"analysis {a.seconds:.2f} s (prepare {t['prepare_s']:.2f}, symbolic execution {t['execute_s']:.2f}, "
                   f"actions {t['actions_s']:.2f}) after a {a.run_seconds:.2f} s recording run")
+    n_paths = st.get("path_actions", len(a.actions))
+    console.print(f"{len(a.actions)} actions from {n_paths} solved paths (paths with the same inputs are one action, "
+                  "valid when one of them is)")
+    from playtester.analysis.space import fallback_actions, needs_fallback
+
+    if r.get("blacklist") is not None and needs_fallback(r):
+        left = r.get("unanalysed") or []
+        why = (f"the input loops {', '.join(left)} have no analysed actions" if left else
+               "an analysis was partial")
+        console.print(f"+ {len(fallback_actions(list(r['blacklist'])))} blind actions, valid only outside the "
+                      f"analysed loops and in partial ones: {why}")
     console.print(f"paths {st['paths']} ({st['merged']} merged into others); statements kept {st['kept_statements']}, "
                   f"sliced away {st['sliced_statements']}; inlined: {', '.join(st['inlined']) or '-'}; "
                   f"summarized: {', '.join(st['summarized']) or '-'}")
@@ -528,7 +539,8 @@ def _print_summary(s: Any) -> None:
     table = Table(title=f"playtester run: {s.game}", show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
-    table.add_row("agent / actions", f"{s.agent} / {s.actions} ({s.n_actions} actions)")
+    blind = f", {s.blind_actions} of them blind for input loops not analysed" if s.blind_actions else ""
+    table.add_row("agent / actions", f"{s.agent} / {s.actions} ({s.n_actions} actions{blind})")
     table.add_row("steps", f"{s.steps:,} in {s.seconds:.1f} s = {s.steps_per_s:,.0f} steps/s with {s.workers} "
                   f"worker{'s' if s.workers > 1 else ''}, after {s.startup_s:.1f} s of start-up")
     outcomes = ", ".join(f"{k} {s.count(k)}" for k in ("finished", "done", "truncated", "crash", "hang",
@@ -563,7 +575,7 @@ def _print_summary(s: Any) -> None:
 
 def _summary_json(s: Any) -> dict[str, Any]:
     return {
-        "game": s.game, "agent": s.agent, "actions": s.actions, "n_actions": s.n_actions, "workers": s.workers,
+        "game": s.game, "agent": s.agent, "actions": s.actions, "n_actions": s.n_actions, "blind_actions": s.blind_actions, "workers": s.workers,
         "steps": s.steps, "seconds": s.seconds, "startup_s": s.startup_s, "steps_per_s": s.steps_per_s,
         "episodes": [{"worker": e.worker, "seed": e.seed, "steps": e.steps, "outcome": e.outcome,
                       "exit": None if e.exit is None else {"kind": e.exit.kind, "message": e.exit.message,

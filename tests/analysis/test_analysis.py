@@ -24,7 +24,7 @@ def spec_of(fn: str, **cfg):
 
 
 def names(a) -> list[str]:
-    return [x["name"] for x in a.actions]
+    return [x["name"] for x in a.paths]
 
 
 def took_on(file: str, line: int) -> str | None:
@@ -35,7 +35,7 @@ def took_on(file: str, line: int) -> str | None:
 
 def test_listing1_axis_and_jump_with_game_state_conditions():
     a = analyze(spec_of("listing1", joysticks=1))
-    acts = a.actions
+    acts = a.paths
     # the axis is forked into negative / zero / positive; jump needs the button
     forks = {x["forked"].get("ax_0_0") for x in acts}
     assert forks == {"neg", "zero", "pos"}
@@ -49,7 +49,7 @@ def test_listing1_axis_and_jump_with_game_state_conditions():
 
 def test_listing3_multi_frame_events_need_previous_frame_state():
     a = analyze(spec_of("listing3"))
-    by_branch = {took_on(f, line): x for x in a.actions for f, line, side in x["decisions"] if side}
+    by_branch = {took_on(f, line): x for x in a.paths for f, line, side in x["decisions"] if side}
     assert set(by_branch) >= {"reload", "shoot"}
     shoot = by_branch["shoot"]
     # KEYUP f needs ammo (game state) and f held in the previous frame (expanded into game state)
@@ -66,62 +66,62 @@ def test_listing3_multi_frame_events_need_previous_frame_state():
 
 def test_listing4_inputs_used_without_a_branch_still_yield_actions():
     a = analyze(spec_of("listing4"))
-    cells = {tuple(x["forked"]["mouse"]) for x in a.actions if "mouse" in x["forked"]}
+    cells = {tuple(x["forked"]["mouse"]) for x in a.paths if "mouse" in x["forked"]}
     assert len(cells) == 16  # the mouse position forked into the 4x4 grid
-    held = {frozenset(x["sample_inputs"].keys) for x in a.actions}
+    held = {frozenset(x["sample_inputs"].keys) for x in a.paths}
     d, aa = key_code("d"), key_code("a")
     # h = keys[d] - keys[a] is discretized: left, right and still all exist
     assert any(d in k and aa not in k for k in held) and any(aa in k and d not in k for k in held)
     assert frozenset() in held or any(d in k and aa in k for k in held)
-    assert len(a.actions) == 16 * 3
+    assert len(a.paths) == 16 * 3
 
 
 def test_binding_dict_is_constant_folded_and_filtered_event_get():
     a = analyze(spec_of("bindings"))
-    keys = {next(iter(x["sample_inputs"].keys)) for x in a.actions if x["sample_inputs"].keys}
+    keys = {next(iter(x["sample_inputs"].keys)) for x in a.paths if x["sample_inputs"].keys}
     assert keys == {key_code(k) for k in ("LEFT", "RIGHT", "UP", "DOWN")}
     assert all(x["event"] in ("", "KeyDown(left)", "KeyDown(right)", "KeyDown(up)", "KeyDown(down)")
-               for x in a.actions)
+               for x in a.paths)
 
 
 def test_getattr_dispatch_from_the_recorded_call_graph_and_string_enums():
     a = analyze(spec_of("dispatch"))
-    taken = {took_on(f, line) for x in a.actions for f, line, side in x["decisions"] if side}
+    taken = {took_on(f, line) for x in a.paths for f, line, side in x["decisions"] if side}
     assert {"start", "pause", "louder", "resume"} <= taken
-    louder = next(x for x in a.actions if any(took_on(f, ln) == "louder" and s for f, ln, s in x["decisions"]))
+    louder = next(x for x in a.paths if any(took_on(f, ln) == "louder" and s for f, ln, s in x["decisions"]))
     assert ".volume" in louder["p_g"] and "__qualname__" in louder["p_g"]
 
 
 def test_globals_the_game_rebinds_are_game_state_not_folded_constants():
     a = analyze(spec_of("global_state"))
-    fire = next(x for x in a.actions if any(took_on(f, ln) == "fire" and s for f, ln, s in x["decisions"]))
+    fire = next(x for x in a.paths if any(took_on(f, ln) == "fire" and s for f, ln, s in x["decisions"]))
     assert "['LIVES']" in fire["p_g"]  # read live (M[i]['LIVES']), so the mask follows the lives left
     listing1 = analyze(spec_of("listing1", joysticks=1))  # DEADZONE is never rebound: folded into p_i
     assert "DEADZONE" not in json.dumps(listing1.result["game_vars"])
-    assert any("0.2" in x["p_i_text"] for x in listing1.actions)
+    assert any("0.2" in x["p_i_text"] for x in listing1.paths)
 
 
 def test_mouse_click_inside_a_rect_is_solved_under_the_live_rect():
     a = analyze(spec_of("clicks"))
-    hit = next(x for x in a.actions if any(took_on(f, ln) == "button" and s for f, ln, s in x["decisions"]))
+    hit = next(x for x in a.paths if any(took_on(f, ln) == "button" and s for f, ln, s in x["decisions"]))
     assert "button.x" in hit["p_i_text"] and "mx" in hit["p_i_text"]
 
 
 def test_staticmethod_classmethod_splatted_results_and_loops_over_a_binding_dict():
     a = analyze(spec_of("static_moves"))
-    held = {frozenset(x["sample_inputs"].keys) for x in a.actions}
+    held = {frozenset(x["sample_inputs"].keys) for x in a.paths}
     moves = {key_code(k) for k in ("a", "d", "w", "s")}
     assert {frozenset({k}) for k in moves} <= held  # each key of MOVES.items(), read in a staticmethod
     assert any(key_code("LSHIFT") in h for h in held)  # the classmethod's key
-    assert len(a.actions) == 32  # every key combination reports its own took() events: none merged
+    assert len(a.paths) == 32  # every key combination reports its own took() events: none merged
 
 
 def test_loops_that_only_set_locals_merge_paths_with_equal_locals():
     a = analyze(spec_of("merged_moves"))
     # 4 keys: 16 combinations, but only 9 (dx, dy) directions; the move itself happens after the loop
-    assert len(a.actions) == 9
+    assert len(a.paths) == 9
     dirs = set()
-    for x in a.actions:
+    for x in a.paths:
         keys = x["sample_inputs"].keys
         dx = (key_code("d") in keys) - (key_code("a") in keys)
         dy = (key_code("s") in keys) - (key_code("w") in keys)
@@ -130,8 +130,8 @@ def test_loops_that_only_set_locals_merge_paths_with_equal_locals():
     # performed in the game, the 9 actions move the 9 ways (a merged action may pick any of its inputs)
     spec = spec_of("merged_moves")
     moved = set()
-    with Worker(spec, space=a.space(), capture=None) as w:
-        for i in range(len(a.actions)):
+    with Worker(spec, space=a.space(paths=True), capture=None) as w:
+        for i in range(len(a.paths)):
             before = w.reset(seed=0).features
             after = w.act(i, frames=1).features
             moved.add((after["x"] - before["x"], after["y"] - before["y"]))
@@ -152,10 +152,10 @@ def cross_check(spec, a, ready: str | None = None) -> int:
     """Perform each analyzed action where it is valid; how many were checked against their paths.
     ``ready``: a probe feature the game reports once an analysed loop runs (before it, in a fade-in that
     reads no input, every action is offered and none can take its path)."""
-    space = a.space()
+    space = a.space(paths=True)
     checked = 0
     with Worker(spec, space=space, capture=None) as w:
-        for i, act in enumerate(a.actions):
+        for i, act in enumerate(a.paths):
             expect = {took_on(f, ln) for f, ln, side in act["decisions"] if side} - {None}
             avoid = {took_on(f, ln) for f, ln, side in act["decisions"] if not side} - {None}
             if not expect and not avoid:
@@ -207,19 +207,19 @@ def test_every_bundled_game_and_pygame_example_is_analysed(game):
     a = analyze(resolve(game))
     import z3
 
-    assert len(a.actions) >= 3
+    assert len(a.paths) >= 3
     assert a.result["stats"]["kept_statements"] > 0
-    for x in a.actions:  # every validity predicate compiles, every input condition parses
+    for x in a.paths:  # every validity predicate compiles, every input condition parses
         compile(x["p_g"], "p_g", "eval")
         if x["p_i"]:
             z3.parse_smt2_string(x["p_i"])
     # the actions perform different inputs (at least a few distinct sample solutions)
-    assert len({x["sample_inputs"] for x in a.actions}) >= 3
+    assert len({x["sample_inputs"] for x in a.paths}) >= 3
 
 
 def test_blockmaze_analyzed_actions_are_the_direction_keys():
     a = analyze(resolve("blockmaze"))
-    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    keys = {k for x in a.paths for k in x["sample_inputs"].keys}
     dirs = {key_code(k) for k in ("UP", "DOWN", "LEFT", "RIGHT", "w", "a", "s", "d")}
     assert dirs <= keys
     assert key_code("ESCAPE") not in keys  # blacklisted keys never appear
@@ -227,7 +227,7 @@ def test_blockmaze_analyzed_actions_are_the_direction_keys():
 
 def test_chimp_mouse_read_in_a_sprite_update_gives_grid_actions():
     a = analyze(resolve("pygame.examples.chimp:main"))
-    cells = {tuple(x["forked"]["mouse"]) for x in a.actions if "mouse" in x["forked"]}
+    cells = {tuple(x["forked"]["mouse"]) for x in a.paths if "mouse" in x["forked"]}
     assert len(cells) == 16
     assert a.result["instance_roots"], "Fist.update runs on a Fist instance found through its sprite group"
 
@@ -249,18 +249,18 @@ def test_json_export_loads_as_manual_and_as_analyzed(tmp_path):
     manual = load_manual(out)
     assert len(manual) == len(data["actions"])
     analyzed = load_analyzed(out)
-    # the analysed actions, then the blind ones offered only in loops never analysed
-    from playtester.analysis.space import FALLBACK_PREFIX, fallback_actions
-
-    extra = fallback_actions(data["analysis"]["blacklist"])
-    assert analyzed.kind == "analyzed" and len(analyzed) == len(manual) + len(extra)
-    assert analyzed.names[:len(manual)] == manual.names
-    assert all(n.startswith(FALLBACK_PREFIX) for n in analyzed.names[len(manual):])
+    # the analysed actions; no blind ones: blockmaze's one input loop is analysed, none is left for them
+    assert data["analysis"]["unanalysed"] == []
+    assert analyzed.kind == "analyzed" and len(analyzed) == len(manual)
+    assert analyzed.names == manual.names
+    assert f"{len(manual)} actions from {data['analysis']['stats']['path_actions']} solved paths" in r.output
+    assert "blind actions" not in r.output
     # a trace of an analyzed space round-trips through the store's JSON form
     from playtester.actions.space import space_from_dict, space_to_dict
 
     again = space_from_dict(json.loads(json.dumps(space_to_dict(analyzed))))
-    assert again.analysis["actions"][0]["p_g"] == analyzed.analysis["actions"][0]["p_g"]
+    assert again.analysis["actions"] and [p["p_g"] for x in again.analysis["actions"] for p in x["paths"]] == \
+        [p["p_g"] for x in analyzed.analysis["actions"] for p in x["paths"]]
 
 
 def test_bad_export_file_names_the_problem(tmp_path):
@@ -292,14 +292,14 @@ def test_an_end_of_frame_exit_test_is_not_part_of_any_validity_condition():
     local it sets is read only by the next frame (live), so no action's p_g may depend on it (else every
     action is valid only on the frame the game ends, and the mask falls back to all-valid)."""
     a = analyze(spec_of("exit_check"))
-    assert a.actions
-    assert not any("finished" in x["p_g"] or "max_frames" in x["p_g"] for x in a.actions)
-    right = [x for x in a.actions if key_code("right") in x["sample_inputs"].keys]
+    assert a.paths
+    assert not any("finished" in x["p_g"] or "max_frames" in x["p_g"] for x in a.paths)
+    right = [x for x in a.paths if key_code("right") in x["sample_inputs"].keys]
     assert right, names(a)
-    with Worker(spec_of("exit_check"), space=a.space(), capture=None) as w:
+    with Worker(spec_of("exit_check"), space=a.space(paths=True), capture=None) as w:
         obs = w.reset(seed=0)
-        i = a.actions.index(right[0])
-        assert obs.action_mask[i] and obs.action_mask.sum() < len(a.actions)  # RIGHT is valid; "not running" is not
+        i = a.paths.index(right[0])
+        assert obs.action_mask[i] and obs.action_mask.sum() < len(a.paths)  # RIGHT is valid; "not running" is not
         after = w.act(i, frames=1)
         assert after.features["x"] == 1
 
@@ -309,11 +309,11 @@ def test_past_the_fork_budget_a_mixed_input_and_game_test_keeps_only_its_input_p
     it now (an assumption, out of p_g), so no action becomes valid only when the cooldown is 0; with the
     whole budget, the cooldown is a real validity condition."""
     full = analyze(spec_of("cooldown_fire"))
-    assert any("cooldown" in x["p_g"] for x in full.actions)
+    assert any("cooldown" in x["p_g"] for x in full.paths)
     cut = analyze(spec_of("cooldown_fire"), max_forks=1)
-    assert cut.actions and any("forks" in n for n in cut.result["stats"]["notes"])
-    assert not any("cooldown" in x["p_g"] for x in cut.actions), [x["p_g"] for x in cut.actions]
-    assert any(key_code("space") in x["sample_inputs"].keys for x in cut.actions)
+    assert cut.paths and any("forks" in n for n in cut.result["stats"]["notes"])
+    assert not any("cooldown" in x["p_g"] for x in cut.paths), [x["p_g"] for x in cut.paths]
+    assert any(key_code("space") in x["sample_inputs"].keys for x in cut.paths)
 
 
 def test_slicing_keeps_early_returns_drops_unread_attribute_stores_and_follows_input_reading_constructors():
@@ -321,16 +321,16 @@ def test_slicing_keeps_early_returns_drops_unread_attribute_stores_and_follows_i
     depend on it. ``if self.press is None: return`` decides whether the release is handled: the release's
     actions must. ``Quick()``'s constructor reads the q key: its paths become actions."""
     a = analyze(spec_of("early_return"))
-    assert not any("blink" in x["p_g"] for x in a.actions), [x["p_g"] for x in a.actions]
-    ups = [x for x in a.actions if x["event"] == "MouseButtonUp"]
+    assert not any("blink" in x["p_g"] for x in a.paths), [x["p_g"] for x in a.paths]
+    ups = [x for x in a.paths if x["event"] == "MouseButtonUp"]
     assert ups and all("press" in x["p_g"] for x in ups), [x["p_g"] for x in ups]
     assert len({x["p_g"] for x in ups}) == 2  # press is None (returns early) / is not None (handled)
     q = key_code("q")
-    assert any(q in x["sample_inputs"].keys for x in a.actions) and any(q not in x["sample_inputs"].keys
-                                                                         for x in a.actions)
-    with Worker(spec_of("early_return"), space=a.space(), capture=None) as w:
+    assert any(q in x["sample_inputs"].keys for x in a.paths) and any(q not in x["sample_inputs"].keys
+                                                                         for x in a.paths)
+    with Worker(spec_of("early_return"), space=a.space(paths=True), capture=None) as w:
         obs = w.reset(seed=0)
-        quick = next(i for i, x in enumerate(a.actions) if x["name"] == "q" or x["name"] == "Q")
+        quick = next(i for i, x in enumerate(a.paths) if x["name"] == "q" or x["name"] == "Q")
         assert obs.action_mask[quick]
         assert w.act(quick, frames=1).features["quick"] == 1
 
@@ -343,7 +343,7 @@ def test_past_the_fork_budget_a_call_whose_value_is_dropped_and_reads_no_input_i
     cut = analyze(spec_of("dropped_call"), max_forks=1)
     assert cut.result["stats"]["truncated"]
     assert "recoil" not in cut.result["stats"]["inlined"] and "recoil" in cut.result["stats"]["summarized"]
-    assert cut.actions
+    assert cut.paths
 
 
 def test_tests_on_unknown_values_do_not_multiply_paths():
@@ -351,9 +351,9 @@ def test_tests_on_unknown_values_do_not_multiply_paths():
     two sides continue as one path, the local they set becoming unknown), and the 4 key actions."""
     a = analyze(spec_of("unknown_tests"))
     assert a.result["stats"]["paths"] == 4
-    held = {frozenset(x["sample_inputs"].keys) for x in a.actions}
+    held = {frozenset(x["sample_inputs"].keys) for x in a.paths}
     left, right = key_code("left"), key_code("right")
-    assert len(a.actions) == 4 and {frozenset({left}), frozenset({right})} <= held
+    assert len(a.paths) == 4 and {frozenset({left}), frozenset({right})} <= held
 
 
 def test_one_loop_per_screen_the_play_loop_is_analysed_not_the_outer_loop():
@@ -362,7 +362,7 @@ def test_one_loop_per_screen_the_play_loop_is_analysed_not_the_outer_loop():
     reads input, the play loop, and finds its moves and its shot (the outer loop gave no action)."""
     a = analyze(spec_of("screens", init=[{"keys": ["RETURN"], "frames": 20}, {"frames": 2}]))
     assert a.result["loop"]["function"] == "_play_screen"
-    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    keys = {k for x in a.paths for k in x["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys, names(a)
     # then the other screens' loops, reached by playing the play loop's actions (BACKSPACE gives up, any
     # key leaves game over, RETURN on the title): each analysed too, never the outer loop
@@ -378,7 +378,7 @@ def test_module_level_loop_reading_input_in_a_sprite_update_through_a_group_sing
                    frames_per_action=1)
     a = analyze(spec)
     assert a.result["loop"]["module"]
-    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    keys = {k for x in a.paths for k in x["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys, names(a)
     assert cross_check(spec, a) >= 3
 
@@ -391,7 +391,7 @@ def test_an_async_main_loop_is_driven_and_analysed(function):
     spec = resolve(f"{path}:{function}" if function else str(path), frames_per_action=1)
     a = analyze(spec)
     assert a.result["loop"]["function"] == "main" and not a.warnings, a.warnings
-    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    keys = {k for x in a.paths for k in x["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys, names(a)
     assert cross_check(spec, a) >= 3
 
@@ -405,7 +405,7 @@ def test_input_stored_in_a_field_and_passed_to_a_state_picked_from_a_dict():
                    frames_per_action=1)
     a = analyze(spec)
     assert {"Control.update", "Level.update", "Player.update"} <= set(a.result["stats"]["inlined"])
-    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    keys = {k for x in a.paths for k in x["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("a")} <= keys, names(a)
     assert cross_check(spec, a) >= 3
 
@@ -430,7 +430,7 @@ def test_an_action_presses_no_key_its_path_does_not_need():
     held = [v for v in (a, left, shift) if z3.is_true(m.eval(v, model_completion=True))]
     assert len(held) == 1 and held[0] in (a, left), held
 
-    acts = analyze(spec_of("either_key_moves")).actions
+    acts = analyze(spec_of("either_key_moves")).paths
     pairs = [(key_code("a"), key_code("left")), (key_code("d"), key_code("right")),
              (key_code("w"), key_code("up")), (key_code("s"), key_code("down"))]
     assert len(acts) == 16
@@ -449,12 +449,12 @@ def test_past_the_fork_budget_paths_follow_either_side_of_later_input_tests():
     cut = analyze(spec, max_forks=8)
     assert cut.result["stats"]["truncated"]
     late = [key_code(c) for c in "ijkl"]
-    held = [set(x["sample_inputs"].keys) for x in cut.actions]
+    held = [set(x["sample_inputs"].keys) for x in cut.paths]
     for k in late:
         assert any(k in h for h in held) and any(k not in h for h in held), (k, held)
     assert len(held) >= 8 and not any(len(h) == 12 for h in held)
     again = analyze(spec, max_forks=8)
-    assert [x["sample_inputs"].keys for x in again.actions] == [x["sample_inputs"].keys for x in cut.actions]
+    assert [x["sample_inputs"].keys for x in again.paths] == [x["sample_inputs"].keys for x in cut.paths]
 
 
 def test_a_game_test_followed_on_the_live_side_only_is_not_a_condition_of_the_action():
@@ -465,11 +465,11 @@ def test_a_game_test_followed_on_the_live_side_only_is_not_a_condition_of_the_ac
     fell, the restart restarts."""
     spec = spec_of("restart_after_fall")
     a = analyze(spec)
-    restart = [x for x in a.actions if x["event"] == "KeyDown(r)"]
+    restart = [x for x in a.paths if x["event"] == "KeyDown(r)"]
     assert restart and all("game_over" in x["p_g"] and "ball_y" not in x["p_g"] for x in restart), \
         [x["p_g"] for x in restart]
-    i = a.actions.index(restart[0])
-    with Worker(spec, space=a.space(), capture=None) as w:
+    i = a.paths.index(restart[0])
+    with Worker(spec, space=a.space(paths=True), capture=None) as w:
         obs = w.reset(seed=0)
         obs = w.step(InputFrame(), frames=260)  # no input: the ball falls and the game is over
         assert obs.features["game_over"] == 1 and not obs.done

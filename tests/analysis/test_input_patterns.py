@@ -23,7 +23,7 @@ def game(folder: str, **cfg):
 
 
 def keys_of(a) -> set[int]:
-    return {k for x in a.actions for k in x["sample_inputs"].keys}
+    return {k for x in a.paths for k in x["sample_inputs"].keys}
 
 
 def test_events_appended_to_a_list_field_and_handled_in_another_method():
@@ -35,7 +35,7 @@ def test_events_appended_to_a_list_field_and_handled_in_another_method():
     stats = a.result["stats"]
     assert "Game.update" in stats["inlined"] and "Game.update" not in stats["summarized"]
     assert {key_code("SPACE"), key_code("LEFT"), key_code("RIGHT")} <= keys_of(a), names(a)
-    serve = next(x for x in a.actions if x["event"] == "KeyDown(space)")
+    serve = next(x for x in a.paths if x["event"] == "KeyDown(space)")
     assert "served" in serve["p_g"]
     assert not a.result["unsupported"], a.result["unsupported"]  # no "loop over a game collection"
     assert cross_check(spec, a) >= 3
@@ -48,7 +48,7 @@ def test_handler_table_looked_up_with_the_event_type():
     spec = game("handler_table")
     a = analyze(spec)
     assert {"Painter.on_key", "Painter.on_click", "Painter.on_key_up"} <= set(a.result["stats"]["inlined"])
-    events = {x["event"] for x in a.actions}
+    events = {x["event"] for x in a.paths}
     assert {"KeyDown(c)", "KeyDown(x)", "KeyUp(z)", "MouseButtonDown"} <= events, names(a)
     assert cross_check(spec, a) >= 4
 
@@ -72,20 +72,20 @@ def test_handler_named_after_the_key_or_the_event_type():
     assert not a.result["unsupported"], a.result["unsupported"]  # no "getattr with a computed name"
     want = {key_code("LEFT"): "left", key_code("RIGHT"): "right", key_code("SPACE"): "fire"}
     by_key = {}
-    for i, x in enumerate(a.actions):
+    for i, x in enumerate(a.paths):
         if x["event"].startswith("KeyDown(") and len(x["sample_inputs"].keys) == 1:
             k = next(iter(x["sample_inputs"].keys))
             if k in want:
                 by_key[k] = i
     assert set(by_key) == set(want), names(a)
-    with Worker(spec, space=a.space(), capture=None) as w:
+    with Worker(spec, space=a.space(paths=True), capture=None) as w:
         for k, i in by_key.items():
             obs = w.reset(seed=0)
             assert obs.action_mask[i]
             got = {e.data["branch"] for e in w.act(i, frames=1).events if e.name == "took"}
-            assert got == {want[k]}, (a.actions[i]["name"], got)
+            assert got == {want[k]}, (a.paths[i]["name"], got)
     assert cross_check(spec, a) >= 1  # the click (its handler tests the button)
-    assert any(x["event"] == "MouseButtonDown" for x in a.actions)
+    assert any(x["event"] == "MouseButtonDown" for x in a.paths)
 
 
 def test_one_input_loop_per_screen_each_analysed_and_valid_only_while_it_runs():
@@ -102,15 +102,15 @@ def test_one_input_loop_per_screen_each_analysed_and_valid_only_while_it_runs():
     loops = [entry["loop"]["function"] for entry in a.result["loops"]]
     assert sorted(loops) == ["game_over", "play", "title_screen"], loops
     k = {f: i for i, f in enumerate(loops)}
-    of_loop = {f: [i for i, x in enumerate(a.actions) if x["loop_index"] == k[f]] for f in loops}
-    assert any(a.actions[i]["event"] == "KeyDown(return)" for i in of_loop["title_screen"]), names(a)
-    assert any(a.actions[i]["event"] == "KeyDown(r)" for i in of_loop["game_over"]), names(a)
-    play_keys = {key for i in of_loop["play"] for key in a.actions[i]["sample_inputs"].keys}
+    of_loop = {f: [i for i, x in enumerate(a.paths) if x["loop_index"] == k[f]] for f in loops}
+    assert any(a.paths[i]["event"] == "KeyDown(return)" for i in of_loop["title_screen"]), names(a)
+    assert any(a.paths[i]["event"] == "KeyDown(r)" for i in of_loop["game_over"]), names(a)
+    play_keys = {key for i in of_loop["play"] for key in a.paths[i]["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= play_keys, names(a)
     screen_loop = {0: "title_screen", 1: "play", 2: "game_over"}
     rng = random.Random(0)
     trail: list[int] = []
-    with Worker(spec, space=a.space(), capture=None) as w:
+    with Worker(spec, space=a.space(paths=True), capture=None) as w:
         obs = w.reset(seed=0)
         for _ in range(300):
             screen = obs.features.get("screen")
@@ -154,8 +154,8 @@ def test_any_key_and_a_click_read_at_the_mouse_position_press_a_key_and_a_button
     every click action presses a button, and each performed action takes its branch."""
     spec = game("click_anywhere")
     a = analyze(spec)
-    start = [x for x in a.actions if x["sample_inputs"].keys]
-    clicks = [x for x in a.actions if "MouseButtonDown" in x["event"] or "MOUSEBUTTONDOWN" in x["event"].upper()]
+    start = [x for x in a.paths if x["sample_inputs"].keys]
+    clicks = [x for x in a.paths if "MouseButtonDown" in x["event"] or "MOUSEBUTTONDOWN" in x["event"].upper()]
     assert start and clicks, names(a)
     assert all(x["sample_inputs"].mouse_buttons for x in clicks), names(a)
     assert cross_check(spec, a) >= 2
@@ -168,7 +168,7 @@ def test_match_statements_on_the_event_type_and_the_key():
     spec = game("match_events")
     a = analyze(spec)
     assert not a.result["unsupported"], a.result["unsupported"]
-    events = {x["event"] for x in a.actions}
+    events = {x["event"] for x in a.paths}
     assert {"KeyDown(r)", "MouseButtonDown"} <= events, names(a)
     keys = keys_of(a)
     assert key_code("r") in keys and keys & {key_code("SPACE"), key_code("RETURN")}, names(a)
@@ -190,8 +190,8 @@ def test_held_keys_read_before_the_event_loop_and_tested_inside_it():
     assert cross_check(spec, a) >= 4
     # performed again and again, the action still makes an event every frame (a free key goes down, then
     # up: never the arrow its path needs held), so the monkey keeps stepping
-    up = next(i for i, x in enumerate(a.actions) if x["sample_inputs"].keys >= {key_code("UP")})
-    with Worker(spec, space=a.space(), capture=None) as w:
+    up = next(i for i, x in enumerate(a.paths) if x["sample_inputs"].keys >= {key_code("UP")})
+    with Worker(spec, space=a.space(paths=True), capture=None) as w:
         w.reset(seed=0)
         for _ in range(4):
             got = {e.data["branch"] for e in w.act(up, frames=1).events if e.name == "took"}
@@ -210,7 +210,7 @@ def test_keys_handed_to_a_setter_and_read_by_the_state_methods_two_calls_away():
     assert {"GameManager.update", "GameManager.state_title", "Paddle.read_keys"} <= set(stats["inlined"]), stats
     assert "GameManager.update" not in stats["summarized"]
     assert {key_code(k) for k in ("RETURN", "SPACE", "LEFT", "RIGHT")} <= keys_of(a), names(a)
-    start = [x for x in a.actions if x["sample_inputs"].keys == frozenset({key_code("RETURN")})]
+    start = [x for x in a.paths if x["sample_inputs"].keys == frozenset({key_code("RETURN")})]
     assert start and all("'title'" in x["p_g"] for x in start), names(a)
     assert cross_check(spec, a, ready="screen") >= 3
 
@@ -225,10 +225,10 @@ def test_a_title_that_waits_for_any_key_released_is_passed_by_a_tap():
 
     spec = resolve(f"{GAMES / 'keyup_title.py'}:main")
     a = analyze(spec)
-    [tap] = [x for x in a.actions if x.get("tap_key") is not None]
+    [tap] = [x for x in a.paths if x.get("tap_key") is not None]
     assert tap["tap_key"] == key_code("SPACE") and tap["name"] == "KeyUp(space)", names(a)
     rng = random.Random(0)
-    with Worker(spec, space=a.space(), capture=None) as w:
+    with Worker(spec, space=a.space(paths=True), capture=None) as w:
         obs = w.reset(seed=0)
         for _ in range(30):
             if obs.features.get("screen") == 1:
@@ -246,10 +246,10 @@ def test_every_key_pygame_has_is_solved_to_that_key():
     pressed = keys_of(a)
     want = {key_code(n) for n in ("DELETE", "KP_ENTER", "LSHIFT", "KP5", "F5", "BACKSPACE")}
     assert want <= pressed, names(a)
-    empty = [x["name"] for x in a.actions if not x["sample_inputs"].keys and x["sample_inputs"].mouse_pos is None]
+    empty = [x["name"] for x in a.paths if not x["sample_inputs"].keys and x["sample_inputs"].mouse_pos is None]
     assert len(empty) <= 1, empty
-    space = a.space()
-    delete = next(i for i, x in enumerate(a.actions) if x["sample_inputs"].keys == {key_code("DELETE")})
+    space = a.space(paths=True)
+    delete = next(i for i, x in enumerate(a.paths) if x["sample_inputs"].keys == {key_code("DELETE")})
     with Worker(spec, space=space, capture=None) as w:
         w.reset(seed=0)
         obs = w.act(delete)

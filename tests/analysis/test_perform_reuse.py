@@ -185,7 +185,7 @@ def test_translation_agrees_with_z3_on_bundled_game_formulas(tilematch, aliens):
     rng = random.Random(3)
     totals = {True: 0, False: 0}
     for a in (tilematch, aliens):
-        for text in sorted({x["p_i"] for x in a.actions}):
+        for text in sorted({x["p_i"] for x in a.paths}):
             formula = sp._parsed(text)
             pred = compile_smt2(text)
             assert pred is not None, text
@@ -240,7 +240,7 @@ def _verify_entry(a, e):
     """An entry of the episode's reuse log: its frame must be a solution of p_i under the game values of
     that moment, with the device rules relative to the held inputs, checked by z3 (game values turned
     into z3 terms with `_const_for`, as a z3 perform does), and the frame z3's path makes from it."""
-    act = a.actions[e["index"]]
+    act = a.paths[e["index"]]
     formula = sp._parsed(act["p_i"])
     enums = a.result.get("enums", {})
     s = z3.Solver()
@@ -273,7 +273,7 @@ COUNTERS = ("solves", "reuses", "cache_hits", "spread_checks", "spread_solves", 
 
 def _play(a, spec, steps, seed):
     """Random valid actions on the live game: the reuse log and the perform counters of every episode."""
-    space = a.space()
+    space = a.space(paths=True)
     rng = random.Random(seed)
     entries, totals, last = [], dict.fromkeys(COUNTERS, 0), {}
     with Worker(spec, space=space, capture=None) as w:

@@ -44,10 +44,10 @@ def test_the_same_game_fixed_is_analysed_and_its_actions_move_the_shape():
     except AnalysisError:
         raise
     by_key = {}
-    for x in a.actions:
+    for x in a.paths:
         for k in x["sample_inputs"].keys:
             by_key.setdefault(k, x)
-    assert {key_code("LEFT"), key_code("RIGHT")} <= set(by_key), [x["name"] for x in a.actions]
+    assert {key_code("LEFT"), key_code("RIGHT")} <= set(by_key), [x["name"] for x in a.paths]
     with Worker(spec, capture=None) as w:
         obs = w.reset(seed=0)
         x = obs.features["x"]
@@ -62,7 +62,7 @@ def test_the_same_game_fixed_is_analysed_and_its_actions_move_the_shape():
 def _by_tap(a) -> dict[int, int]:
     """Action index by the key its KEYUP taps (the first such action of each key)."""
     out: dict[int, int] = {}
-    for i, x in enumerate(a.actions):
+    for i, x in enumerate(a.paths):
         if x.get("tap_key") is not None:
             out.setdefault(x["tap_key"], i)
     return out
@@ -79,22 +79,22 @@ def test_typed_digits_are_actions_and_typing_them_enters_the_number(style: str):
     digits = {key_code(str(d)) for d in range(10)}
     if style == "chr":  # KEYUP handlers: the digit actions tap their key
         by_key = _by_tap(a)
-        assert digits <= set(by_key), [x["name"] for x in a.actions]
-        assert "('4') in (L['allowed'])" in a.actions[by_key[key_code("4")]]["p_g"]
+        assert digits <= set(by_key), [x["name"] for x in a.paths]
+        assert "('4') in (L['allowed'])" in a.paths[by_key[key_code("4")]]["p_g"]
     else:  # KEYDOWN handlers: the digit actions hold their key
         by_key = {}
-        for i, x in enumerate(a.actions):
+        for i, x in enumerate(a.paths):
             for k in x["sample_inputs"].keys:
                 by_key.setdefault(k, i)
-        assert digits <= set(by_key), [x["name"] for x in a.actions]
+        assert digits <= set(by_key), [x["name"] for x in a.paths]
         assert key_code("-") in by_key  # event.unicode in "+-"
-    space = a.space()
+    space = a.space(paths=True)
     with Worker(spec, space=space, capture=None) as w:
         obs = w.reset(seed=0)
         assert obs.features.get("typed") == -1
         for key, typed in (("4", 4), ("2", 42)):
             i = by_key[key_code(key)]
-            assert obs.action_mask[i], a.actions[i]["name"]
+            assert obs.action_mask[i], a.paths[i]["name"]
             obs = w.act(i)
             if style == "unicode":  # a held key types once, on its KEYDOWN; let it go
                 obs = w.step(InputFrame(mouse_pos=None))
@@ -116,10 +116,10 @@ def test_game_state_tests_after_the_last_input_read_do_not_fork_the_paths():
     stats = a.result["stats"]
     assert stats["horizon_cuts"] > 0
     assert stats["paths"] <= 16 and not stats["truncated"] and not a.result.get("partial"), stats
-    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    keys = {k for x in a.paths for k in x["sample_inputs"].keys}
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys
-    by_keys = {frozenset(x["sample_inputs"].keys): i for i, x in enumerate(a.actions)}
-    with Worker(spec, space=a.space(), capture=None) as w:
+    by_keys = {frozenset(x["sample_inputs"].keys): i for i, x in enumerate(a.paths)}
+    with Worker(spec, space=a.space(paths=True), capture=None) as w:
         obs = w.reset(seed=0)
         x0 = obs.features["x"]
         obs = w.act(by_keys[frozenset({key_code("LEFT")})])
@@ -148,14 +148,14 @@ def test_an_input_layer_forking_on_absent_controllers_still_reaches_the_movement
     dirs = {"left": {"LEFT", "a"}, "right": {"RIGHT", "d"}, "up": {"UP", "w"}, "down": {"DOWN", "s"}}
     codes = {d: {key_code(k) for k in ks} for d, ks in dirs.items()}
     shift = {key_code("LSHIFT"), key_code("RSHIFT")}
-    pressed = set().union(*[x["sample_inputs"].keys for x in a.actions])
+    pressed = set().union(*[x["sample_inputs"].keys for x in a.paths])
     for d, cs in codes.items():
-        assert cs & pressed, (d, [x["name"] for x in a.actions])
+        assert cs & pressed, (d, [x["name"] for x in a.paths])
     assert shift & pressed
-    assert any(1 in x["sample_inputs"].mouse_buttons for x in a.actions)
+    assert any(1 in x["sample_inputs"].mouse_buttons for x in a.paths)
     with Worker(spec, capture=None) as w:
         obs = w.reset(seed=0)
-        for x in a.actions:
+        for x in a.paths:
             keys = x["sample_inputs"].keys
             if x["sample_inputs"].mouse_buttons:  # a click may arm the mouse accelerator: not what this checks
                 continue
@@ -181,8 +181,9 @@ def test_a_loop_never_analysed_gets_the_blind_actions_and_only_there():
     a = analyze(spec, explore_steps=0)
     assert len(a.result.get("loops") or [a.result]) == 1
     analysed = {"title_screen": 0, "play": 1, "game_over": 2}[a.result["loop"]["function"]]
-    space = a.space()
-    n = len(a.actions)
+    assert len(a.result["unanalysed"]) == 2 and all(x.startswith("game.py:") for x in a.result["unanalysed"])
+    space = a.space(paths=True)
+    n = len(a.paths)
     other = {space.actions[i].name[len(FALLBACK_PREFIX):]: i for i in range(n, len(space))}
     assert all(space.actions[i].name.startswith(FALLBACK_PREFIX) for i in other.values())
     assert {"press RETURN", "press r", "press LEFT"} <= set(other) and "press ESCAPE" not in other
@@ -203,7 +204,7 @@ def test_a_loop_never_analysed_gets_the_blind_actions_and_only_there():
             if screen == analysed:
                 assert not blind_on.any()
                 valid = [i for i in range(n) if obs.action_mask[i]]
-                pick = next((i for i in valid if a.actions[i]["event"] == "KeyDown(return)"), valid[0])
+                pick = next((i for i in valid if a.paths[i]["event"] == "KeyDown(return)"), valid[0])
                 obs = w.act(pick, frames=1)
             else:
                 assert blind_on.all(), screen

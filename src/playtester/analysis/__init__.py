@@ -49,12 +49,21 @@ class Analysis:
 
     @property
     def actions(self) -> list[dict[str, Any]]:
+        """One per distinct input (its ``paths``: the solved paths that press it)."""
         return self.result["actions"]
 
-    def space(self) -> Any:
-        from playtester.analysis.space import make_analyzed_space
+    @property
+    def paths(self) -> list[dict[str, Any]]:
+        """Every solved path as an action of its own (`space.ungroup`)."""
+        from playtester.analysis.space import ungroup
 
-        return make_analyzed_space(self.result, source=f"analyzed:{self.game}")
+        return ungroup(self.result)["actions"]
+
+    def space(self, paths: bool = False) -> Any:
+        """The analyzed space; ``paths``: one action per path instead (`paths`, in that order)."""
+        from playtester.analysis.space import make_analyzed_space, ungroup
+
+        return make_analyzed_space(ungroup(self.result) if paths else self.result, source=f"analyzed:{self.game}")
 
 
 def _random_inputs(rng: random.Random, spec: GameSpec, screen: tuple[int, int]) -> Any:
@@ -161,6 +170,8 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                     analysis_s += more_s
                     if others:
                         result = merge_loops([result, *others])
+                if not result.get("gave_up") and result["actions"]:
+                    result["unanalysed"] = _unanalysed_loops(w, result, skipped)
                 t2 = time.perf_counter()
             except MemoryLimitError:
                 raise AnalysisError(f"analysis of {spec.text} ran past its memory limit ({w.memory_limit_mb} MiB "
@@ -200,6 +211,23 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                                "of the analysis", ex)
     raise AnalysisError(f"analysis of {spec.text} failed: the game ended before its main loop could be analysed "
                         f"({why})")
+
+
+def _unanalysed_loops(w: Any, result: dict[str, Any], skipped: list[str]) -> list[str]:
+    """The game's input loops left without analysed actions (``file:line in function``): those the budget
+    left (``skipped``) and those the runs never reached (a game-over screen's wait loop). The space offers
+    the blind actions (`space.fallback_actions`) only when this is not empty or an analysis was partial: in a
+    game whose every input loop is analysed they would never be valid."""
+    from playtester.errors import WorkerError
+
+    loops = [r["loop"] for r in result.get("loops") or [result]]
+    try:
+        left = w.call("playtester.analysis.live:other_input_loops", loops)
+    except WorkerError:  # the game ended while exploring: whether loops are left is unknown, keep the fallback
+        return [*dict.fromkeys(skipped), "(unknown: the game ended before the analysis could tell)"]
+    return [*dict.fromkeys(skipped), *(f"{os.path.basename(x['file'])}:{x['line']}" for x in left
+                                       if not any(s.startswith(f"{os.path.basename(x['file'])}:{x['line']} ")
+                                                  for s in skipped))]
 
 
 def _cpu(result: dict[str, Any]) -> float:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from playtester.analysis.space import analysis_from_json, analysis_to_json, make_analyzed_space
+from playtester.analysis.space import analysis_from_json, analysis_to_json, make_analyzed_space, paths_of
 from playtester.drive.inputs import InputFrame, key_name
 from playtester.errors import ConfigError
 
@@ -57,9 +57,13 @@ def load_analyzed(path: str | Path) -> Any:
     if analysis.get("engine") == "godot":  # a Godot project's GDScript analysis (analysis/gdscript.py)
         return _load_godot(path, data, analysis)
     for i, a in enumerate(analysis.get("actions", [])):
-        for fld in ("name", "p_g", "p_i", "p_i_game_vars"):
-            if fld not in a:
-                raise ConfigError(f"{path}: analysis.actions[{i}]: field '{fld}' is missing")
+        if "name" not in a:
+            raise ConfigError(f"{path}: analysis.actions[{i}]: field 'name' is missing")
+        for j, p in enumerate(paths_of(a)):
+            where = f"analysis.actions[{i}]" + (f".paths[{j}]" if "paths" in a else "")
+            for fld in ("p_g", "p_i", "p_i_game_vars"):
+                if fld not in p:
+                    raise ConfigError(f"{path}: {where}: field '{fld}' is missing")
     names = [e.get("name") for e in data.get("actions", [])]
     result = analysis_from_json(analysis)
     for a, n in zip(result["actions"], names, strict=False):

@@ -181,7 +181,8 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     actions, merged = build_actions(ex, ends, screen)
     result_actions = {"actions": actions}
     name_actions(result_actions, screen, ex)
-    actions = result_actions["actions"]
+    n_paths = len(result_actions["actions"])
+    actions = group_actions(result_actions["actions"])
     t_end = _PERF()
     unsupported = [{"file": f, "line": line, "what": what} for (f, line), what in sorted(ex.unsupported.items())]
     return {
@@ -193,7 +194,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
         "game_vars": {k: v for k, v in ex.gv.info.items()},
         "enums": ex.gv.enums,
         "partial": ex.partial,
-        "stats": {"paths": len(ends), "merged": merged, "horizon_cuts": ex.horizon_cuts, "notes": ex.notes, "kept_statements": ex.kept_stmts,
+        "stats": {"paths": len(ends), "merged": merged, "path_actions": n_paths, "horizon_cuts": ex.horizon_cuts, "notes": ex.notes, "kept_statements": ex.kept_stmts,
                   "sliced_statements": ex.sliced_stmts, "inlined": sorted(ex.inlined),
                   "summarized": sorted(ex.summarized), "functions": len(fn_index),
                   "reaching_input": sorted(c.co_name for c in reaches), "truncated": ex.truncated, "dynamic_edges": sum(len(v) for v in _EDGES.values())},
@@ -810,3 +811,37 @@ def name_actions(result: dict[str, Any], screen: tuple[int, int], ex: Any = None
         act["name"] = base if n == 0 else f"{base} #{n + 1}"
         act["sample_inputs"] = frame
         act["event"] = event
+
+
+def group_actions(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One action per distinct input (the paper's actions are inputs with conditions, not paths): the named
+    paths whose solved inputs are the same (event, sample frame, tapped key, mouse cell, joystick forks) become
+    one action whose validity is the disjunction of theirs. Each action keeps its paths under ``paths``
+    (performing picks one whose p_g holds, `space._Runtime`); its name is the paths' shared name without the
+    ``#n`` that told them apart, its p_g/p_i texts the distinct ones joined with ``or``. In the paths' order."""
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for p in paths:
+        forks = tuple(sorted((k, str(v)) for k, v in p.get("forked", {}).items() if k == "mouse" or k.startswith("ax_")))
+        key = (p.get("event", ""), p.get("sample_inputs"), p.get("tap_key"), forks)
+        g = groups.get(key)
+        path = {k: v for k, v in p.items() if k not in ("name", "sample_inputs", "event")}
+        if g is None:
+            base = p["name"].rsplit(" #", 1)[0] if " #" in p["name"] else p["name"]
+            groups[key] = {"name": base, "sample_inputs": p.get("sample_inputs"), "event": p.get("event", ""),
+                           "p_g_text": [p["p_g_text"]], "p_i_text": [p["p_i_text"]], "paths": [path]}
+        else:
+            g["paths"].append(path)
+            for fld in ("p_g_text", "p_i_text"):
+                if p[fld] not in g[fld]:
+                    g[fld].append(p[fld])
+    out = list(groups.values())
+    used: dict[str, int] = {}
+    for g in out:  # two groups may still share a name (the same frame, another mouse cell or event detail)
+        for fld in ("p_g_text", "p_i_text"):
+            texts = g[fld]
+            g[fld] = texts[0] if len(texts) == 1 else " or ".join(f"({t})" for t in texts)
+        n = used.get(g["name"], 0)
+        used[g["name"]] = n + 1
+        if n:
+            g["name"] = f"{g['name']} #{n + 1}"
+    return out

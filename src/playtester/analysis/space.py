@@ -61,7 +61,7 @@ class AnalyzedSpace(ActionSpace):
             _SEEDS.clear()
         screen = _screen(tuple(self.analysis.get("screen") or (0, 0)))  # type: ignore[arg-type]
         t0 = _now()
-        for a in self.analysis.get("actions", []):
+        for a in (p for g in self.analysis.get("actions", []) for p in paths_of(g)):
             text = a["p_i"]
             if _fast_for(text) is not None and text not in _SEEDS and _now() - t0 < SEED_BUDGET_S:
                 # one solution with the game state left free: performing tries it first (under the live
@@ -85,6 +85,27 @@ class AnalyzedSpace(ActionSpace):
             return ActionSpace.perform(self, index, ctx)
         frame = rt.perform(index, ctx)
         return frame, rt.last_hold
+
+
+def paths_of(action: dict[str, Any]) -> list[dict[str, Any]]:
+    """An analysed action's paths (`live.group_actions`); an action of an older result is its own one path."""
+    return action["paths"] if "paths" in action else [action]
+
+
+def ungroup(result: dict[str, Any]) -> dict[str, Any]:
+    """The result with one action per path (each path with its action's name, sample inputs, event and loop;
+    the name gets ``[k]`` for the k-th path of an action with several): what performing a given path needs
+    (a test that checks each path's branches, a developer looking at why an action exists)."""
+    out = dict(result)
+    out["actions"] = []
+    for g in result["actions"]:
+        ps = paths_of(g)
+        for k, p in enumerate(ps):
+            shared = {f: g[f] for f in ("name", "sample_inputs", "event", "loop_index") if f in g}
+            if len(ps) > 1:
+                shared["name"] = f"{g['name']} [{k + 1}]"
+            out["actions"].append({**{f: v for f, v in p.items()}, **shared})
+    return out
 
 
 def _map_samples(result: dict[str, Any], convert: Any, kind: type) -> dict[str, Any]:
@@ -132,11 +153,19 @@ def fallback_actions(blacklist: list[str]) -> list[Action]:
     return [replace(a, name=FALLBACK_PREFIX + a.name) for a in blind_space(blacklist).actions]
 
 
+def needs_fallback(analysis: dict[str, Any]) -> bool:
+    """Whether the space carries the blind actions: when an input loop of the game was left without analysed
+    actions (``unanalysed``: the budget ran out before it, or no run reached it) or a loop's analysis was
+    partial. Results before ``unanalysed`` was recorded always carried them. (Results before the fallback
+    actions carry no ``blacklist`` and get none.)"""
+    return bool(analysis.get("unanalysed", True)) or bool(analysis.get("partial"))
+
+
 def make_analyzed_space(analysis: dict[str, Any], source: str) -> AnalyzedSpace:
     actions = [Action(a["name"], a.get("sample_inputs") or InputFrame(), mode="hold",
                       description=f"valid when {a['p_g_text']}; inputs {a['p_i_text']}")
                for a in analysis["actions"]]
-    if analysis.get("blacklist") is not None:  # results before the fallback actions carry no blacklist
+    if analysis.get("blacklist") is not None and needs_fallback(analysis):
         actions += fallback_actions(list(analysis["blacklist"]))
     return AnalyzedSpace("analyzed", actions, source=source, analysis=analysis)
 
@@ -194,11 +223,20 @@ class _Runtime:
         self.is_module = loop["module"]
         self.modules = analysis["modules"]
         self.inst_roots = [_Instances(m, q) for m, q in analysis.get("instance_roots", [])]
-        self.actions = analysis["actions"]
-        self.n = len(self.actions)
-        # one compiled function per distinct p_g, with a map action -> predicate
+        # the actions (one per distinct input, `live.group_actions`) and their paths, flattened: a path's
+        # p_g is its validity, an action is valid when one of its paths is, and performing it performs one
+        # of its valid paths; below, ``index`` is a path's unless a method says otherwise
+        self.groups = analysis["actions"]
+        self.n = len(self.groups)
+        self.actions = [p for g in self.groups for p in paths_of(g)]
+        self.n_paths = len(self.actions)
+        sizes = [len(paths_of(g)) for g in self.groups]
+        self.starts = np.cumsum([0, *sizes[:-1]]).astype(np.int64) if sizes else np.zeros(0, dtype=np.int64)
+        self.sizes = sizes
+        self.group_of = np.repeat(np.arange(self.n, dtype=np.int64), sizes) if sizes else np.zeros(0, dtype=np.int64)
+        # one compiled function per distinct p_g, with a map path -> predicate
         preds: list[str] = []
-        self.pred_of = np.zeros(self.n, dtype=np.int64)
+        self.pred_of = np.zeros(self.n_paths, dtype=np.int64)
         inst: list[int] = []
         for i, act in enumerate(self.actions):
             src = act["p_g"]
@@ -265,6 +303,7 @@ class _Runtime:
             return True
 
     def mask(self, ctx: ActionContext) -> np.ndarray:
+        """Which actions are valid now: those with a path whose p_g holds."""
         t0 = _now()
         ns = self.roots(ctx)
         self.outside = ns["L"] is None
@@ -274,12 +313,13 @@ class _Runtime:
             self.timing["valid_sum"] += self.n
             return out
         values = np.array([self._eval(c, ns, k) for k, c in enumerate(self.preds)], dtype=np.int8)
-        out = values.take(self.pred_of) if self.n else np.zeros(0, dtype=np.int8)
+        out = values.take(self.pred_of) if self.n_paths else np.zeros(0, dtype=np.int8)
         if self.taps and _frames_per_action() > 1:
             for i, key in self.taps.items():
                 if not out[i] and key not in ctx.held.keys:
                     k = int(self.pred_of[i])
                     out[i] = self._eval(self.preds[k], {**ns, "H": _with_key(ctx.held, key)}, k)
+        out = np.maximum.reduceat(out, self.starts) if self.n else np.zeros(0, dtype=np.int8)
         valid = int(np.count_nonzero(out))
         if self.n and not valid:
             # no path condition holds: the analysis missed this state (a path limit, an unsupported
@@ -295,12 +335,34 @@ class _Runtime:
 
     # ---- performing
     def perform(self, index: int, ctx: ActionContext) -> InputFrame:
+        """Perform action ``index``: one of its paths whose p_g holds now (chosen with the episode's rng when
+        several do; the first when none does)."""
         t0 = _now()
         try:
-            return self._perform(index, ctx)
+            return self._perform(self._path_for(index, ctx), ctx)
         finally:
             self.timing["perform_s"] += _now() - t0
             self.timing["perform_n"] += 1
+
+    def _path_for(self, index: int, ctx: ActionContext) -> int:
+        first, size = int(self.starts[index]), self.sizes[index]
+        if size == 1:
+            return first
+        ns = self.roots(ctx)
+        if ns["L"] is None:
+            return first
+        valid = [p for p in range(first, first + size) if self._path_valid(p, ns, ctx)]
+        if not valid:
+            return first
+        return valid[0] if len(valid) == 1 else valid[ctx.rng.randrange(len(valid))]
+
+    def _path_valid(self, p: int, ns: dict[str, Any], ctx: ActionContext) -> bool:
+        k = int(self.pred_of[p])
+        if self._eval(self.preds[k], ns, k):
+            return True
+        key = self.taps.get(p)
+        return key is not None and key not in ctx.held.keys and _frames_per_action() > 1 and \
+            self._eval(self.preds[k], {**ns, "H": _with_key(ctx.held, key)}, k)
 
     def _perform(self, index: int, ctx: ActionContext) -> InputFrame:
         self.last_hold = None
@@ -507,6 +569,7 @@ class _Runtime:
     def _log(self, kind: str, index: int, gv: _GameValues, env: dict[str, Any], ctx: ActionContext,
              frame: InputFrame, keyat: dict[str, int] | None) -> None:
         raw = [v if v is None or isinstance(v, (bool, int, float, str)) else repr(v) for v in gv.raw]
+        index = int(self.group_of[index])  # the action's index, not its path's
         if self.global_index is not None:
             index = self.global_index[index]
         self.reuse_log.append({"kind": kind, "index": index, "game_values": dict(zip(gv.names, raw, strict=True)),

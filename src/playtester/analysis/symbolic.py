@@ -428,7 +428,11 @@ class Executor:
                 gnames = {n for n in names if n.startswith("g:")}
                 if not gnames & st.deviated:
                     deviations += 1
-                    if deviations > MAX_DEVIATED:
+                    # a test on an input and game state together (``event.key == K_LEFT and heading != "right"``)
+                    # is the input's own condition: its side where the input acts is followed however many
+                    # values the path assumed before (it lost a snake's LEFT on the title, where the play mode
+                    # was assumed already), and counts as assumed for the tests after it
+                    if deviations > MAX_DEVIATED and not (on_event or on_input):
                         skipped = True
                         continue  # a second, unrelated game state assumed other than it is now: not followed
                 deviated = st.deviated | gnames

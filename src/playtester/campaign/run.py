@@ -58,6 +58,7 @@ class RunSummary:
     peak_rss_mb: float = 0.0  # the largest peak resident memory of an episode process
     agent_stats: dict[str, Any] = field(default_factory=dict)  # a learning agent's own numbers (stats())
     game_startup_ms: list[float] = field(default_factory=list)  # each episode's start-up work (`frame_time`)
+    blind_actions: int = 0  # of n_actions, the analyzed space's blind ones for input loops it did not analyse
 
     @property
     def steps_per_s(self) -> float:
@@ -188,7 +189,10 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
     envs += [GameEnv(spec, actions=envs[0].space, obs_type="pixels", backend=backend, **view)
              for _ in range(workers - 1)]
     space = envs[0].space
-    summary = RunSummary(spec.text, agent, space.kind, len(space), workers, warnings=list(space.warnings))
+    from playtester.analysis.space import FALLBACK_PREFIX
+
+    summary = RunSummary(spec.text, agent, space.kind, len(space), workers, warnings=list(space.warnings),
+                         blind_actions=sum(1 for a in space.actions if a.name.startswith(FALLBACK_PREFIX)))
     counts = RunCounts(summary, on_step)
     loop = CampaignLoop(envs, make_agents(agent, len(space), workers, seed), Budget(steps=steps), seed=seed + 1,
                         observers=[counts, ExplorerHooks()], ahead=ahead)

@@ -1,0 +1,78 @@
+"""Issue 55: one action per input. Paths whose solved inputs are the same are one action, valid when one of
+its paths is and performed as the path that holds; the blind actions only where an input loop was left
+without analysed actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playtester.analysis import analyze
+from playtester.drive.inputs import InputFrame, key_code
+from playtester.drive.spec import resolve
+from playtester.drive.worker import Worker
+
+GAME = Path(__file__).parents[1] / "fixtures" / "games" / "analysis" / "one_key_many_paths.py"
+
+
+def test_paths_with_the_same_inputs_are_one_action_performed_as_the_path_that_holds():
+    """RETURN starts, pauses and resumes: three paths, one action, valid on every screen, and each press takes
+    the branch of the screen it is pressed on. Before: three actions (``KeyDown(return) RETURN #2``, ``#3``),
+    each valid on one screen."""
+    spec = resolve(f"{GAME}:main", frames_per_action=1)
+    a = analyze(spec)
+    inputs = [(x["event"], x["sample_inputs"]) for x in a.actions]
+    assert len(inputs) == len(set(inputs)), [x["name"] for x in a.actions]  # one action per input
+    assert len(a.paths) > len(a.actions) == a.result["stats"]["path_actions"] - (len(a.paths) - len(a.actions))
+    assert not any("#" in x["name"] for x in a.actions), [x["name"] for x in a.actions]
+    assert sum(1 for x in a.actions if x["sample_inputs"] == InputFrame() and not x["event"]) == 1
+    ret = [i for i, x in enumerate(a.actions) if x["event"] == "KeyDown(return)"]
+    assert len(ret) == 1 and len(a.actions[ret[0]]["paths"]) == 3
+    # every arrow is its own action (LEFT too: its test on the heading came after the title was assumed away)
+    arrows = {k for x in a.actions for k in x["sample_inputs"].keys if x["event"].startswith("KeyDown")}
+    assert {key_code(k) for k in ("LEFT", "RIGHT", "UP", "DOWN")} <= arrows
+    i = ret[0]
+    left = next(j for j, x in enumerate(a.actions) if x["event"] == "KeyDown(left)")
+    up = next(j for j, x in enumerate(a.actions) if x["event"] == "KeyDown(up)")
+    got = []
+    with Worker(spec, space=a.space(), capture=None) as w:
+        obs = w.reset(seed=0)
+        assert not obs.action_mask[up] and not obs.action_mask[left]  # the title: the arrows do nothing there
+        for _ in range(3):
+            assert obs.action_mask[i]
+            obs = w.act(i, frames=1)
+            got.append([e.data["branch"] for e in obs.events if e.name == "took"])
+            obs = w.step(InputFrame(), frames=1)  # released: the next press is a KEYDOWN again
+            if len(got) == 1:  # playing, heading right: UP turns, LEFT would turn back
+                assert obs.action_mask[up] and not obs.action_mask[left]
+    assert got == [["start"], ["pause"], ["resume"]]
+
+
+def test_the_blind_actions_only_for_input_loops_left_without_analysed_actions(tmp_path):
+    """A game whose one input loop is analysed gets no blind actions (before: 150 of them, masked out, in every
+    analyzed space), and ``analyze`` says how many actions came from how many paths."""
+    from typer.testing import CliRunner
+
+    from playtester.cli import app
+
+    r = CliRunner().invoke(app, ["analyze", f"{GAME}:main", "--limit", "3"])
+    assert r.exit_code == 0, r.output
+    a = analyze(resolve(f"{GAME}:main"))
+    assert a.result["unanalysed"] == [] and len(a.space()) == len(a.actions)
+    assert f"{len(a.actions)} actions from {a.result['stats']['path_actions']} solved paths" in r.output
+    assert "blind actions" not in r.output
+
+
+def _signature(a) -> list[tuple[str, str, str]]:
+    return [(x["name"], x["p_g_text"], x["p_i_text"]) for x in a.actions]
+
+
+def test_the_same_game_analysed_three_times_gives_the_same_space():
+    """Deterministic analysis (issue 55: an event-bus game gave 3 actions or failed, run to run): three analyses
+    of each game, each in a fresh worker, give the same actions in the same order with the same conditions."""
+    games = [resolve(str(Path(__file__).parents[1] / "fixtures" / "games" / "event_bus" / "game.py") + ":main"),
+             resolve("platformer")]
+    for spec in games:
+        first = _signature(analyze(spec))
+        assert first
+        for _ in range(2):
+            assert _signature(analyze(spec)) == first, spec.text
