@@ -31,12 +31,23 @@ def start_recording(rt: Any) -> bool:
     """Record the dynamic call graph (caller code and line -> callee code) from now on."""
     files = _game_files(rt.spec)
     _RECORDING["files"] = files
+    import pygame
+
+    pg_dir = os.path.dirname(pygame.__file__) + os.sep
 
     def prof(frame: Any, event: str, arg: Any) -> None:
         if event == "call":
             code = frame.f_code
             back = frame.f_back
-            if back is not None and back.f_code.co_filename in files and code.co_filename in files:
+            if back is None or code.co_filename not in files:
+                return
+            # a game method called by pygame's own Python code (``Group.update()`` calling each sprite's
+            # update): the edge goes from the game's call site of the pygame method
+            for _ in range(3):
+                if back is None or not back.f_code.co_filename.startswith(pg_dir):
+                    break
+                back = back.f_back
+            if back is not None and back.f_code.co_filename in files:
                 _EDGES[(back.f_code, back.f_lineno)].add(code)
 
     sys.setprofile(prof)

@@ -287,6 +287,9 @@ class Executor:
         self.ceiling = self.hard_deadline  # the end of the budget: no action is made or named past it (analysis.live)
         self.dropped_paths = 0
         self._var_cache: dict[int, set[str]] = {}
+        # game values that are a live rect's layout (``g:N`` -> ``g:N == value now``), `rect_contains`: the paths'
+        # feasibility is checked under them
+        self.layout: dict[str, Any] = {}
         self._sat_cache: dict[tuple[int, ...], bool] = {}
         self._solver = z3.Solver()
         self._solver.set("timeout", 25)  # nonlinear conditions (vector lengths) may not finish: unknown counts as feasible
@@ -368,6 +371,8 @@ class Executor:
                 else:
                     left.append((c, cv))
             rest = left
+        if self.layout:
+            linked += [pin for n in names if (pin := self.layout.get(n)) is not None]
         todo = sorted(linked, key=lambda c: c.get_id())
         key = tuple(c.get_id() for c in todo)
         got = self._sat_cache.get(key)
@@ -1261,6 +1266,8 @@ class Executor:
                 out.extend(self.run_stored(node, s, stored, file))
                 continue
             items = _iter_concrete(it)
+            if items is None and isinstance(it, G):
+                items = self.live_items(node, it)
             if isinstance(it, tuple) and any(isinstance(x, EventV) for x in it):
                 out.extend(self.run_stored(node, s, it, file))  # events collected this frame
                 continue
@@ -1278,6 +1285,19 @@ class Executor:
                 self.note(node, file, f"loop over {len(items)} items: only the first {MAX_UNROLL} are explored")
             out.extend(self.unroll(node, s, items, file, merge=_only_locals(node.body)))
         return out
+
+    def live_items(self, node: ast.For, it: G) -> list[Any] | None:
+        """A loop over a live game collection whose body reads inputs, walked over what it holds now: a sprite
+        group's members (one per sprite class, `group_members`), a list or tuple's items by index
+        (``L['buttons'][2]``: each button's rect tested against the mouse is its own click target). None (one
+        iteration with an unknown element) for anything else, or when the body reads no input."""
+        if it.live is None or not self.suffix_reads(node.body, 0):
+            return None
+        if _is_group(it.live):
+            return list(self.group_members(it.live))
+        if it.src is not None and isinstance(it.live, (list, tuple)) and 0 < len(it.live) <= MAX_UNROLL:
+            return [G(f"{it.src}[{i}]", x) for i, x in enumerate(it.live)]
+        return None
 
     def run_stored(self, node: ast.For, st: State, items: tuple[Any, ...], file: str) -> list[tuple[State, Any]]:
         """A loop over the items a list got this frame (``for e in self.pending``): each item in turn. A
@@ -2053,6 +2073,8 @@ class Executor:
             return self.dict_lookup(st, base.live, args[0], args[1] if len(args) > 1 else None, src=base.src)
         if name in ("update",) and base.live is not None and _is_group(base.live):
             return self.group_update(st, base, args, node, file)
+        if name == "sprites" and not args and base.live is not None and _is_group(base.live):
+            return [(st, self.group_members(base.live))]  # a tuple: ``for s in group.sprites()`` unrolls over it
         # a builtin or library method of a game object: a game expression when its args are
         if base.src is not None and all(_evaluable(a) for a in args) and not kwargs and name not in UNSAFE_CALL_NAMES \
                 and not name.startswith("set_") and name.startswith(("get_", "is_", "has_", "collide", "contains",
@@ -2066,38 +2088,66 @@ class Executor:
         return [(st, _Fresh())]
 
     def rect_contains(self, st: State, rect: G, p: Vec) -> Any:
+        """``rect.collidepoint(p)``: a condition over the rect's fields as game values (the action clicks where the
+        rect is at play time). A live rect's fields are its layout: paths are pruned under their values now
+        (`feasible`), so a menu's buttons or a board's cells, tested in turn, make one path each (the mouse in
+        this one and in none before) rather than every subset of them, and a grid cell the rect misses none."""
         src = rect.src
         x, y = self.gv.var(f"{src}.x", "int"), self.gv.var(f"{src}.y", "int")
         w, h = self.gv.var(f"{src}.w", "int"), self.gv.var(f"{src}.h", "int")
+        live = rect.live
+        if isinstance(live, (self.pg.Rect, getattr(self.pg, "FRect", self.pg.Rect))):
+            for var, val in ((x, live.x), (y, live.y), (w, live.w), (h, live.h)):
+                if str(var) not in self.layout:
+                    pin = var == int(val)
+                    self.layout[str(var)] = pin
+                    self._keep.append(pin)
+            cell = st.forked.get("mouse")
+            if cell is not None and z3.is_expr(p.x) and z3.is_expr(p.y) and \
+                    str(p.x) == "in:mx" and str(p.y) == "in:my":
+                # the mouse's grid cell misses the rect as it is now: false on this path, no solver call (a board of
+                # 64 cells tested in turn costs one check per cell the grid cell meets)
+                (x0, x1), (y0, y1) = self.cell_box(cell)
+                if live.right <= x0 or live.x >= x1 or live.bottom <= y0 or live.y >= y1:
+                    return False
         px, py = _unify(self.to_num(st, p.x), x)[0], _unify(self.to_num(st, p.y), y)[0]
         return z3.And(x <= px, px < x + w, y <= py, py < y + h)
 
     def group_update(self, st: State, group: G, args: list[Any], node: ast.Call, file: str) -> list[tuple[State, Any]]:
-        """``Group.update()`` calls ``update`` on every sprite: analyse each sprite class's update that
-        reads inputs, with ``self`` an instance of that class (root ``S[k]``)."""
+        """``Group.update(*args)`` (``GroupSingle``'s too) calls ``update`` on every sprite: analyse each sprite
+        class's update that reads inputs, with ``self`` an instance of that class (root ``S[k]``)."""
         states = [(st, None)]
-        classes = []
-        try:
-            for spr in list(group.live.sprites()):
-                if type(spr) not in classes:
-                    classes.append(type(spr))
-        except Exception:  # noqa: BLE001
-            return [(st, None)]
-        for cls in classes:
-            upd = getattr(cls, "update", None)
+        for rep in self.group_members(group.live):
+            upd = getattr(type(rep.live), "update", None)
             if not isinstance(upd, types.FunctionType) or not self.is_game_fn(upd) or not self.reaches_input(upd.__code__):
                 continue
-            k = self.instance_root(cls)
-            inst = next(s for s in group.live.sprites() if type(s) is cls)
-            while len(self.instances) <= k:
-                self.instances.append(inst)
             nxt = []
             for s, _ in states:
-                for s2, _v in self.inline_or_summarize(s, FuncRef(upd, G(f"S[{k}]", inst), True), args, {}, node,
-                                                       file, src=None):
+                for s2, _v in self.inline_or_summarize(s, FuncRef(upd, rep, True), args, {}, node, file, src=None):
                     nxt.append((s2, None))
             states = nxt
         return states
+
+    def group_members(self, group: Any) -> tuple[G, ...]:
+        """The sprites of a live group as the executor sees them: one per sprite class in it, each an instance
+        root ``S[k]`` (found again by its class at play time, so a sprite of that class added later counts):
+        ``for s in group``, ``group.sprites()`` and ``Group.update()`` dispatch to each class's methods once."""
+        out: list[G] = []
+        seen: set[type] = set()
+        try:
+            sprites = list(group.sprites())
+        except Exception:  # noqa: BLE001
+            return ()
+        for spr in sprites:
+            cls = type(spr)
+            if cls in seen:
+                continue
+            seen.add(cls)
+            k = self.instance_root(cls)
+            while len(self.instances) <= k:
+                self.instances.append(spr)
+            out.append(G(f"S[{k}]", self.instances[k]))
+        return tuple(out)
 
     def list_store(self, st: State, base: G, name: str, args: list[Any]) -> list[tuple[State, Any]]:
         """``self.pending.append(event)``: input-derived items put into a live list this frame (State.heap,
@@ -2277,17 +2327,20 @@ class Executor:
             return [(st, JoyV(args[0] if args and isinstance(args[0], int) else 0))]
         return [(st, _Fresh())]
 
+    def cell_box(self, cell: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The screen pixels of a mouse grid cell: ((x0, x1), (y0, y1)), ends excluded."""
+        (col, row), (w, h) = cell, self.screen
+        return (col * w // GRID, (col + 1) * w // GRID), (row * h // GRID, (row + 1) * h // GRID)
+
     def fork_mouse(self, st: State) -> list[tuple[State, Any]]:
         """The mouse position, forked into a GRID x GRID screen grid at its first read."""
         pos = self.mouse_pos(st)
         if "mouse" in st.forked:
             return [(st, pos)]
-        w, h = self.screen
         out = []
         for row in range(GRID):
             for col in range(GRID):
-                x0, x1 = col * w // GRID, (col + 1) * w // GRID
-                y0, y1 = row * h // GRID, (row + 1) * h // GRID
+                (x0, x1), (y0, y1) = self.cell_box((col, row))
                 s2 = st.copy()
                 s2.pc.append(z3.And(pos.x >= x0, pos.x < x1, pos.y >= y0, pos.y < y1))
                 s2.forked["mouse"] = (col, row)
@@ -2879,7 +2932,9 @@ def _joy_index(v: Any) -> int:
 
 
 def _is_group(v: Any) -> bool:
-    return hasattr(v, "sprites") and hasattr(v, "update") and type(v).__module__.startswith("pygame")
+    """A pygame sprite group, or a game's subclass of one (``class CameraGroup(pygame.sprite.Group)``)."""
+    return hasattr(v, "sprites") and hasattr(v, "update") and \
+        any(c.__module__.startswith("pygame") and c.__name__ == "AbstractGroup" for c in type(v).__mro__)
 
 
 def _safe_pure(fn: Any) -> bool:
