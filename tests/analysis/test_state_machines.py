@@ -18,7 +18,8 @@ from playtester.drive.worker import Worker
 GAME = Path(__file__).parents[1] / "fixtures" / "games" / "state_machine_menu" / "game.py"
 RACE = {"left": "LEFT", "right": "RIGHT", "accelerate": "UP", "brake": "DOWN"}  # branch -> the key held for it
 MENU, RACE_SCREEN, GAME_OVER = 0, 1, 2  # the fixture's probe feature screen
-ENTRIES = ["main", "main_by_name"]  # ``self.state.get_event(e)``; ``self.state_dict[self.state_name].get_event(e)``
+# ``self.state.get_event(e)``; ``self.state_dict[self.state_name].get_event(e)``; the loop's locals ``state``, ``states``
+ENTRIES = ["main", "main_by_name", "main_local"]
 
 
 def spec_for(entry: str, **cfg):
@@ -46,20 +47,22 @@ def test_every_state_in_the_dict_is_analysed_not_only_the_running_one(analysed):
     ``Race.update(screen, keys)``) and the game-over screen's RETURN are found too, from the live dict's other
     state objects. Before: the menu's keys only."""
     _, a = analysed
-    assert a.result["loop"]["function"] == "main_game_loop" and not a.warnings, a.warnings
+    assert a.result["loop"]["function"] in ("main_game_loop", "main_local") and not a.warnings, a.warnings
     got = set().union(*(taken(x) for x in a.actions))
     assert {"start", "colour up", "colour down", "again", *RACE} <= got, names(a)
     for branch, key in RACE.items():
         acts = [x for x in a.actions if branch in taken(x)]
         assert all(key_code(key) in x["sample_inputs"].keys for x in acts), (branch, [x["name"] for x in acts])
+    # the menu's RETURN alone (main_local's loop also flips the state within the frame, where ``state.done``
+    # is assumed: paths through the menu's RETURN and then the race's update, holding arrows too)
     start = [x for x in a.actions if "start" in taken(x)]
-    assert start and all(x["sample_inputs"].keys == frozenset({key_code("RETURN")}) for x in start), start
+    assert any(x["sample_inputs"].keys == frozenset({key_code("RETURN")}) for x in start), start
 
 
 def test_each_state_s_actions_are_valid_only_while_it_runs(analysed):
-    """Played with the analysed space: in the menu no race action is valid and the menu's are; after RETURN
-    (the race runs) an action for each arrow key is valid and no menu action is; performing each moves the car
-    (the probe's car_x / car_y) its way; holding UP to the finish line leads to game over, where the race's
+    """Played with the analysed space: in the menu no race action is valid and an action for each of the menu's
+    keys is; after RETURN (the race runs) an action for each arrow key is valid and no menu action is;
+    performing each moves the car (the probe's car_x / car_y) its way; holding UP to the finish line leads to game over, where the race's
     actions are masked out again and game over's RETURN is valid."""
     spec, a = analysed  # the spec starts in the menu
     race = {i: taken(x) & set(RACE) for i, x in enumerate(a.actions) if taken(x) & set(RACE)}
@@ -71,7 +74,8 @@ def test_each_state_s_actions_are_valid_only_while_it_runs(analysed):
         assert obs.features.get("screen") == MENU, obs.features
         assert not any(obs.action_mask[i] for i in race), [a.actions[i]["name"] for i in race if obs.action_mask[i]]
         assert menu and again, names(a)
-        assert all(obs.action_mask[i] for i in menu), [a.actions[i]["name"] for i in menu]
+        for branch in ("start", "colour up", "colour down"):
+            assert any(obs.action_mask[i] for i in menu if branch in taken(a.actions[i])), branch
         obs = w.step(InputFrame(keys=frozenset({key_code("RETURN")})), frames=1)
         obs = w.step(InputFrame(), frames=1)
         assert obs.features.get("screen") == RACE_SCREEN, obs.features

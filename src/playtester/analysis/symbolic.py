@@ -27,6 +27,7 @@ import itertools
 import math
 import os
 import random
+import re
 import time
 import types
 from dataclasses import dataclass, field
@@ -308,6 +309,7 @@ class Executor:
         # source -> (the dict's source, the dict); see `each_state`
         self._state_picks: dict[str, tuple[str, dict[Any, Any]]] = {}
         self._state_dicts: dict[tuple[int, str], str | None] = {}  # (id(owner), attribute) -> its state dict's name
+        self._state_dicts_seen: set[str] = set()  # loop locals and globals looked up in `_root_state_dict`
 
     # ---- input API table (the live, virtualized pygame functions)
     def _input_apis(self) -> dict[int, str]:
@@ -2044,7 +2046,8 @@ class Executor:
         if name in ("colliderect",) and args and base.src is not None and isinstance(args[0], G) and args[0].src:
             return [(st, self.gv.var(f"{base.src}.colliderect({args[0].src})", "truth"))]
         func = getattr(live, "__func__", None)
-        if isinstance(func, types.FunctionType) and self.is_game_fn(func) and base.src in self._state_picks and \
+        if isinstance(func, types.FunctionType) and self.is_game_fn(func) and base.src is not None and \
+                (base.src in self._state_picks or self._root_state_dict(base)) and \
                 not isinstance(getattr(live, "__self__", None), type):
             return self.each_state(st, base, name, args, kwargs, node, file)
         if isinstance(func, types.FunctionType) and self.is_game_fn(func):
@@ -2092,6 +2095,28 @@ class Executor:
                     break
         self._state_dicts[key] = found
         return found
+
+    def _root_state_dict(self, base: G) -> bool:
+        """A loop local or module global receiver (``state.update(keys)`` with ``state = states[name]``): whether
+        a dict of state objects among the loop's locals or that module's globals holds it (then recorded)."""
+        if base.src in self._state_dicts_seen:
+            return False
+        self._state_dicts_seen.add(base.src or "")
+        m = re.fullmatch(r"(L|M\[\d+\])\[('[A-Za-z_]\w*')\]", base.src or "")
+        if m is None or base.live is None or self.live_ns is None or not self.is_game_class(type(base.live)):
+            return False
+        root = m.group(1)
+        try:
+            ns = self.live_ns["L"] if root == "L" else self.live_ns["M"][int(root[2:-1])]
+            items = list(ns.items())
+        except Exception:  # noqa: BLE001 - not readable now
+            return False
+        for k, d in items:
+            if isinstance(k, str) and f"{k!r}" != m.group(2) and _state_dict(d, self) and \
+                    any(v is base.live for v in d.values()):
+                self._state_picks[base.src] = (f"{root}[{k!r}]", d)
+                return True
+        return False
 
     def each_state(self, st: State, base: G, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
                    file: str) -> list[tuple[State, Any]]:
