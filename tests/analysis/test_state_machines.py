@@ -102,3 +102,20 @@ def test_each_state_s_actions_are_valid_only_while_it_runs(analysed):
         obs = w.act(next(i for i in again if obs.action_mask[i]), frames=1)
         obs = w.step(InputFrame(), frames=1)
         assert obs.features.get("screen") == MENU, obs.features
+
+
+def test_a_real_state_machine_game_every_documented_control():
+    """cabbages-and-kings (bench/repo_games, Mekire's ``StateMachine``: ``self.state_machine.state`` picked from
+    ``state_dict``, handed every event and the keys): analysed while its splash screen runs, every control its
+    corpus entry documents is found (before: a, f5 and space, the splash screen's), and the play state's keys
+    (attack, camp, interact) are actions of the GAME state."""
+    import tomllib
+
+    root = Path(__file__).parents[2] / "bench"
+    entry = next(g for g in tomllib.loads((root / "repo_games.toml").read_text())["game"] if g["name"] == "cabbages")
+    a = analyze(resolve(str(root / "repo_games" / entry["path"] / entry["entry"])))
+    found = {k for x in a.actions for k in x["sample_inputs"].keys}
+    assert {key_code(k) for k in entry["controls"]["keys"]} <= found, names(a)
+    in_game = {k for x in a.actions if "state_dict['GAME']" in (x.get("p_g_text") or "")
+               for k in x["sample_inputs"].keys}
+    assert {key_code(k) for k in ("SPACE", "s", "LSHIFT")} <= in_game, in_game
