@@ -27,6 +27,7 @@ import itertools
 import math
 import os
 import random
+import re
 import time
 import types
 from dataclasses import dataclass, field
@@ -307,6 +308,11 @@ class Executor:
         self.horizon_cuts = 0  # paths ended at the input horizon
         self.cut_paths = 0  # paths ended where they were at the hard deadline (`_cut_at_deadline`)
         self._first_cut: str | None = None
+        # a receiver that is one of a dict's state objects (``self.state`` picked from ``self.state_dict``): its
+        # source -> (the dict's source, the dict); see `each_state`
+        self._state_picks: dict[str, tuple[str, dict[Any, Any]]] = {}
+        self._state_dicts: dict[tuple[int, str], str | None] = {}  # (id(owner), attribute) -> its state dict's name
+        self._state_dicts_seen: set[str] = set()  # loop locals and globals looked up in `_root_state_dict`
 
     # ---- input API table (the live, virtualized pygame functions)
     def _input_apis(self) -> dict[int, str]:
@@ -1490,6 +1496,10 @@ class Executor:
                 return live  # a binding table held by a game object
             if base.src is None:
                 return G(None, None if live is _NOPE else live)
+            if live is not _NOPE and live is not None and base.live is not None:
+                dname = self._state_dict_of(base.live, name, live)
+                if dname is not None:
+                    self._state_picks[f"{base.src}.{name}"] = (f"{base.src}.{dname}", getattr(base.live, dname))
             return G(f"{base.src}.{name}", None if live is _NOPE else live)
         if isinstance(base, JoyV):
             return ("joymethod", base, name)
@@ -1579,7 +1589,12 @@ class Executor:
                     live = None
                 return [(st, G(f"{base.src}[{idx!r}]", live))]
             if isinstance(idx, G) and idx.src and base.src:
-                return [(st, G(f"{base.src}[{idx.src}]", None))]
+                src = f"{base.src}[{idx.src}]"
+                if _state_dict(base.live, self) and isinstance(idx.live, (str, int)) and idx.live in base.live:
+                    # ``self.state_dict[self.state_name]``: the live state object, and each state's methods (`each_state`)
+                    self._state_picks[src] = (base.src, base.live)
+                    return [(st, G(src, base.live[idx.live]))]
+                return [(st, G(src, None))]
             return [(st, G(None))]
         if _concrete(base) and _concrete(idx):
             try:
@@ -2055,6 +2070,10 @@ class Executor:
         if name in ("colliderect",) and args and base.src is not None and isinstance(args[0], G) and args[0].src:
             return [(st, self.gv.var(f"{base.src}.colliderect({args[0].src})", "truth"))]
         func = getattr(live, "__func__", None)
+        if isinstance(func, types.FunctionType) and self.is_game_fn(func) and base.src is not None and \
+                (base.src in self._state_picks or self._root_state_dict(base)) and \
+                not isinstance(getattr(live, "__self__", None), type):
+            return self.each_state(st, base, name, args, kwargs, node, file)
         if isinstance(func, types.FunctionType) and self.is_game_fn(func):
             src = f"{base.src}.{name}" if base.src is not None else None
             if isinstance(getattr(live, "__self__", None), type):  # a classmethod: cls is the class, not game state
@@ -2086,6 +2105,81 @@ class Executor:
                 live_v = None
             return [(st, G(f"{base.src}.{name}({', '.join(_src(a) for a in args)})", live_v))]
         return [(st, _Fresh())]
+
+    def _state_dict_of(self, owner: Any, name: str, obj: Any) -> str | None:
+        """The attribute of ``owner`` holding a dict of state objects among which ``obj`` (``owner.name``) is:
+        ``self.state`` one of ``self.state_dict``'s values (memoized per owner and attribute)."""
+        key = (id(owner), name)
+        if key in self._state_dicts:
+            return self._state_dicts[key]
+        found = None
+        if isinstance(getattr(owner, "__dict__", None), dict) and self.is_game_class(type(obj)):
+            for dname, d in list(vars(owner).items()):
+                if isinstance(dname, str) and dname != name and _state_dict(d, self) and \
+                        any(v is obj for v in d.values()):
+                    found = dname
+                    break
+        self._state_dicts[key] = found
+        return found
+
+    def _root_state_dict(self, base: G) -> bool:
+        """A loop local or module global receiver (``state.update(keys)`` with ``state = states[name]``): whether
+        a dict of state objects among the loop's locals or that module's globals holds it (then recorded)."""
+        if base.src in self._state_dicts_seen:
+            return False
+        self._state_dicts_seen.add(base.src or "")
+        m = re.fullmatch(r"(L|M\[\d+\])\[('[A-Za-z_]\w*')\]", base.src or "")
+        if m is None or base.live is None or self.live_ns is None or not self.is_game_class(type(base.live)):
+            return False
+        root = m.group(1)
+        try:
+            ns = self.live_ns["L"] if root == "L" else self.live_ns["M"][int(root[2:-1])]
+            items = list(ns.items())
+        except Exception:  # noqa: BLE001 - not readable now
+            return False
+        for k, d in items:
+            if isinstance(k, str) and f"{k!r}" != m.group(2) and _state_dict(d, self) and \
+                    any(v is base.live for v in d.values()):
+                self._state_picks[base.src] = (f"{root}[{k!r}]", d)
+                return True
+        return False
+
+    def each_state(self, st: State, base: G, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
+                   file: str) -> list[tuple[State, Any]]:
+        """A method called on a state object picked from a dict of states (``self.state.get_event(event)`` with
+        ``self.state = self.state_dict[self.state_name]``): the method of every state object of the live dict
+        runs, each on a path that holds while the receiver is that object (``L['self'].state is
+        L['self'].state_dict['race']``, in p_g), not only the state the game is in now. The states whose method
+        reads no input share one path (none of the others). An unknown value (``u:state:...``), dropped from
+        p_g, keeps two calls on the same receiver in one frame (``get_event`` then ``update``) in one state."""
+        dsrc, states = self._state_picks[base.src]
+        sel = z3.Int(f"u:state:{base.src}")
+        out: list[tuple[State, Any]] = []
+        not_here: list[Any] = []
+        for i, (k, obj) in enumerate(list(states.items())):
+            try:
+                bound = getattr(obj, name)
+            except Exception:  # noqa: BLE001 - a state without the method: a path of the rest (it would raise)
+                continue
+            func = getattr(bound, "__func__", None)
+            if not isinstance(func, types.FunctionType) or not self.is_game_fn(func) or \
+                    isinstance(getattr(bound, "__self__", None), type) or not self._needs_inline(func, args):
+                continue
+            cond = self.gv.var(f"{base.src} is {dsrc}[{k!r}]", "truth")
+            not_here += [z3.Not(cond), sel != i]
+            s2 = st.copy()
+            s2.pc.append(z3.And(cond, sel == i))
+            if not self.feasible(s2.pc):
+                continue
+            self_v = base if obj is base.live else G(f"{dsrc}[{k!r}]", obj)
+            out.extend(self.inline_or_summarize(s2, FuncRef(func, self_v, True), args, kwargs, node, file,
+                                                src=f"{self_v.src}.{name}"))
+        rest = st.copy()
+        if not_here:
+            rest.pc.append(z3.And(*not_here))
+        if len(not_here) < 2 * len(states) and self.feasible(rest.pc):
+            out.append((rest, _Fresh()))
+        return out
 
     def rect_contains(self, st: State, rect: G, p: Vec) -> Any:
         """``rect.collidepoint(p)``: a condition over the rect's fields as game values (the action clicks where the
@@ -2929,6 +3023,12 @@ def _joy_index(v: Any) -> int:
         return int(v.get_id())
     except Exception:  # noqa: BLE001
         return 0
+
+
+def _state_dict(d: Any, ex: Executor) -> bool:
+    """A dict of a game's state objects: 2 to 64 entries under constant keys, each an instance of a game class."""
+    return type(d) is dict and 2 <= len(d) <= 64 and all(
+        isinstance(k, (str, int)) and not isinstance(v, type) and ex.is_game_class(type(v)) for k, v in d.items())
 
 
 def _is_group(v: Any) -> bool:
