@@ -266,6 +266,9 @@ def _analyse(spec: GameSpec, out: InitProposal, seed: int) -> list[str]:
                              else act["p_i_text"]))
         for code in sorted(getattr(sample, "keys", ()) or ()):
             keys.setdefault(key_name(code))
+    for found in (a.result.get("detected") or {}).values():  # keys the analysis left out as quit or pause keys:
+        for name in found:  # the blacklist probe presses them again and says what it saw
+            keys.setdefault(name)
     out.analysis_note = (f"{len(a.actions)} actions found by the analysis in {a.seconds:.1f} s"
                          + (f" ({'; '.join(a.warnings[:3])})" if a.warnings else ""))
     for act in a.actions:
