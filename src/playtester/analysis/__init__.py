@@ -115,14 +115,56 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
     if not capabilities(spec).analysis:
         raise AnalysisError(f"{spec.text} runs on the {backend_for(spec).name} backend, which the action-space "
                             "analysis cannot read (it reads Python input handling); it declares its own actions")
+    from playtester.drive.inputs import key_code
+
+    t0 = time.perf_counter()
+    allow = {key_code(k) for k in spec.config.analysis_allow_keys}
+    marked: list[tuple[str, str, str]] = []  # (quit | pause, key name, what was seen) found so far
+    spent: list[float] = [0.0, 0.0]  # wall and CPU seconds of the analyses of runs given up for a marked key
+    for restart in range(MAX_RESTARTS + 1):
+        run_spec = spec.with_config(blacklist=[*spec.config.blacklist, *(k for _kind, k, _ in marked
+                                                                          if k not in spec.config.blacklist)]) \
+            if marked else spec
+        try:
+            a = _run(run_spec, seed, record_steps, timeout, profile, max_forks, explore_steps, t0, spent,
+                     allow if restart < MAX_RESTARTS else None)
+        except _Marked as m:
+            marked += [f for f in m.found if all(f[1] != k for _kind, k, _ in marked)]
+            continue
+        a.result["detected"] = {kind: [k for what, k, _ in marked if what == kind] for kind in ("quit", "pause")}
+        a.warnings[:0] = [f"{k} {'quits' if kind == 'quit' else 'pauses'} the game: {seen}; blacklisted for the "
+                          "analysed space, and the analysis ran again without it; to let agents press it, list it "
+                          "in analysis_allow_keys in the game's playtester.toml" for kind, k, seen in marked]
+        return a
+    raise AssertionError("unreachable: the last run marks no key")
+
+
+MAX_RESTARTS = 3  # runs of the analysis again without the keys found to quit or pause the game
+
+
+class _Marked(Exception):
+    """Keys found to quit or pause the game during a run of the analysis: (kind, key name, what was seen)."""
+
+    def __init__(self, found: list[tuple[str, str, str]]) -> None:
+        super().__init__(", ".join(f"{k}: {kind}" for kind, k, _ in found))
+        self.found = found
+
+
+def _run(spec: GameSpec, seed: int, record_steps: int, timeout: float, profile: str | None, max_forks: int,
+         explore_steps: int, t0: float, spent: list[float], allow: set[int] | None) -> Analysis:
+    """One run of the analysis (the recording run, the first loop's analysis, exploring, replaying) with the
+    spec's blacklist. ``allow``: keys never marked; None: nothing is marked (the last run). Raises `_Marked`
+    when an input is found to quit or pause the game (the caller runs again without it); adds the seconds of
+    the analyses it made to ``spent`` when it does."""
+    budget = spec.config.analysis_seconds
     from playtester.drive.worker import Worker
     from playtester.errors import MemoryLimitError, WorkerError
 
-    t0 = time.perf_counter()
     rng = random.Random(seed)
     why = "it ended at once"
     crashed_at_start: Any = None  # the game's own exception in the attempt without analysis inputs (the last)
-    with Worker(spec, capture=None) as w:
+    with Worker(spec, capture=None) as raw:
+        w = _Trail(raw, spec, allow)
         for attempt, steps in enumerate((record_steps, 3, 0)):
             obs = w.reset(seed=seed + attempt)
             if obs.done:
@@ -130,6 +172,7 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                 if steps == 0 and obs.exit is not None and obs.exit.kind == "exception":
                     crashed_at_start = obs.exit
                 continue
+            analysis_s, cpu = 0.0, []  # CPU seconds of every analysis call (a loaded machine inflates wall time)
             try:
                 w.call("playtester.analysis.live:start_recording")
                 recorded = []  # (inputs, the input loop running after them) of the recording run
@@ -138,6 +181,7 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                     obs = w.step(frame)
                     if obs.done:
                         break
+                    w.note_screen()  # a key that froze the screen: a pause key?
                     if explore_steps > 0:
                         recorded.append((frame, w.call("playtester.analysis.live:innermost_loop")))
                 if obs.done:
@@ -156,8 +200,10 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                 result = w.call("playtester.analysis.live:analyze_here", options, timeout=timeout)
                 t2 = time.perf_counter()
                 analysis_s = t2 - t1
-                cpu = [_cpu(result)]  # CPU seconds of every analysis call (a loaded machine inflates wall time)
+                cpu.append(_cpu(result))
                 skipped: list[str] = []  # loops reached when the budget was spent
+                if not result.get("gave_up") and result["actions"]:
+                    _probe_keys(w, result)  # its keys that quit or pause the game (then run again without them)
                 if not result.get("gave_up") and result["actions"] and explore_steps > 0 and \
                         w.call("playtester.analysis.live:other_input_loops", [result["loop"]]):
                     # another frame loop of the game reads input: reach it and analyse it
@@ -173,6 +219,10 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
                 if not result.get("gave_up") and result["actions"]:
                     result["unanalysed"] = _unanalysed_loops(w, result, skipped)
                 t2 = time.perf_counter()
+            except _Marked:
+                spent[0] += analysis_s
+                spent[1] += sum(cpu)
+                raise
             except MemoryLimitError:
                 raise AnalysisError(f"analysis of {spec.text} ran past its memory limit ({w.memory_limit_mb} MiB "
                                     "of data in the game process) and gave up; raise memory_limit_mb in the "
@@ -197,7 +247,15 @@ def analyze(spec: GameSpec, seed: int = 0, record_steps: int = 30, timeout: floa
             for where in dict.fromkeys(skipped):
                 warnings.append(f"input loop at {where} not analysed: the other loops spent the analysis budget "
                                 f"({budget:g} s of CPU time for all loops; raise analysis_seconds to analyse it)")
-            return Analysis(spec.text, result, analysis_s, (t2 - t0) - analysis_s, warnings, sum(cpu))
+            analysed = [x["loop"] for x in result.get("loops", [result])]
+            for where in _unreached(w, seed + attempt, analysed, skipped):
+                warnings.append(f"input loop at {where} was never reached: neither the recording run nor playing "
+                                "the analysed actions got there, so the space has no actions of its own for it "
+                                "(only the blind fallback's); if a title or menu leads there, set init inputs in the "
+                                "game's playtester.toml (init = [{ keys = [\"RETURN\"], frames = 10 }]; "
+                                "'playtester init GAME' looks for them)")
+            analysis_s += spent[0]
+            return Analysis(spec.text, result, analysis_s, (t2 - t0) - analysis_s, warnings, sum(cpu) + spent[1])
     if crashed_at_start is not None:
         ex = crashed_at_start
         import sysconfig
@@ -292,6 +350,7 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
                     {_loop_id(x["loop"]) for x in [first, *found]}:
                 results.setdefault(_loop_id(here["loop"]), here)
                 found.append(here)
+                _probe_keys(w, here)
             if not w.call("playtester.analysis.live:other_input_loops", [r["loop"] for r in results.values()
                                                                          if "loop" in r]):
                 break  # every frame loop that reads input is analysed
@@ -359,7 +418,223 @@ def _replay_loops(w: Any, seed: int, recorded: list[tuple[Any, Any]], done: list
         if not r.get("gave_up") and r["actions"] and _loop_id(r["loop"]) not in have:
             have.add(_loop_id(r["loop"]))
             found.append(r)
+            _probe_keys(w, r)
     return found, spent
+
+
+FROZEN = 3  # steps of random inputs with the same screen after it moved: the keys that stopped it are checked
+MAX_PROBED = 12  # keys of a loop's analysed actions pressed to see whether they quit or pause the game
+
+
+class _Trail:
+    """The analysis' worker, with the inputs stepped since its episode's reset: a step after which the game
+    exits normally (not a crash) is replayed from the reset, each key its inputs pressed tried alone, and a key
+    that quits the game alone raises `_Marked` (unless ``allow`` holds it; nothing is marked when ``allow`` is
+    None)."""
+
+    def __init__(self, w: Any, spec: GameSpec, allow: set[int] | None) -> None:
+        self.w = w
+        self.spec = spec
+        self.allow = allow
+        self.seed: int | None = None
+        self.steps: list[tuple[Any, int | None]] = []
+        self.checking = allow is not None
+        self.screens: list[tuple[str, int]] = []  # the recording run's screens: (digest, index of the step)
+        self._snaps: dict[int, list[tuple[Any, int | None]]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.w, name)
+
+    def reset(self, seed: int) -> Any:
+        self.seed, self.steps, self.screens = seed, [], []
+        return self.w.reset(seed=seed)
+
+    def step(self, frame: Any, frames: int | None = None) -> Any:
+        obs = self.w.step(frame, frames=frames)
+        self.steps.append((frame, frames))
+        if self.checking and frame.keys and _ending(obs) == "quit":
+            obs = self._which_quits(frame, frames, obs)
+        return obs
+
+    def replay(self, steps: list[tuple[Any, int | None]]) -> Any:
+        """A fresh episode (the same seed: the game's clocks are virtual, the same run) with ``steps`` played."""
+        obs = self.reset(self.seed)
+        for frame, frames in steps:
+            if obs.done:
+                break
+            obs = self.w.step(frame, frames=frames)
+            self.steps.append((frame, frames))
+        return obs
+
+    def _which_quits(self, frame: Any, frames: int | None, obs: Any) -> Any:
+        from playtester.analysis.keyprobe import describe_exit
+        from playtester.drive.inputs import InputFrame, key_name
+
+        before = self.steps[:-1]
+        found = []
+        for k in sorted(frame.keys - (self.allow or set())):
+            if self.replay(before).done:
+                break
+            alone = self.w.step(InputFrame(keys=frozenset({k}), mouse_pos=frame.mouse_pos), frames=frames)
+            if _ending(alone) == "quit":
+                found.append(("quit", key_name(k), describe_exit(alone)))
+        if found:
+            raise _Marked(found)
+        return self.replay([*before, (frame, frames)])  # none quits alone: where the episode was (it ended)
+
+    def note_screen(self) -> None:
+        """In the recording run, after each step: when the screen moved and then stayed the same for `FROZEN`
+        steps of random inputs, the keys pressed as it stopped are pressed again alone from just before, and
+        one after which it freezes until the same key again (`keyprobe.Watch.pause`) raises `_Marked`."""
+        if self.allow is None:
+            return
+        self.screens.append((str(self.w.call("playtester.analysis.keyprobe:screen_digest")), len(self.steps) - 1))
+        d = [x for x, _ in self.screens]
+        n = FROZEN + 1
+        if len(d) < n + 2 or len(set(d[-n:])) != 1 or d[-n - 1] == d[-n] or d[-n - 2] == d[-n - 1]:
+            return
+        # the run of equal screens started at step j (the frame that froze it, or the one before when the
+        # pause draws nothing): its keys and the next step's are the candidates
+        j = self.screens[-n][1]
+        from playtester.analysis.keyprobe import Watch, movers
+        from playtester.drive.inputs import InputFrame, key_name
+
+        steps, screens = list(self.steps), list(self.screens)
+        frames = self.spec.config.frames_per_action
+        released = InputFrame(mouse_pos=None)
+        found: list[tuple[str, str, str]] = []
+        self.checking = False
+
+        def digest(_obs: Any) -> str:
+            return str(self.w.call("playtester.analysis.keyprobe:screen_digest"))
+
+        def tap(frame: Any) -> Any:
+            obs = self.step(frame, frames)
+            return obs if obs.done else self.step(released, frames)
+
+        watch = Watch(lambda: self.step(released, frames), tap, digest)
+        try:
+            for at in (j, j + 1):
+                for k in sorted(steps[at][0].keys - self.allow):
+                    name = key_name(k)
+                    if any(f[1] == name for f in found) or self.replay(steps[:at]).done:
+                        continue
+                    base = watch.moves(digest(None), movers([name], [name]), 2)
+                    if base is None or self.replay(steps[:at]).done:
+                        continue
+                    frame = InputFrame(keys=frozenset({k}))
+                    after = tap(frame)
+                    if not after.done:
+                        verdict = watch.pause(name, frame, movers([name], [name]), base, after)
+                        if verdict is not None and verdict[0] == "pause":
+                            found.append(("pause", name, verdict[1] + " (in the recording run)"))
+        finally:
+            self.checking = True
+        if found:
+            raise _Marked(found)
+        self.replay(steps)  # none pauses: back where the run was
+        self.screens = screens
+
+    def snapshot(self) -> int | None:
+        sid = self.w.snapshot()
+        if sid is not None:
+            self._snaps[sid] = list(self.steps)
+        return sid
+
+    def back(self, sid: int | None, steps: list[tuple[Any, int | None]]) -> Any:
+        """The episode as it was at snapshot ``sid`` (taken after ``steps``): restored, or replayed."""
+        if sid is not None:
+            obs = self.w.restore(sid)
+            if obs is not None:
+                self.steps = list(self._snaps[sid])
+                return obs
+        return self.replay(steps)
+
+
+def _ending(obs: Any) -> str | None:
+    from playtester.analysis.keyprobe import ending
+
+    return ending(obs)
+
+
+def _probe_keys(w: _Trail, result: dict[str, Any]) -> None:
+    """Press each key of a loop's analysed actions once, alone, from where the loop was analysed (`playtester
+    init`'s probe, `playtester.analysis.keyprobe`): the keys after which the game exits normally (quit) or its
+    screen freezes until the same key again (pause) raise `_Marked`. The episode is left as it was."""
+    if w.allow is None:
+        return
+    from playtester.analysis.keyprobe import Watch, movers
+    from playtester.drive.inputs import InputFrame, key_name
+
+    keys: dict[int, None] = {}
+    for act in result["actions"]:
+        for k in sorted(getattr(act.get("sample_inputs"), "keys", ()) or ()):
+            if k not in w.allow:
+                keys.setdefault(k)
+    cands = list(keys)[:MAX_PROBED]
+    if not cands:
+        return
+    frames = w.spec.config.frames_per_action
+    released = InputFrame(mouse_pos=None)
+    steps = list(w.steps)
+    sid = w.snapshot()
+    w.checking = False
+    found: list[tuple[str, str, str]] = []
+
+    def digest(_obs: Any) -> str:
+        return str(w.w.call("playtester.analysis.keyprobe:screen_digest"))
+
+    def tap(frame: Any) -> Any:
+        obs = w.step(frame, frames)
+        return obs if obs.done else w.step(released, frames)
+
+    watch = Watch(lambda: w.step(released, frames), tap, digest)
+    names = [key_name(k) for k in cands]
+    try:
+        base = watch.moves(digest(None), movers(names), 3)
+        for k, name in zip(cands, names, strict=True):
+            w.back(sid, steps)
+            frame = InputFrame(keys=frozenset({k}))
+            after = tap(frame)
+            how = _ending(after)
+            if how == "quit":
+                from playtester.analysis.keyprobe import describe_exit
+
+                found.append(("quit", name, f"{describe_exit(after)} in the loop at "
+                                            f"{os.path.basename(result['loop']['file'])}:{result['loop']['line']}"))
+            elif how is None and base is not None:
+                verdict = watch.pause(name, frame, movers(names, [name]), base, after)
+                if verdict is not None and verdict[0] == "pause":
+                    found.append(("pause", name, verdict[1]))
+    finally:
+        w.checking = True
+        if found:
+            if sid is not None:
+                w.w.drop_snapshot(sid)
+        else:
+            w.back(sid, steps)
+            if sid is not None:
+                w.w.drop_snapshot(sid)
+    if found:
+        raise _Marked(found)
+
+
+def _unreached(w: _Trail, seed: int, analysed: list[dict[str, Any]], skipped: list[str]) -> list[str]:
+    """Input loops of the game's files that no run reached (``file:line``), those the budget skipped left out."""
+    from playtester.errors import WorkerError
+
+    try:
+        loops = w.w.call("playtester.analysis.live:other_input_loops", analysed)
+    except WorkerError:  # the game ended (a crash the random inputs found): ask a fresh episode
+        try:
+            if w.w.reset(seed=seed).done:
+                return []
+            loops = w.w.call("playtester.analysis.live:other_input_loops", analysed)
+        except WorkerError:
+            return []
+    told = {x.split(" in ")[0] for x in skipped}
+    out = [f"{os.path.basename(x['file'])}:{x['line']}" for x in loops]
+    return [x for x in dict.fromkeys(out) if x not in told]
 
 
 def merge_loops(results: list[dict[str, Any]]) -> dict[str, Any]:

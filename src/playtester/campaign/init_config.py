@@ -33,8 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from playtester.analysis.keyprobe import SUSPECT_KEYS, Watch, describe_exit, ending, movers
 from playtester.configfile import toml_value
-from playtester.drive.inputs import InputFrame, key_code, key_name
+from playtester.drive.inputs import InputFrame, key_name
 from playtester.drive.observation import Observation
 from playtester.drive.spec import DEFAULT_BLACKLIST, GameConfig, GameSpec, InitStep, resolve
 from playtester.errors import PlaytesterError, UsageError
@@ -42,11 +43,8 @@ from playtester.errors import PlaytesterError, UsageError
 __all__ = ["SUSPECT_KEYS", "InitProposal", "KeyFinding", "config_target", "picks_up", "propose", "render",
            "write_config"]
 
-SUSPECT_KEYS = ["ESCAPE", "q", "p", "PAUSE", "F11"]  # tried whether or not the analysis found them
 START_KEYS = ["RETURN", "SPACE"]  # tried first to get past a title
-MOVER_KEYS = ["LEFT", "RIGHT", "UP", "DOWN"]  # inputs that may move a play screen, besides the analysis's keys
 BIG_CHANGE = 0.25  # share of pixels that differ for another screen (a moved sprite changes far fewer)
-MAX_MOVERS = 6  # inputs tried to see whether a screen still moves
 MAX_KEYS = 24  # keys probed for quit / pause / fullscreen
 ANALYSIS_SECONDS = 5.0  # CPU seconds of the analysis (at most the config's analysis_seconds)
 RELEASED = InputFrame()
@@ -101,15 +99,7 @@ def _press(names: Iterable[str] = (), mouse: tuple[int, int] | None = None, butt
     return InputFrame.make(keys=list(names), mouse=mouse, buttons=list(buttons))
 
 
-def _describe_exit(obs: Observation) -> str:
-    ex = obs.exit
-    if ex is None:
-        return f"the episode ended ({obs.info.get('done_reason') or 'done'})"
-    if ex.kind == "finished":
-        return "the game's entry returned (a normal exit)"
-    if ex.kind == "exit":
-        return f"the game called sys.exit({ex.code if ex.code is not None else ''}) (a normal exit)"
-    return ex.describe()
+_describe_exit = describe_exit  # shared with the analysis (playtester.analysis.keyprobe)
 
 
 class _Prober:
@@ -193,22 +183,13 @@ class _Prober:
             return None
         return bool(on), int(changes)
 
+    def watch(self) -> Watch:
+        return Watch(self.step, self.tap, _hash)
+
     def moves(self, movers: list[tuple[str, InputFrame]], watch: int) -> str | None:
         """From the live state: what makes the screen change (``on its own`` or a mover's name), else None.
         Leaves the episode where the checks left it."""
-        last = _hash(self.last) if self.last is not None else ""
-        for o in self.idle(watch):
-            if o.done:
-                return None
-            if _hash(o) != last:
-                return "on its own"
-        for name, frame in movers:
-            o = self.tap(frame)
-            if o.done:
-                return None
-            if _hash(o) != last:
-                return f"under {name}"
-        return None
+        return self.watch().moves(_hash(self.last) if self.last is not None else "", movers, watch)
 
 
 # --------------------------------------------------------------------------------------------- proposing
@@ -285,6 +266,9 @@ def _analyse(spec: GameSpec, out: InitProposal, seed: int) -> list[str]:
                              else act["p_i_text"]))
         for code in sorted(getattr(sample, "keys", ()) or ()):
             keys.setdefault(key_name(code))
+    for found in (a.result.get("detected") or {}).values():  # keys the analysis left out as quit or pause keys:
+        for name in found:  # the blacklist probe presses them again and says what it saw
+            keys.setdefault(name)
     out.analysis_note = (f"{len(a.actions)} actions found by the analysis in {a.seconds:.1f} s"
                          + (f" ({'; '.join(a.warnings[:3])})" if a.warnings else ""))
     for act in a.actions:
@@ -309,14 +293,7 @@ def _inputs_text(f: InputFrame) -> str:
     return "+".join(parts) or "nothing held"
 
 
-def _movers(keys: list[str], leave_out: Iterable[str] = ()) -> list[tuple[str, InputFrame]]:
-    skip = {key_code(k) for k in [*SUSPECT_KEYS, *leave_out]}
-    out: list[tuple[str, InputFrame]] = []
-    for name in [*MOVER_KEYS, *keys]:
-        if key_code(name) in skip or any(n == name for n, _ in out):
-            continue
-        out.append((name, _press([name])))
-    return out[:MAX_MOVERS]
+_movers = movers  # shared with the analysis (playtester.analysis.keyprobe)
 
 
 def _find_init(p: _Prober, out: InitProposal, keys: list[str], seconds: float) -> list[tuple[InputFrame, int]]:
@@ -439,17 +416,11 @@ def _find_blacklist(p: _Prober, out: InitProposal, keys: list[str], play: list[t
             continue
         if base_moves is None:
             continue
-        movers = _movers(keys, [name])
-        if p.moves(movers, 3) is not None:
-            continue
-        p.tap(frame)  # the same key again: a pause key resumes
-        again = p.moves(movers, 3)
-        if again is not None:
-            out.blacklist.append(KeyFinding(name, "pause", f"{name} froze the screen (it had moved {base_moves}; "
-                                            f"nothing moved it after), {name} again made it move {again}"))
-        else:
-            out.notes.append(f"{name} froze the screen and a second {name} did not bring it back (a give-up or menu "
-                             "key?): not blacklisted")
+        found = p.watch().pause(name, frame, _movers(keys, [name]), base_moves, obs)  # a pause key resumes
+        if found is not None and found[0] == "pause":
+            out.blacklist.append(KeyFinding(name, "pause", found[1]))
+        elif found is not None:
+            out.notes.append(found[1] + ": not blacklisted")
     if out.init:  # past a title: keys that quit there
         for name in cands:
             if any(f.key == name for f in out.blacklist):
@@ -468,7 +439,7 @@ def _fullscreen_seen(name: str, before: tuple[bool, int], after: tuple[bool, int
 
 
 def _quit_or_crash(out: InitProposal, name: str, obs: Observation, where: str) -> None:
-    if obs.exit is not None and obs.exit.is_failure:
+    if ending(obs) == "crash":
         out.notes.append(f"{name}{where} ended the game with a failure ({obs.exit.describe()}): a bug for the "
                          "campaign to report, not blacklisted")
     else:

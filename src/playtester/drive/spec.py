@@ -73,6 +73,11 @@ class GameConfig(BaseModel):
                                 "the config file")
     blacklist: list[str] = Field(default_factory=lambda: list(DEFAULT_BLACKLIST),
                                  description="keys no action space may press (quit, pause, fullscreen)")
+    analysis_allow_keys: list[str] = Field(default_factory=list,
+                                           description="keys the action-space analysis keeps though it finds that "
+                                           "they quit or pause the game (by default such a key is blacklisted for "
+                                           "the analysed space and the analysis runs again without it): a quit "
+                                           "or pause key the tests should press")
     reward_feature: str | None = Field(None, description="probe feature whose increase is the reward")
     features: list[str] | None = Field(None, description="probe features of the feature observation, in order")
     game_args: dict[str, Any] = Field(default_factory=dict, description="keyword arguments of the entry function")
