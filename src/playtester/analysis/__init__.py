@@ -216,8 +216,6 @@ def _run(spec: GameSpec, seed: int, record_steps: int, timeout: float, profile: 
                     analysis_s += more_s
                     if others:
                         result = merge_loops([result, *others])
-                if not result.get("gave_up") and result["actions"]:
-                    result["unanalysed"] = _unanalysed_loops(w, result, skipped)
                 t2 = time.perf_counter()
             except _Marked:
                 spent[0] += analysis_s
@@ -248,7 +246,12 @@ def _run(spec: GameSpec, seed: int, record_steps: int, timeout: float, profile: 
                 warnings.append(f"input loop at {where} not analysed: the other loops spent the analysis budget "
                                 f"({budget:g} s of CPU time for all loops; raise analysis_seconds to analyse it)")
             analysed = [x["loop"] for x in result.get("loops", [result])]
-            for where in _unreached(w, seed + attempt, analysed, skipped):
+            unreached = _unreached(w, seed + attempt, analysed, skipped)
+            # the input loops left without analysed actions: the space offers the blind ones only then
+            # (`space.needs_fallback`); in a game whose every input loop is analysed they would never be valid
+            result["unanalysed"] = [*dict.fromkeys(x.split(" in ")[0] for x in skipped),
+                                    *(unreached if unreached is not None else ["(unknown: the game ended first)"])]
+            for where in unreached or []:
                 warnings.append(f"input loop at {where} was never reached: neither the recording run nor playing "
                                 "the analysed actions got there, so the space has no actions of its own for it "
                                 "(only the blind fallback's); if a title or menu leads there, set init inputs in the "
@@ -269,23 +272,6 @@ def _run(spec: GameSpec, seed: int, record_steps: int, timeout: float, profile: 
                                "of the analysis", ex)
     raise AnalysisError(f"analysis of {spec.text} failed: the game ended before its main loop could be analysed "
                         f"({why})")
-
-
-def _unanalysed_loops(w: Any, result: dict[str, Any], skipped: list[str]) -> list[str]:
-    """The game's input loops left without analysed actions (``file:line in function``): those the budget
-    left (``skipped``) and those the runs never reached (a game-over screen's wait loop). The space offers
-    the blind actions (`space.fallback_actions`) only when this is not empty or an analysis was partial: in a
-    game whose every input loop is analysed they would never be valid."""
-    from playtester.errors import WorkerError
-
-    loops = [r["loop"] for r in result.get("loops") or [result]]
-    try:
-        left = w.call("playtester.analysis.live:other_input_loops", loops)
-    except WorkerError:  # the game ended while exploring: whether loops are left is unknown, keep the fallback
-        return [*dict.fromkeys(skipped), "(unknown: the game ended before the analysis could tell)"]
-    return [*dict.fromkeys(skipped), *(f"{os.path.basename(x['file'])}:{x['line']}" for x in left
-                                       if not any(s.startswith(f"{os.path.basename(x['file'])}:{x['line']} ")
-                                                  for s in skipped))]
 
 
 def _cpu(result: dict[str, Any]) -> float:
@@ -619,8 +605,9 @@ def _probe_keys(w: _Trail, result: dict[str, Any]) -> None:
         raise _Marked(found)
 
 
-def _unreached(w: _Trail, seed: int, analysed: list[dict[str, Any]], skipped: list[str]) -> list[str]:
-    """Input loops of the game's files that no run reached (``file:line``), those the budget skipped left out."""
+def _unreached(w: _Trail, seed: int, analysed: list[dict[str, Any]], skipped: list[str]) -> list[str] | None:
+    """Input loops of the game's files that no run reached (``file:line``), those the budget skipped left out;
+    None when the game could not be asked (it ends at once)."""
     from playtester.errors import WorkerError
 
     try:
@@ -628,10 +615,10 @@ def _unreached(w: _Trail, seed: int, analysed: list[dict[str, Any]], skipped: li
     except WorkerError:  # the game ended (a crash the random inputs found): ask a fresh episode
         try:
             if w.w.reset(seed=seed).done:
-                return []
+                return None
             loops = w.w.call("playtester.analysis.live:other_input_loops", analysed)
         except WorkerError:
-            return []
+            return None
     told = {x.split(" in ")[0] for x in skipped}
     out = [f"{os.path.basename(x['file'])}:{x['line']}" for x in loops]
     return [x for x in dict.fromkeys(out) if x not in told]
