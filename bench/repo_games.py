@@ -17,9 +17,13 @@ script
 It writes bench/results/repo_games_NAME.json (with bench/provenance.py's command, commit, machine and date) and
 prints a summary table. The campaign folders stay in .cache/repo_games/GAME/seedS (``playtester replay`` them).
 
-Usage: python bench/repo_games.py [--split dev|heldout|all] [--games a,b] [--budget 1000] [--seeds 0,1,2]
+Usage: python bench/repo_games.py [--split dev|heldout|heldout2|all] [--games a,b] [--budget 1000] [--seeds 0,1,2]
                                   [--name NAME] [--merge] [--timeout 900]
        python bench/repo_games.py --retriage NAME     # the triage table again over a results file, no runs
+
+Splits (the ``split`` of each game in bench/repo_games.toml): ``dev`` (looked at while fixing playtester),
+``heldout`` (the first round's held-out games), ``heldout2`` (issue 55's held-out games: run them only once its
+method is frozen). ``all`` is every game of the file, held-out ones included.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ GAMES = ROOT / "bench" / "repo_games"
 TRIAGE = ROOT / "bench" / "repo_games_triage.toml"
 CACHE = ROOT / ".cache" / "repo_games"
 FALSE_CAUSES = ("startup", "cwd", "ours", "other")
+SPLITS = ("dev", "heldout", "heldout2")
 
 
 # ------------------------------------------------------------------------------------------------ corpus, triage
@@ -233,7 +238,7 @@ def summary(runs: list[dict]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", default="all", choices=["dev", "heldout", "all"])
+    ap.add_argument("--split", default="all", choices=[*SPLITS, "all"])
     ap.add_argument("--games", default="")
     ap.add_argument("--budget", default="1000")
     ap.add_argument("--seeds", default="0")
