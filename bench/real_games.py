@@ -1,28 +1,50 @@
-"""Real-game corpus benchmark: pygame games published on PyPI that nobody here wrote (issue 16).
+"""Real-game corpus benchmark: pygame games nobody here wrote, from PyPI (issue 16) or from GitHub repositories
+(``--corpus repo``, issue 55).
 
-The corpus is bench/real_games.toml: per game a pinned pip requirement (and pinned extra requirements), the
-playtester spec that starts it, and the controls its own README or code says it uses. This script
+The PyPI corpus (the default, ``--corpus pypi``) is bench/real_games.toml: per game a pinned pip requirement (and
+pinned extra requirements), the playtester spec that starts it, and the controls its own README or code says it
+uses. The repository corpus (``--corpus repo``) is bench/repo_games.toml, the games bench/repo_games.py runs as
+their READMEs say: per game its vendored folder under bench/repo_games, the spec a user would write from that
+folder, its controls and blacklist in the same format, and its ``split`` (``--split dev`` by default: the held-out
+splits are run only to judge a frozen method). This script
 
-1. installs each game into its own cached folder, ``.cache/real_games/NAME/site``, with
+1. installs each PyPI game into its own cached folder, ``.cache/real_games/NAME/site``, with
    ``pip install --no-deps --target`` (pygame is playtester's pygame-ce: a game's ``pygame`` requirement is
    never installed, so it cannot shadow pygame-ce). The folder reaches the game through ``PYTHONPATH``,
-   which playtester's worker processes inherit; it is reused while the game's pins are unchanged;
+   which playtester's worker processes inherit; it is reused while the game's pins are unchanged. A repository
+   game is not installed: every measuring process runs in a fresh scratch copy of its folder (bench/repo_games.py's
+   `scratch_copy`, at the same path for all of one game's measurements), the spec resolved there, and its cached
+   folder ``.cache/real_games_repo/NAME`` holds only its config and its exported space;
 2. per game, measures
    - ``playtester run SPEC --steps N`` (exit code, steps/s, episodes, crashes found, warnings);
    - the analysis (``playtester.analysis.analyze``): succeeded / partial / failed with the reason, or "game
      crashed" (the game's own uncaught exception as it starts, before any input of the analysis: counted apart,
-     the analysis target is over the games that start), actions, analysis seconds, the main loop it found, and
-     which of the documented controls its actions involve;
+     the analysis target is over the games that start), analysis seconds, the main loop it found, and which of
+     the documented controls its actions involve; the space it gives, as the coverage runs load it:
+     ``actions`` (every action of the space an agent picks from), ``analysed_actions`` (those from the analysis:
+     one per distinct input), ``fallback_actions`` (the blind fallback's, named with
+     ``playtester.analysis.space.FALLBACK_PREFIX``, carried when an input loop was left unanalysed or a loop's
+     analysis was partial), ``path_actions`` (the input-code paths the analysed actions stand for, summed over
+     the loops), ``unanalysed`` (the input loops left without analysed actions) and ``actions_per_control``
+     (``actions`` over the documented controls). Rows measured before these fields existed count ``actions`` as
+     the analysed actions alone;
    - the random agent, same seeds and steps, with the analyzed and the blind space: distinct states (the
      ``pixels`` abstraction, Go-Explore's cells) and statement coverage of the game's code;
-3. prints a markdown table and a summary against the targets, and writes bench/results/real_games.json.
+3. prints a markdown table and a summary against the targets, issue 16's and issue 55's (its "Done when":
+   analysis succeeds on every game that starts, documented controls found, analyzed >= blind on code coverage on
+   >= 90% of games and more distinct states on >= 80%, median actions per documented control <= 3), over all
+   the games measured and per split, and writes bench/results/real_games.json (the repository corpus:
+   bench/results/real_games_repo_SPLIT.json), with bench/provenance.py's command, commit, machine and date.
 
-Every measurement of a game runs in a child process (``--inner``) with the game's folder on its path and a
-scratch folder (``.cache/real_games/NAME/run``, also its HOME) as its working directory, under a timeout.
-The playtester measured is the one this Python imports (``playtester_src`` in the results): put another
-checkout's ``src`` first on PYTHONPATH to measure that one.
+Every measurement of a game runs in a child process (``--inner``) under a timeout: a PyPI game with its folder
+on its path and a scratch folder (``.cache/real_games/NAME/run``, also its HOME) as its working directory, a
+repository game in its scratch copy with a scratch HOME beside it. The blacklist of a game (either corpus) is
+written into its ``playtester.toml`` and applies to every space. The playtester measured is the one this Python
+imports (``playtester_src`` in the results): put another checkout's ``src`` first on PYTHONPATH to measure that one.
 
 Usage: python bench/real_games.py [--games a,b] [--steps 1000] [--seeds 0] [--jobs 1] [--out FILE]
+       python bench/real_games.py --corpus repo [--split dev|heldout|heldout2|all] [--games a,b] [--steps 1000]
+                                  [--seeds 0,1,2] [--jobs 1] [--out FILE]
        python bench/real_games.py --rescore [FILE]   # inputs found, table and summary again from the exported spaces
 """
 
@@ -41,7 +63,9 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -50,6 +74,9 @@ from provenance import ROOT, provenance  # noqa: E402
 CORPUS = ROOT / "bench" / "real_games.toml"
 CACHE = ROOT / ".cache" / "real_games"
 RESULTS = ROOT / "bench" / "results" / "real_games.json"
+REPO_CORPUS = ROOT / "bench" / "repo_games.toml"  # vendored in bench/repo_games (bench/repo_games.py)
+REPO_CACHE = ROOT / ".cache" / "real_games_repo"
+CORPORA = {"pypi": CORPUS, "repo": REPO_CORPUS}
 NETWORK_ERRORS = ("NewConnectionError", "Failed to establish a new connection", "Temporary failure in name resolution",
                   "Name or service not known", "Network is unreachable", "Connection refused", "ConnectTimeoutError",
                   "Read timed out", "Could not fetch URL", "ProxyError", "SSLError")
@@ -72,16 +99,32 @@ def load_corpus(path: Path = CORPUS) -> list[dict]:
     return games
 
 
-def select(games: str) -> list[dict]:
-    """The corpus games named in ``games`` (comma-separated; empty: all), or exit naming those it does not hold."""
-    corpus = load_corpus()
+def load_games(corpus: str = "pypi") -> list[dict]:
+    """The games of ``corpus`` (pypi / repo), each with its ``corpus`` and ``split`` (a repository game's own;
+    ``pypi`` for every PyPI game)."""
+    return [{**g, "corpus": corpus, "split": g.get("split", "pypi")} for g in load_corpus(CORPORA[corpus])]
+
+
+def select(games: str, corpus: str = "pypi", split: str = "all") -> list[dict]:
+    """The games of ``corpus`` in ``split`` (``all``: every split), only those named in ``games`` when given
+    (comma-separated); exits naming any game the corpus does not hold, or that lies in another split (so that
+    no held-out game is run by naming it with the default ``--split dev``)."""
+    every = load_games(corpus)
+    chosen = [g for g in every if split == "all" or g["split"] == split]
+    if split != "all" and not chosen:
+        sys.exit(f"no game of {CORPORA[corpus].relative_to(ROOT)} is in split {split!r}")
     if games:
         wanted = games.split(",")
-        unknown = set(wanted) - {g["name"] for g in corpus}
+        unknown = set(wanted) - {g["name"] for g in every}
         if unknown:
-            sys.exit(f"not in {CORPUS}: {', '.join(sorted(unknown))}")
-        corpus = [g for g in corpus if g["name"] in wanted]
-    return corpus
+            sys.exit(f"not in {CORPORA[corpus].relative_to(ROOT)}: {', '.join(sorted(unknown))}")
+        elsewhere = sorted(set(wanted) - {g["name"] for g in chosen})
+        if elsewhere:
+            splits = {g["name"]: g["split"] for g in every}
+            sys.exit(f"not in split {split!r}: " + ", ".join(f"{n} ({splits[n]})" for n in elsewhere)
+                     + "; name their split with --split")
+        chosen = [g for g in chosen if g["name"] in wanted]
+    return chosen
 
 
 def pins(game: dict) -> dict:
@@ -89,12 +132,33 @@ def pins(game: dict) -> dict:
     return {"pip": game["pip"], "deps": list(game.get("deps", [])), "python": sys.version.split()[0]}
 
 
+def is_repo(game: dict) -> bool:
+    return game.get("corpus") == "repo"
+
+
 def game_dir(game: dict) -> Path:
-    return CACHE / game["name"]
+    """The game's cached folder: its install (PyPI), config, exported space and measuring scratch."""
+    return (REPO_CACHE if is_repo(game) else CACHE) / game["name"]
 
 
 def pythonpath(game: dict) -> list[str]:
-    return [str(game_dir(game) / "site")]
+    return [] if is_repo(game) else [str(game_dir(game) / "site")]
+
+
+def version(game: dict) -> str:
+    """A PyPI game's version, a repository game's commit (short)."""
+    return game["version"] if "version" in game else game["commit"][:7]
+
+
+def prepare(game: dict) -> Path:
+    """A PyPI game installed (`install`); a repository game's cached folder made, with its config (nothing to
+    install: each measurement copies its vendored folder afresh)."""
+    if not is_repo(game):
+        return install(game)
+    d = game_dir(game)
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "playtester.toml").write_text(_config_toml(game))
+    return d
 
 
 def registry_reachable(project: str) -> bool:
@@ -153,7 +217,7 @@ def install(game: dict, quiet: bool = True) -> Path:
 def _config_toml(game: dict) -> str:
     from playtester.configfile import toml_value
 
-    lines = ["# written by bench/real_games.py from bench/real_games.toml"]
+    lines = [f"# written by bench/real_games.py from {CORPORA[game.get('corpus', 'pypi')].relative_to(ROOT)}"]
     for key in ("frames_per_action", "init"):
         if key in game:
             lines.append(f"{key} = {toml_value(game[key])}")
@@ -168,7 +232,7 @@ def _config_toml(game: dict) -> str:
 
 
 def game_env(game: dict) -> dict[str, str]:
-    """The environment a game's processes run in: its folders on PYTHONPATH, a scratch HOME."""
+    """The environment a PyPI game's processes run in: its folders on PYTHONPATH, a scratch HOME."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(pythonpath(game) + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     home = game_dir(game) / "run"
@@ -176,6 +240,33 @@ def game_env(game: dict) -> dict[str, str]:
     env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local/share"), XDG_CONFIG_HOME=str(home / ".config"),
                XDG_CACHE_HOME=str(home / ".cache"), PYTHONDONTWRITEBYTECODE="1")
     return env
+
+
+_SCRATCH: dict[str, Path] = {}  # repository game -> the temporary folder its scratch copies go in, this run
+
+
+def _scratch_root(game: dict) -> Path:
+    """One temporary folder per repository game for this benchmark run (outside the repository, as
+    bench/repo_games.py's, so that playtester's project-root search stops where it does there), removed at exit:
+    all of a game's measurements see its copy at the same path (the analysis' exported space names its files)."""
+    if game["name"] not in _SCRATCH:
+        _SCRATCH[game["name"]] = Path(tempfile.mkdtemp(prefix=f"real_games_{game['name']}_"))
+        atexit.register(shutil.rmtree, _SCRATCH[game["name"]], True)
+    return _SCRATCH[game["name"]]
+
+
+@contextmanager
+def workdir(game: dict) -> Iterator[tuple[Path, dict[str, str]]]:
+    """The working directory and environment of one measuring process: a PyPI game's scratch folder
+    (``.cache/real_games/NAME/run``, also its HOME); a fresh scratch copy of a repository game's folder with a
+    fresh HOME beside it (bench/repo_games.py's `scratch_copy` and `scratch_env`)."""
+    if not is_repo(game):
+        yield game_dir(game) / "run", game_env(game)
+        return
+    import repo_games  # here, not at the top: repo_games imports this module
+
+    work, home = repo_games.scratch_copy(game, _scratch_root(game))
+    yield work, repo_games.scratch_env(home)
 
 
 # ------------------------------------------------------------------------------------------------ the inner side
@@ -225,6 +316,25 @@ def distinct_inputs(space_file: str | Path) -> int:
                 for a in acts})
 
 
+def space_counts(space_file: str | Path) -> dict:
+    """The space an exported analysis gives, loaded as the coverage runs load it (``analyzed:FILE``): ``actions``
+    (all of them), ``fallback_actions`` (the blind fallback's, `FALLBACK_PREFIX`), ``analysed_actions`` (the
+    rest), ``path_actions`` (the input-code paths the analysed actions were made from, summed over the loops: a
+    merged result's own ``stats`` holds its first loop's) and ``unanalysed`` (the input loops left without
+    analysed actions; None where the result predates the field)."""
+    from playtester.analysis.export import load_analyzed
+    from playtester.analysis.space import FALLBACK_PREFIX
+
+    space = load_analyzed(space_file)
+    fallback = sum(1 for a in space.actions if a.name.startswith(FALLBACK_PREFIX))
+    result = space.analysis
+    loops = result.get("loops") or [result]
+    paths = [lp.get("stats", {}).get("path_actions") for lp in loops]
+    return {"actions": len(space.actions), "analysed_actions": len(space.actions) - fallback,
+            "fallback_actions": fallback, "path_actions": sum(paths) if None not in paths else None,
+            "unanalysed": result.get("unanalysed")}
+
+
 def inner_analyze(game: dict, seed: int, space_file: str) -> dict:
     from playtester.analysis import AnalysisError, GameCrashedError, analyze
     from playtester.analysis.export import export
@@ -243,7 +353,7 @@ def inner_analyze(game: dict, seed: int, space_file: str) -> dict:
     export(r, spec.text, space_file)
     loop = r.get("loop") or {}
     return {"status": "partial" if r.get("partial") else "succeeded", "reason": r.get("partial") or "",
-            "actions": len(r["actions"]), "analysis_s": a.seconds, "analysis_cpu_s": a.cpu_seconds,
+            **space_counts(space_file), "analysis_s": a.seconds, "analysis_cpu_s": a.cpu_seconds,
             "record_run_s": a.run_seconds, "wall_s": wall,
             "loop": f"{Path(loop['file']).name}:{loop['line']} in {loop['function']}" if loop else None,
             "paths": r["stats"]["paths"], "truncated": r["stats"]["truncated"], "warnings": a.warnings,
@@ -269,12 +379,12 @@ def inner_coverage(game: dict, actions: str, seed: int, steps: int) -> dict:
 
 
 def _inner(argv: list[str]) -> None:
-    what, name = argv[0], argv[1]
-    game = next(g for g in load_corpus() if g["name"] == name)
+    what, corpus, name = argv[0], argv[1], argv[2]
+    game = next(g for g in load_games(corpus) if g["name"] == name)
     if what == "analyze":
-        row = inner_analyze(game, int(argv[2]), argv[3])
+        row = inner_analyze(game, int(argv[3]), argv[4])
     else:
-        row = inner_coverage(game, argv[2], int(argv[3]), int(argv[4]))
+        row = inner_coverage(game, argv[3], int(argv[4]), int(argv[5]))
     print("RESULT " + json.dumps(row))
 
 
@@ -320,9 +430,10 @@ def _on_signal(signum: int, _frame: object) -> None:
 
 
 def _call_inner(game: dict, args: list[str], timeout: float) -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--inner", *args]
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--inner", args[0], game.get("corpus", "pypi"), *args[1:]]
     try:
-        p = _run(cmd, timeout, env=game_env(game), cwd=game_dir(game) / "run")
+        with workdir(game) as (cwd, env):
+            p = _run(cmd, timeout, env=env, cwd=cwd)
     except subprocess.TimeoutExpired:
         return {"status": "failed", "reason": f"timed out after {timeout:g} s", "error": "timeout"}
     for line in p.stdout.splitlines():
@@ -346,12 +457,15 @@ def measure_run(game: dict, steps: int, seed: int, timeout: float) -> dict:
            "--config", str(d / "playtester.toml"), "--json", str(out)]
     t0 = time.perf_counter()
     try:
-        p = _run(cmd, timeout, env=game_env(game), cwd=d / "run")
+        with workdir(game) as (cwd, env):
+            p = _run(cmd, timeout, env=env, cwd=cwd)
     except subprocess.TimeoutExpired:
         return {"rc": None, "error": f"timed out after {timeout:g} s", "wall_s": time.perf_counter() - t0}
     row: dict = {"rc": p.returncode, "wall_s": time.perf_counter() - t0,
                  "command": f"playtester run {game['spec']} --steps {steps} --seed {seed} --config "
-                            f"{(d / 'playtester.toml').relative_to(ROOT)}"}
+                            f"{(d / 'playtester.toml').relative_to(ROOT)}",
+                 "cwd": (f"<scratch copy of bench/repo_games/{game['path']}>" if is_repo(game)
+                         else str((d / "run").relative_to(ROOT)))}
     if not out.is_file():
         row["error"] = (p.stderr or p.stdout).strip()[-1500:]
         return row
@@ -371,7 +485,8 @@ def measure_analysis(game: dict, seed: int, space_file: Path | None = None) -> d
     the space is exported to ``space_file`` (by default the one the coverage runs load)."""
     space_file = space_file or game_dir(game) / "space.json"
     space_file.unlink(missing_ok=True)
-    row: dict = {"game": game["name"], "version": game["version"], "spec": game["spec"], "genre": game["genre"]}
+    row: dict = {"game": game["name"], "version": version(game), "spec": game["spec"], "genre": game["genre"],
+                 "corpus": game.get("corpus", "pypi"), "split": game.get("split", "pypi")}
     a = _call_inner(game, ["analyze", game["name"], str(seed), str(space_file)], timeout=120)
     row["analysis"] = a
     # blacklisted keys are no action's, by design: not counted as controls the analysis should find
@@ -381,7 +496,15 @@ def measure_analysis(game: dict, seed: int, space_file: Path | None = None) -> d
         controls.add("mouse_move")
     row["controls"] = sorted(controls)
     row["controls_found"] = sorted(controls & set(a.get("inputs", [])))
+    row["actions_per_control"] = per_control(row)
     return row
+
+
+def per_control(row: dict) -> float | None:
+    """The analysed space's actions per documented control (issue 55: at most 3 in the median game); None
+    without an analysed space or documented controls."""
+    n = row["analysis"].get("actions")
+    return round(n / len(row["controls"]), 2) if n is not None and row["controls"] else None
 
 
 def rescore(path: Path) -> None:
@@ -389,16 +512,18 @@ def rescore(path: Path) -> None:
     (``.cache/real_games/NAME/space.json``), e.g. after a change of `inputs_found`; the measurements stay."""
     data = json.loads(path.read_text())
     for row in data["rows"]:
-        space_file = CACHE / row["game"] / "space.json"
+        space_file = game_dir({"name": row["game"], "corpus": row.get("corpus", "pypi")}) / "space.json"
         if row["analysis"].get("status") in ("succeeded", "partial") and space_file.is_file():
             row["analysis"]["inputs"] = inputs_found(space_file)
             row["analysis"]["distinct_inputs"] = distinct_inputs(space_file)
+            row["analysis"].update(space_counts(space_file))
             row["controls_found"] = sorted(set(row["controls"]) & set(row["analysis"]["inputs"]))
+            row["actions_per_control"] = per_control(row)
     data["summary"], data["table"] = summary(data["rows"]), table(data["rows"])
     data["rescored"] = provenance()["date"]
     path.write_text(json.dumps(data, indent=1))
     print(data["table"])
-    print(summary_line(data["summary"]))
+    print(summary_lines(data["summary"]))
 
 
 def measure_play(game: dict, row: dict, steps: int, seeds: list[int], timeout: float, status=lambda text: None) -> dict:
@@ -413,7 +538,8 @@ def measure_play(game: dict, row: dict, steps: int, seeds: list[int], timeout: f
         runs = []
         for seed in seeds:
             status(f"{name} space, seed {seed}")
-            runs.append(_call_inner(game, ["coverage", game["name"], actions, str(seed), str(steps)], timeout=timeout))
+            runs.append(_call_inner(game, ["coverage", game["name"], actions, str(seed), str(steps)],
+                                    timeout=timeout))
         ok = [r for r in runs if "states" in r]
         row[name] = {"runs": runs,
                      "states": statistics.mean(r["states"] for r in ok) if ok else None,
@@ -430,10 +556,10 @@ def _fmt(v, spec=".0f") -> str:
 
 
 def table(rows: list[dict]) -> str:
-    out = ["| game | genre | run: steps/s, episodes, crashes + hangs | analysis | actions "
-           "| analysis s: CPU (wall; + recording) "
+    out = ["| game | genre | run: steps/s, episodes, crashes + hangs | analysis | actions (blind fallback; paths) "
+           "| actions per control | analysis s: CPU (wall; + recording) "
            "| controls found | states analyzed / blind | code lines analyzed / blind (of) |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         run, a = r["run"], r["analysis"]
         ran = (f"{run['steps_per_s']:.0f}, {run['episodes']}, {run['crashes']}" if "steps_per_s" in run
@@ -443,7 +569,10 @@ def table(rows: list[dict]) -> str:
         times = (f"{_fmt(a.get('analysis_cpu_s'), '.2f')} ({a['analysis_s']:.2f}; +{a['record_run_s']:.2f})"
                  if "analysis_s" in a
                  else f"({a.get('wall_s', 0):.1f} to fail)" if "wall_s" in a else "-")
-        out.append(f"| {r['game']} {r['version']} | {r['genre']} | {ran} | {status} | {a.get('actions', '-')} | {times} "
+        acts = (f"{a['actions']} ({_fmt(a.get('fallback_actions'), 'd')}; {_fmt(a.get('path_actions'), 'd')})"
+                if "actions" in a else "-")
+        ratio = _fmt(r.get("actions_per_control", per_control(r) if "controls" in r else None), ".1f")
+        out.append(f"| {r['game']} {r['version']} | {r['genre']} | {ran} | {status} | {acts} | {ratio} | {times} "
                    f"| {len(r['controls_found'])} / {len(r['controls'])} "
                    f"| {_fmt(an.get('states'))} / {_fmt(bl.get('states'))} "
                    f"| {_fmt(an.get('lines'))} / {_fmt(bl.get('lines'))} ({_fmt(bl.get('lines_total'))}) |")
@@ -451,6 +580,15 @@ def table(rows: list[dict]) -> str:
 
 
 def summary(rows: list[dict]) -> dict:
+    """Over all the rows, against issue 16's targets (``targets``) and issue 55's (``targets_issue55``), and the
+    same per split (``by_split``: a repository game's split, ``pypi`` for the PyPI corpus)."""
+    s = _summary(rows)
+    splits = dict.fromkeys(r.get("split", "pypi") for r in rows)
+    s["by_split"] = {sp: _summary([r for r in rows if r.get("split", "pypi") == sp]) for sp in splits}
+    return s
+
+
+def _summary(rows: list[dict]) -> dict:
     n = len(rows)
     ran = [r for r in rows if r["run"].get("rc") in (0, 1) and r["run"].get("steps")]
     ok = [r for r in rows if r["analysis"].get("status") == "succeeded"]
@@ -483,6 +621,32 @@ def summary(rows: list[dict]) -> dict:
         "median analysis < 2 s": bool(times) and statistics.median(times) < 2,
         "no analysis > 10 s": bool(spent) and max(spent) <= 10,
     }
+    # issue 55: the analysed space's size against the documented controls (rows measured before the field was
+    # recorded: their `actions` are the analysed ones alone), the blind fallback in it, paths against actions
+    spaced = [r for r in rows if "actions" in r["analysis"]]
+    ratios = [x for x in (r.get("actions_per_control", per_control(r)) for r in spaced) if x is not None]
+    with_controls = [r for r in rows if r["controls"]]
+    all_found = [r for r in with_controls if set(r["controls"]) <= set(r["controls_found"])]
+    s.update({
+        "spaces": len(spaced),
+        "median_actions": statistics.median(r["analysis"]["actions"] for r in spaced) if spaced else None,
+        "median_actions_per_control": statistics.median(ratios) if ratios else None,
+        "max_actions_per_control": max(ratios, default=None),
+        "spaces_with_fallback": sum(1 for r in spaced if r["analysis"].get("fallback_actions")),
+        "fallback_actions": sum(r["analysis"].get("fallback_actions") or 0 for r in spaced),
+        "analysed_actions": sum(r["analysis"].get("analysed_actions", r["analysis"]["actions"]) for r in spaced),
+        "path_actions": sum(r["analysis"].get("path_actions") or 0 for r in spaced),
+        "spaces_with_unanalysed_loops": sum(1 for r in spaced if r["analysis"].get("unanalysed")),
+        "games_with_controls": len(with_controls), "games_all_controls_found": len(all_found),
+    })
+    s["targets_issue55"] = {
+        "analysis succeeds on every game that starts": len(ok) == analysable,
+        "documented controls found >= 100 of 107 (93%)": s["controls_found"] >= 100 / 107 * s["controls"],
+        "every control found on >= 8 of 10 games": len(all_found) >= 0.8 * len(with_controls),
+        "analyzed >= blind on code coverage on >= 90%": len(lines_ge) >= 0.9 * n,
+        "analyzed > blind on distinct states on >= 80%": len(states_gt) >= 0.8 * n,
+        "median actions per documented control <= 3": bool(ratios) and statistics.median(ratios) <= 3,
+    }
     return s
 
 
@@ -496,7 +660,24 @@ def summary_line(s: dict) -> str:
             f"{s['analyzed_gt_blind_states']}/{n} (target: most); median analysis "
             f"{_fmt(s['median_analysis_s'], '.2f')} s (target < 2 s), slowest {_fmt(s['max_analysis_s'], '.1f')} s "
             f"(target <= 10 s); documented controls found {s['controls_found']}/{s['controls']}. Targets: "
-            + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in s["targets"].items()))
+            + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in s["targets"].items())
+            + (f"\nIssue 55: every control found on {s['games_all_controls_found']}/{s['games_with_controls']} games; "
+               f"median space {_fmt(s['median_actions'])} actions, {_fmt(s['median_actions_per_control'], '.2f')} per "
+               f"documented control (max {_fmt(s['max_actions_per_control'], '.1f')}, over {s['spaces']} analysed "
+               f"spaces); blind fallback in {s['spaces_with_fallback']}/{s['spaces']} spaces "
+               f"({s['fallback_actions']} actions in all); {s['analysed_actions']} analysed actions from "
+               f"{s['path_actions']} input paths. Targets: "
+               + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in s["targets_issue55"].items())
+               if "targets_issue55" in s else ""))
+
+
+def summary_lines(s: dict) -> str:
+    """The summary over all the rows, then per split where there are several."""
+    by = s.get("by_split") or {}
+    if len(by) <= 1:
+        return summary_line(s)
+    return "\n".join([f"All {s['games']} games: " + summary_line(s)]
+                     + [f"Split {sp}: " + summary_line(x) for sp, x in by.items()])
 
 
 def main() -> None:
@@ -509,25 +690,36 @@ def main() -> None:
         rescore(Path(sys.argv[2]) if len(sys.argv) > 2 else RESULTS)
         return
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", default="", help="comma-separated names from bench/real_games.toml (default: all)")
+    ap.add_argument("--corpus", default="pypi", choices=sorted(CORPORA), help="pypi: bench/real_games.toml (the "
+                    "default); repo: bench/repo_games.toml, the vendored games of bench/repo_games")
+    ap.add_argument("--split", default=None, choices=["dev", "heldout", "heldout2", "all"],
+                    help="with --corpus repo: the games of this split (default: dev; the held-out splits only to "
+                    "judge a frozen method)")
+    ap.add_argument("--games", default="", help="comma-separated names from the corpus (default: all of the split)")
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--seeds", default="0", help="comma-separated seeds of the random agent (means over them)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds each run may take before it counts as hung")
     ap.add_argument("--jobs", type=int, default=1, help="games run at once after the analyses (which run one at a time)")
-    ap.add_argument("--out", default=str(RESULTS))
+    ap.add_argument("--out", default=None, help="results file (default: bench/results/real_games.json; with "
+                    "--corpus repo, bench/results/real_games_repo_SPLIT.json)")
     ap.add_argument("--merge", action="store_true", help="measure only --games and put their rows into the results "
                     "file OUT already holds (each rerun row keeps the commit and date it was measured at)")
     ap.add_argument("--analysis-only", action="store_true", help="with --merge: measure only the analysis of --games "
                     "and keep the run and coverage figures of their rows in OUT; allowed only for a game with no "
                     "analyzed space before or now (its runs used the blind space either way, so they still hold)")
     args = ap.parse_args()
+    if args.split is not None and args.corpus != "repo":
+        sys.exit("--split is for --corpus repo (the PyPI corpus has no splits)")
+    split = args.split or ("dev" if args.corpus == "repo" else "all")
+    if args.out is None:
+        args.out = str(RESULTS if args.corpus == "pypi" else RESULTS.with_name(f"real_games_repo_{split}.json"))
     if args.analysis_only and not args.merge:
         sys.exit("--analysis-only needs --merge (it keeps the runs of the rows OUT holds)")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console()
-    corpus = select(args.games)
+    corpus = select(args.games, args.corpus, split)
     seeds = [int(s) for s in args.seeds.split(",")]
     import playtester
 
@@ -539,7 +731,9 @@ def main() -> None:
 
     def save() -> None:  # after each game: a stopped run keeps what it measured
         done = [rows[g["name"]] for g in corpus if g["name"] in rows and "run" in rows[g["name"]]]
-        (out.with_suffix(".partial.json") if args.merge else out).write_text(json.dumps({**made, "steps": args.steps, "seeds": seeds, "rows": done}, indent=1))
+        (out.with_suffix(".partial.json") if args.merge else out).write_text(json.dumps(
+            {**made, "corpus": args.corpus, "split": split, "steps": args.steps, "seeds": seeds, "rows": done},
+            indent=1))
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[what]}"), TimeElapsedColumn(), console=console) as progress:
@@ -548,7 +742,7 @@ def main() -> None:
         for g in corpus:
             progress.update(task, what=g["name"])
             try:
-                install(g)
+                prepare(g)
             except InstallError as e:
                 failed[g["name"]] = str(e)
                 console.print(f"[red]{g['name']}: not installed[/]: {e}", highlight=False)
@@ -557,7 +751,8 @@ def main() -> None:
         progress.update(task, description="analysis", completed=0)
         for g in corpus:
             if g["name"] in failed:
-                rows[g["name"]] = {"game": g["name"], "version": g["version"], "spec": g["spec"], "genre": g["genre"],
+                rows[g["name"]] = {"game": g["name"], "version": version(g), "spec": g["spec"], "genre": g["genre"],
+                                   "corpus": g["corpus"], "split": g["split"],
                                    "install_error": failed[g["name"]], "run": {"error": "not installed"},
                                    "analysis": {"status": "failed", "reason": "not installed"},
                                    "controls": [], "controls_found": []}
@@ -565,7 +760,10 @@ def main() -> None:
                 progress.update(task, what=g["name"])
                 rows[g["name"]] = row = measure_analysis(g, seeds[0])
                 a = row["analysis"]
-                console.print(f"{g['name']}: analysis {a.get('status')}, {a.get('actions', '-')} actions, "
+                console.print(f"{g['name']}: analysis {a.get('status')}, {a.get('actions', '-')} actions "
+                              f"({a.get('fallback_actions', '-')} blind fallback, {a.get('path_actions', '-')} "
+                              f"paths, unanalysed {a.get('unanalysed')}), {_fmt(row.get('actions_per_control'), '.1f')}"
+                              " per control, "
                               f"{_fmt(a.get('analysis_s'), '.2f')} s, loop {a.get('loop')}, controls found "
                               f"{len(row['controls_found'])}/{len(row['controls'])} {a.get('reason', '')[:200]}",
                               highlight=False)
@@ -617,7 +815,7 @@ def main() -> None:
         for r in rows:
             r["measured"] = {k: made[k] for k in ("commit", "dirty", "date")}
         new = {r["game"]: r for r in rows}
-        order = [g["name"] for g in load_corpus()]
+        order = [g["name"] for g in load_games(args.corpus)]
         old_rows = {r["game"]: r for r in before["rows"]}
         rows = [new.get(name) or old_rows[name] for name in order if name in new or name in old_rows]
         reruns = before.get("reruns", []) + [{**made, "games": sorted(new)}]
@@ -625,9 +823,11 @@ def main() -> None:
     s = summary(rows)
     md = table(rows)
     print(md)
-    print(summary_line(s))
-    corpus_hash = hashlib.sha256(CORPUS.read_bytes()).hexdigest()[:12]
+    print(summary_lines(s))
+    corpus_file = CORPORA[args.corpus]
+    corpus_hash = hashlib.sha256(corpus_file.read_bytes()).hexdigest()[:12]
     out.write_text(json.dumps({**made, "steps": args.steps, "seeds": seeds, "jobs": args.jobs,
+                               "corpus": args.corpus, "split": split, "corpus_file": str(corpus_file.relative_to(ROOT)),
                                "corpus_sha256": corpus_hash, "rows": rows, "summary": s, "table": md,
                                **({"reruns": reruns} if reruns else {})}, indent=1))
     print(f"written to {args.out}")

@@ -109,6 +109,29 @@ def playtester_command() -> list[str]:
             "from playtester.cli import main; sys.argv[0] = 'playtester'; main()"]
 
 
+def scratch_copy(game: dict, parent: Path) -> tuple[Path, Path]:
+    """A fresh copy of the game's folder, ``PARENT/PATH`` (its working directory: nothing is ever written into
+    bench/repo_games), and a fresh, empty scratch HOME beside it, ``PARENT/home``; what either held is removed
+    first. Also bench/real_games.py's (``--corpus repo``)."""
+    work, home = parent / game["path"], parent / "home"
+    for folder in (work, home):
+        shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(GAMES / game["path"], work)
+    home.mkdir(parents=True)
+    return work, home
+
+
+def scratch_env(home: Path) -> dict[str, str]:
+    """The environment a repo game's playtester runs in: the ``src`` of the playtester this Python imports first
+    on PYTHONPATH, ``home`` as HOME (and the XDG folders under it), no bytecode written, plain output."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([playtester_src(), *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local/share"), XDG_CONFIG_HOME=str(home / ".config"),
+               XDG_CACHE_HOME=str(home / ".cache"), PYTHONDONTWRITEBYTECODE="1", COLUMNS="200",
+               TERM="dumb", NO_COLOR="1")
+    return env
+
+
 def run_one(game: dict, seed: int, budget: str, timeout: float) -> dict:
     out = CACHE / game["name"] / f"seed{seed}"
     shutil.rmtree(out, ignore_errors=True)
@@ -116,15 +139,8 @@ def run_one(game: dict, seed: int, budget: str, timeout: float) -> dict:
     cmd_args = ["explore", game["spec"], "--budget", str(budget), "--out", str(out), "--workers", "1",
                 "--seed", str(seed)]
     with tempfile.TemporaryDirectory(prefix=f"repo_game_{game['name']}_") as tmp:
-        work = Path(tmp) / game["path"]
-        shutil.copytree(GAMES / game["path"], work)
-        home = Path(tmp) / "home"
-        home.mkdir()
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([playtester_src(), *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
-        env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local/share"), XDG_CONFIG_HOME=str(home / ".config"),
-                   XDG_CACHE_HOME=str(home / ".cache"), PYTHONDONTWRITEBYTECODE="1", COLUMNS="200",
-                   TERM="dumb", NO_COLOR="1")
+        work, home = scratch_copy(game, Path(tmp))
+        env = scratch_env(home)
         t0 = time.perf_counter()
         try:
             p = subprocess.run([*playtester_command(), *cmd_args], cwd=work, env=env,

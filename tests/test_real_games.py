@@ -87,3 +87,56 @@ def test_a_timed_out_or_stopped_measurement_leaves_no_process(tmp_path: Path) ->
     bench.wait(timeout=30)
     time.sleep(0.3)
     assert [p for p in map(int, pids.read_text().split()) if alive(p)] == []
+
+
+def test_repo_corpus_selection() -> None:
+    """``--corpus repo`` selects bench/repo_games.toml's games of one split (dev by default), each tagged with its
+    corpus and split; naming a game of another split exits instead of running it (the held-out splits stay
+    held out unless asked for)."""
+    import tomllib
+
+    games = tomllib.loads((BENCH / "repo_games.toml").read_text())["game"]
+    dev = [g["name"] for g in games if g["split"] == "dev"]
+    chosen = real_games.select("", "repo", "dev")
+    assert [g["name"] for g in chosen] == dev
+    assert {(g["corpus"], g["split"]) for g in chosen} == {("repo", "dev")}
+    assert [g["name"] for g in real_games.select(",".join(dev[:2]), "repo", "dev")] == dev[:2]
+    held = next(g["name"] for g in games if g["split"] != "dev")
+    with pytest.raises(SystemExit, match="not in split 'dev'"):
+        real_games.select(held, "repo", "dev")
+    with pytest.raises(SystemExit, match="not in bench/repo_games.toml"):
+        real_games.select("no-such-game", "repo", "dev")
+    game = chosen[0]
+    assert real_games.game_dir(game).parent == real_games.REPO_CACHE and real_games.pythonpath(game) == []
+    assert real_games.version(game) == game["commit"][:7]
+    pypi = real_games.select("jpong")  # the default corpus is still PyPI's
+    assert pypi[0]["corpus"] == "pypi" and real_games.game_dir(pypi[0]) == real_games.CACHE / "jpong"
+
+
+def test_summary_per_split_and_issue55_targets() -> None:
+    """The summary counts issue 55's figures (space size per documented control, the blind fallback) over all
+    rows and per split."""
+
+    def row(split: str, actions: int, controls: int, found: int, fallback: int, lines: tuple, states: tuple) -> dict:
+        ctl = [f"k{i}" for i in range(controls)]
+        r = {"game": f"g{split}{actions}", "split": split, "controls": ctl, "controls_found": ctl[:found],
+             "run": {"rc": 0, "steps": 10},
+             "analysis": {"status": "succeeded", "actions": actions, "analysed_actions": actions - fallback,
+                          "fallback_actions": fallback, "path_actions": actions - fallback + 1, "analysis_s": 0.1},
+             "analyzed": {"lines": lines[0], "states": states[0]}, "blind": {"lines": lines[1], "states": states[1]}}
+        r["actions_per_control"] = real_games.per_control(r)
+        return r
+
+    rows = [row("dev", 4, 2, 2, 0, (10, 9), (5, 3)), row("dev", 160, 2, 1, 150, (8, 9), (2, 3)),
+            row("heldout2", 6, 3, 3, 0, (7, 7), (4, 3))]
+    s = real_games.summary(rows)
+    assert s["median_actions_per_control"] == 2.0 and s["max_actions_per_control"] == 80.0
+    assert s["spaces_with_fallback"] == 1 and s["fallback_actions"] == 150 and s["games_all_controls_found"] == 2
+    assert s["targets_issue55"]["median actions per documented control <= 3"]
+    assert not s["targets_issue55"]["analyzed >= blind on code coverage on >= 90%"]  # 2 of 3
+    assert set(s["by_split"]) == {"dev", "heldout2"}
+    dev = s["by_split"]["dev"]
+    assert dev["games"] == 2 and dev["median_actions_per_control"] == 41.0
+    assert not dev["targets_issue55"]["median actions per documented control <= 3"]
+    assert s["by_split"]["heldout2"]["targets_issue55"]["analyzed > blind on distinct states on >= 80%"]
+    assert "Split heldout2: " in real_games.summary_lines(s)
