@@ -136,7 +136,7 @@ def analyze(
         left = r.get("unanalysed") or []
         why = (f"the input loops {', '.join(left)} have no analysed actions" if left else
                "an analysis was partial")
-        console.print(f"+ {len(fallback_actions(list(r['blacklist'])))} blind actions, valid only outside the "
+        console.print(f"+ {len(fallback_actions(list(r['blacklist']), r.get('named_inputs')))} blind actions, valid only outside the "
                       f"analysed loops and in partial ones: {why}")
     console.print(f"paths {st['paths']} ({st['merged']} merged into others); statements kept {st['kept_statements']}, "
                   f"sliced away {st['sliced_statements']}; inlined: {', '.join(st['inlined']) or '-'}; "

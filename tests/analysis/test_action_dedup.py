@@ -15,7 +15,7 @@ GAME = Path(__file__).parents[1] / "fixtures" / "games" / "analysis" / "one_key_
 
 
 def test_paths_with_the_same_inputs_are_one_action_performed_as_the_path_that_holds():
-    """RETURN starts, pauses and resumes: three paths, one action, valid on every screen, and each press takes
+    """RETURN starts, boosts and restarts: three paths, one action, valid on every screen, and each press takes
     the branch of the screen it is pressed on. Before: three actions (``KeyDown(return) RETURN #2``, ``#3``),
     each valid on one screen."""
     spec = resolve(f"{GAME}:main", frames_per_action=1)
@@ -44,7 +44,7 @@ def test_paths_with_the_same_inputs_are_one_action_performed_as_the_path_that_ho
             obs = w.step(InputFrame(), frames=1)  # released: the next press is a KEYDOWN again
             if len(got) == 1:  # playing, heading right: UP turns, LEFT would turn back
                 assert obs.action_mask[up] and not obs.action_mask[left]
-    assert got == [["start"], ["pause"], ["resume"]]
+    assert got == [["start"], ["boost"], ["boost"]]
 
 
 def test_the_blind_actions_only_for_input_loops_left_without_analysed_actions(tmp_path):
@@ -76,3 +76,29 @@ def test_the_same_game_analysed_three_times_gives_the_same_space():
         assert first
         for _ in range(2):
             assert _signature(analyze(spec)) == first, spec.text
+
+
+def test_the_blind_fallback_presses_the_keys_the_game_names(tmp_path):
+    """The blind actions of an input loop left unanalysed press the keys the game's code names (a game cannot tell
+    a key it never names from another) and move the mouse only for a game that reads it; a game that reads any
+    key (typed text, key names) keeps the 66 common keys."""
+    import pygame
+
+    from playtester.analysis.live import named_inputs
+    from playtester.analysis.space import fallback_actions
+
+    named = tmp_path / "named.py"
+    named.write_text("import pygame as pg\nfrom pygame.locals import K_SPACE\n"
+                     "def f(e, keys):\n    return e.key == K_SPACE or keys[pg.K_a] or self.name\n")
+    typed = tmp_path / "typed.py"
+    typed.write_text("def f(event):\n    return event.unicode.isdigit()\n")
+    clicks = tmp_path / "clicks.py"
+    clicks.write_text("import pygame\ndef f(r):\n    return r.collidepoint(pygame.mouse.get_pos())\n")
+    got = named_inputs({str(named)}, pygame)
+    assert got == {"keys": ["SPACE", "a"], "mouse": False}
+    names = [a.name for a in fallback_actions(["ESCAPE"], got)]
+    assert names == ["other loop: press SPACE", "other loop: release SPACE", "other loop: press a",
+                     "other loop: release a"]
+    assert named_inputs({str(named), str(typed)}, pygame)["keys"] is None  # any key: the common keys
+    assert len(fallback_actions(["ESCAPE"], named_inputs({str(typed)}, pygame))) == 65 * 2
+    assert named_inputs({str(clicks), str(named), "<frozen runpy>"}, pygame) == {"keys": ["SPACE", "a"], "mouse": True}

@@ -187,6 +187,9 @@ def test_a_loop_never_analysed_gets_the_blind_actions_and_only_there():
     other = {space.actions[i].name[len(FALLBACK_PREFIX):]: i for i in range(n, len(space))}
     assert all(space.actions[i].name.startswith(FALLBACK_PREFIX) for i in other.values())
     assert {"press RETURN", "press r", "press LEFT"} <= set(other) and "press ESCAPE" not in other
+    # only the keys the game's code names (it names five and reads no mouse): not the 66 common keys and the grid
+    assert {x[len("press "):] for x in other if x.startswith("press ")} == {"RETURN", "r", "LEFT", "RIGHT", "SPACE"}
+    assert not any("mouse" in x for x in other), sorted(other)
     trail: list[int] = []
     with Worker(spec, space=space, capture=None) as w:
         obs = w.reset(seed=0)

@@ -23,7 +23,7 @@ def spec(file: str, fn: str):
 
 
 def keys_of(a) -> set[int]:
-    return {k for x in a.actions for k in x["sample_inputs"].keys}
+    return {k for x in a.paths for k in x["sample_inputs"].keys}
 
 
 @pytest.mark.parametrize("fn", ["group_single", "camera_group", "ysort_group"])
@@ -36,9 +36,9 @@ def test_player_sprite_updated_through_a_group(fn):
     a = analyze(s)
     assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys_of(a), names(a)
     assert "Player.update" in a.result["stats"]["inlined"]
-    fire = [x for x in a.actions if key_code("SPACE") in x["sample_inputs"].keys]
+    fire = [x for x in a.paths if key_code("SPACE") in x["sample_inputs"].keys]
     assert fire and all(".cooldown" in x["p_g"] + x["p_i"] for x in fire), [x["p_g"] for x in fire]
-    assert not any(x["p_i"] and "u:" in x["p_i"] for x in a.actions), "a condition on an unknown self"
+    assert not any(x["p_i"] and "u:" in x["p_i"] for x in a.paths), "a condition on an unknown self"
     assert cross_check(s, a) >= 3
 
 
@@ -49,9 +49,9 @@ def test_for_sprite_in_group_dispatches_to_each_sprite_class():
     s = spec("sprite_input.py", "iterate_group")
     a = analyze(s)
     assert not a.result["unsupported"], a.result["unsupported"]
-    events = {x["event"] for x in a.actions}
+    events = {x["event"] for x in a.paths}
     assert {"KeyDown(up)", "KeyDown(down)"} <= events, names(a)
-    up = next(x for x in a.actions if x["event"] == "KeyDown(up)")
+    up = next(x for x in a.paths if x["event"] == "KeyDown(up)")
     assert "rect.top" in up["p_g"] + up["p_i"]
     assert {"Ship.handle", "Rock.handle"} <= set(a.result["stats"]["inlined"])
     assert cross_check(s, a) >= 2
@@ -63,7 +63,7 @@ def test_group_sprites_list_reaches_a_sprite_added_after_the_start():
     s = spec("sprite_input.py", "sprites_list")
     a = analyze(s)
     assert {key_code("a"), key_code("d")} <= keys_of(a), names(a)
-    left = [x for x in a.actions if key_code("a") in x["sample_inputs"].keys]
+    left = [x for x in a.paths if key_code("a") in x["sample_inputs"].keys]
     assert left and all(".fuel" in x["p_g"] + x["p_i"] for x in left), [x["p_g"] for x in left]
     assert cross_check(s, a, ready="units") >= 2
 
@@ -71,8 +71,8 @@ def test_group_sprites_list_reaches_a_sprite_added_after_the_start():
 def _performed(s, a, event: str) -> list[list[dict]]:
     """Perform each action once from the start; the data of the ``event`` probe events each one made."""
     out = []
-    with Worker(s, space=a.space(), capture=None) as w:
-        for i in range(len(a.actions)):
+    with Worker(s, space=a.space(paths=True), capture=None) as w:
+        for i in range(len(a.paths)):
             obs = w.reset(seed=0)
             if not obs.action_mask[i]:
                 out.append([])

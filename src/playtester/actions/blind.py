@@ -26,18 +26,19 @@ MOUSE_BUTTONS = {1: "left", 2: "middle", 3: "right"}
 GRID = 4
 
 
-def blind_space(blacklist: Iterable[str] = ()) -> ActionSpace:
-    """Press and release for 66 keys and 3 mouse buttons, and 16 mouse moves over a 4x4 grid."""
+def blind_space(blacklist: Iterable[str] = (), keys: Iterable[str] | None = None, mouse: bool = True) -> ActionSpace:
+    """Press and release for 66 keys and 3 mouse buttons, and 16 mouse moves over a 4x4 grid. ``keys``: other
+    key names instead of the 66 (the keys a game's code names); ``mouse=False``: no mouse actions."""
     actions: list[Action] = []
-    for name in COMMON_KEYS:
+    for name in (COMMON_KEYS if keys is None else keys):
         code = key_code(name)
         actions.append(Action(f"press {name}", InputFrame(keys=frozenset({code})), mode="press"))
         actions.append(Action(f"release {name}", InputFrame(keys=frozenset({code})), mode="release"))
-    for button, name in MOUSE_BUTTONS.items():
+    for button, name in (MOUSE_BUTTONS.items() if mouse else ()):
         actions.append(Action(f"press mouse {name}", InputFrame(mouse_buttons=frozenset({button})), mode="press"))
         actions.append(Action(f"release mouse {name}", InputFrame(mouse_buttons=frozenset({button})),
                               mode="release"))
-    for row in range(GRID):
+    for row in range(GRID if mouse else 0):
         for col in range(GRID):
             actions.append(Action(f"mouse to cell {col},{row}", mode="move", cell=(col, row, GRID)))
     banned = frozenset(key_code(k) for k in blacklist)

@@ -650,6 +650,7 @@ def merge_loops(results: list[dict[str, Any]]) -> dict[str, Any]:
             merged["actions"].append(act)
     stats = [r["stats"] for r in results]
     merged["stats"] = dict(stats[0], loops=len(results), paths=sum(x["paths"] for x in stats),
+                           path_actions=sum(x.get("path_actions", 0) for x in stats),
                            merged=sum(x["merged"] for x in stats),
                            horizon_cuts=sum(x.get("horizon_cuts", 0) for x in stats),
                            kept_statements=sum(x["kept_statements"] for x in stats),

@@ -212,6 +212,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
         "unsupported": unsupported,
         # the keys no action may press: the blind actions offered in loops never analysed leave them out too
         "blacklist": sorted(rt.cfg.blacklist),
+        "named_inputs": named_inputs(files, pygame),
         "timings": {"prepare_s": t_prep - t0, "execute_s": t_exec - t_prep, "actions_s": t_end - t_exec,
                     "cpu_s": time.process_time() - t0_cpu},
     }
@@ -856,3 +857,48 @@ def group_actions(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if n:
             g["name"] = f"{g['name']} #{n + 1}"
     return out
+
+
+# reads that tell any key from another: typed text, key names (``pygame.key.name(event.key)``), scancodes
+_ANY_KEY_READS = {"unicode", "name", "key_code", "scancode", "TEXTINPUT", "TEXTEDITING"}
+_MOUSE_READS = {"MOUSEBUTTONDOWN", "MOUSEBUTTONUP", "MOUSEMOTION", "MOUSEWHEEL", "BUTTON_LEFT", "BUTTON_RIGHT",
+                "collidepoint", "get_pos", "pos", "button", "buttons", "rel"}
+
+
+def named_inputs(files: set[str], pygame: Any) -> dict[str, Any]:
+    """What the blind fallback (`space.fallback_actions`) needs to press for this game, read from its files: the
+    keys it names (``K_SPACE``, ``pg.K_a``, ``pygame.locals.K_UP``; None when it names none or reads keys it
+    does not name: ``event.unicode``, ``key.name(...)``, typed text) and whether it reads the mouse at all."""
+    keys: set[int] = set()
+    any_key = False
+    mouse = False
+    for file in sorted(files):
+        if file.startswith("<"):  # <frozen runpy>: no source of the game's
+            continue
+        try:  # parsed afresh: the slicer marks and trims the trees it analysed
+            with open(file, "rb") as fh:
+                tree = ast.parse(fh.read())
+        except (OSError, SyntaxError, ValueError):
+            any_key = mouse = True  # cannot tell: the common keys and the mouse
+            continue
+        for n in ast.walk(tree):
+            name = n.attr if isinstance(n, ast.Attribute) else n.id if isinstance(n, ast.Name) else None
+            if name is None:
+                continue
+            if name.startswith("K_") and isinstance(getattr(pygame, name, None), int):
+                keys.add(getattr(pygame, name))
+            elif name in _ANY_KEY_READS and (name != "name" or _on_key_module(n)):
+                any_key = True
+            if name in _MOUSE_READS or name == "mouse":
+                mouse = True
+    if any_key or not keys:
+        return {"keys": None, "mouse": mouse}
+    from playtester.drive.inputs import key_name
+
+    return {"keys": sorted({key_name(k) for k in keys}), "mouse": mouse}
+
+
+def _on_key_module(n: ast.AST) -> bool:
+    """``key.name`` / ``pygame.key.name`` (not ``self.name``)."""
+    v = getattr(n, "value", None)
+    return (isinstance(v, ast.Attribute) and v.attr == "key") or (isinstance(v, ast.Name) and v.id == "key")

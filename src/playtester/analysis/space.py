@@ -140,17 +140,23 @@ register_loader("analysis", _load)
 FALLBACK_PREFIX = "other loop: "
 
 
-def fallback_actions(blacklist: list[str]) -> list[Action]:
+def fallback_actions(blacklist: list[str], named: dict[str, Any] | None = None) -> list[Action]:
     """The blind space's actions (press / release of the common keys and mouse buttons, mouse moves over a
     grid), for the frames the game spends in an input loop that was never analysed (a title or game-over
     screen the analysis had no budget left for, or never reached): there no analysed action's condition
     means anything, and the analysed actions alone (another loop's inputs) may not leave the screen. Also
     offered, beside the analysed ones, in a loop whose analysis ran out of budget (its ``partial``): the
     paths dropped may hold the only inputs that leave it (zombie-escape's title, analysed in part, kept no
-    way to confirm, and the random agent stayed there for 1000 steps). Masked out in fully analysed loops."""
+    way to confirm, and the random agent stayed there for 1000 steps). Masked out in fully analysed loops.
+
+    ``named`` (`live.named_inputs`): the keys the game's code names and whether it reads the mouse; given, the
+    blind actions press those keys only (a game cannot tell a key it never names from another, unless it reads
+    any key: then ``keys`` is None and the 66 common keys stay) and move the mouse only for a game that reads it."""
     from playtester.actions.blind import blind_space
 
-    return [replace(a, name=FALLBACK_PREFIX + a.name) for a in blind_space(blacklist).actions]
+    keys = named.get("keys") if named else None
+    mouse = bool(named.get("mouse", True)) if named else True
+    return [replace(a, name=FALLBACK_PREFIX + a.name) for a in blind_space(blacklist, keys, mouse).actions]
 
 
 def needs_fallback(analysis: dict[str, Any]) -> bool:
@@ -166,7 +172,7 @@ def make_analyzed_space(analysis: dict[str, Any], source: str) -> AnalyzedSpace:
                       description=f"valid when {a['p_g_text']}; inputs {a['p_i_text']}")
                for a in analysis["actions"]]
     if analysis.get("blacklist") is not None and needs_fallback(analysis):
-        actions += fallback_actions(list(analysis["blacklist"]))
+        actions += fallback_actions(list(analysis["blacklist"]), analysis.get("named_inputs"))
     return AnalyzedSpace("analyzed", actions, source=source, analysis=analysis)
 
 
