@@ -8,6 +8,12 @@ extends Node
 # exactly N frames, then reports the scene's entities, the signals emitted and the frame (godot3-runner).
 # Errors are not seen here: Godot prints SCRIPT ERROR/ERROR lines to stderr, which playtester reads; the
 # "@@playtester sync SEQ" line printed before each reply tells it where a step's lines end.
+# The add-on leaves the game as it was (issue 56): once the main scene enters the tree it takes itself out of the
+# tree (the root's children are the game's autoloads and its main scene, as without playtester: a game that finds its
+# main scene with get_root().get_child(0) works) and runs from the SceneTree's signals: "idle_frame" queues a call
+# that the frame's message flush makes after every node's _process (where it reports and blocks between steps), and
+# "physics_frame", at the start of the next frame's physics step, injects the step's inputs, so that a press is
+# Input.is_action_just_pressed both in that frame's _physics_process and in its _process.
 # A reset seeds Godot's global RNG, releases every held input and changes to the main scene again (other
 # autoloads keep their state: PLAYTESTER_REMOTE_FRESH=1 makes playtester start a fresh Godot per episode).
 # Speed (docs/protocol.md, "Speed"): a reset may ask for answers in Godot's Variant format (var2bytes) and for
@@ -54,14 +60,30 @@ var c_sigs := []  # ... and what was sent of each (its variables' values, then i
 var join := false  # step's "join" (with "each"): the batch's answers go in one message, after its last step
 var joined := []  # ... the JSON texts of the answers of the batch's steps played so far
 var holding := false  # ... the answer being written is not the batch's last
+var tree: SceneTree  # the game's SceneTree (the add-on itself is never in it)
+var gone := false  # quit: no more frames are served
+var pending := []  # the input events of the step to come, injected at the start of its first physics step
+var root_kept := {}  # the root's children at start-up but the main scene (the game's autoloads): a reset frees others
 
 
-func _init():
-	pause_mode = PAUSE_MODE_PROCESS
-	process_priority = 1 << 30  # our _process runs after every game node's in each frame
+func _notification(what):
+	if what == NOTIFICATION_PARENTED and get_parent() != null:
+		# Godot adds the autoloads to the root, then the main scene, before the root enters the tree: the add-on
+		# leaves the root at once (never in the tree: not get_root().get_child(0), no _ready) and sets itself up
+		# at the first message flush, after every node's _ready
+		get_parent().remove_child(self)
+		call_deferred("_setup")
 
 
-func _ready():
+func _setup():
+	tree = Engine.get_main_loop() as SceneTree
+	if tree == null or not tree.get_root().is_inside_tree():
+		call_deferred("_setup")
+		return
+	for c in tree.get_root().get_children():
+		if c != tree.current_scene:
+			root_kept[c.get_instance_id()] = true  # the game's autoloads (what start-up added to the root)
+	tree.get_root().connect("tree_exited", self, "free")  # the add-on is nobody's child: it goes with the root
 	var port := int(OS.get_environment("PLAYTESTER_PORT"))
 	for a in OS.get_cmdline_args():
 		if a.begins_with("--playtester-port="):
@@ -76,14 +98,16 @@ func _ready():
 		OS.delay_msec(1)
 	if peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
 		printerr("playtester: cannot connect to 127.0.0.1:%d" % port)
-		get_tree().quit(3)
-		set_process(false)
+		tree.quit(3)
 		return
 	peer.set_no_delay(true)
-	get_tree().connect("node_added", self, "_on_node_added")
-	get_tree().connect("node_removed", self, "_on_node_removed")
-	if get_tree().current_scene:
-		_watch_tree(get_tree().current_scene)
+	tree.connect("node_added", self, "_on_node_added")
+	tree.connect("node_removed", self, "_on_node_removed")
+	tree.connect("idle_frame", self, "_on_idle_frame")
+	tree.connect("physics_frame", self, "_on_physics_frame")
+	tree.get_root().connect("tree_exiting", self, "_on_quit")
+	if tree.current_scene:
+		_watch_tree(tree.current_scene)
 	var info := Engine.get_version_info()
 	printerr("@@playtester hello")  # what Godot printed before this is start-up noise, not the game's errors
 	_send({"type": "hello", "protocol": PROTOCOL, "engine": "godot", "engine_version": info["string"],
@@ -94,7 +118,32 @@ func _ready():
 		"actions": _input_actions()})
 
 
-func _process(_delta):
+func _on_idle_frame() -> void:
+	if not gone:
+		call_deferred("_frame_end")  # made at the frame's message flush, after every node's _process
+
+
+func _on_physics_frame() -> void:
+	if not pending.empty():
+		_inject()
+
+
+func _inject() -> void:
+	# the step's presses and releases, at the start of a physics step: Godot 3 marks an action just pressed for the
+	# physics frame and the idle frame it was pressed in, and the idle frame count changes at the end of a frame, so
+	# an event parsed here (not in the previous frame's idle step) is just pressed in this frame's _physics_process
+	# and _process alike
+	var evs := pending
+	pending = []
+	for ev in evs:
+		Input.parse_input_event(ev)
+
+
+func _frame_end() -> void:
+	if gone:
+		return
+	if not pending.empty():  # (no physics step in this frame: late, but not lost)
+		_inject()
 	if state == "running":
 		frame_no += 1
 		frames_left -= 1
@@ -111,7 +160,7 @@ func _process(_delta):
 			frames_left = max(1, int(next.get("frames", 1)) if typeof(next) == TYPE_DICTIONARY else 1)
 			return
 	elif state == "resetting":
-		var scene = get_tree().current_scene
+		var scene = tree.current_scene
 		if scene == null or scene.get_instance_id() == old_scene_id:
 			return  # the reloaded scene enters the tree at the end of this frame
 		frame_no = 0
@@ -124,8 +173,9 @@ func _process(_delta):
 	_serve()
 
 
-func _exit_tree():
+func _on_quit():
 	# the game quits (get_tree().quit()) inside a joined batch: the answers of its steps played so far still go
+	gone = true
 	if not joined.empty() and peer.get_status() == StreamPeerTCP.STATUS_CONNECTED:
 		_send_bytes(_joined_message().to_utf8())
 
@@ -175,8 +225,8 @@ func _serve() -> void:
 	while true:
 		var text = _recv()
 		if text == null:  # playtester is gone
-			get_tree().quit()
-			set_process(false)
+			tree.quit()
+			gone = true
 			return
 		var parsed := JSON.parse(text)
 		if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
@@ -214,20 +264,24 @@ func _serve() -> void:
 				watch_scripts[String(w[0])] = []
 			_apply_inputs({})
 			capture = msg.get("capture", null)
-			var scene = get_tree().current_scene
+			var scene = tree.current_scene
 			old_scene_id = scene.get_instance_id() if scene else 0
+			# what the game added to the root (a split view's Viewport, ...) goes, as at a fresh start
+			for c in tree.get_root().get_children():
+				if c != scene and not root_kept.has(c.get_instance_id()):
+					c.queue_free()
 			var main_scene = ProjectSettings.get_setting("application/run/main_scene")
 			if main_scene:
-				get_tree().change_scene(main_scene)  # back to the start, wherever the game went
+				tree.change_scene(main_scene)  # back to the start, wherever the game went
 			else:
-				get_tree().reload_current_scene()
+				tree.reload_current_scene()
 			state = "resetting"
 			return
 		elif kind == "call":  # a hook of the game (plans: teleport): the main scene's playtester_NAME(args...)
 			_hook(String(msg.get("name", "")), msg.get("args", []))
 		elif kind == "quit":
-			get_tree().quit()
-			set_process(false)
+			tree.quit()
+			gone = true
 			return
 		else:
 			_error("unknown message type %s (protocol %d knows reset, step, quit)" % [to_json(kind), PROTOCOL])
@@ -308,7 +362,7 @@ func _send_observation(obs: Dictionary) -> void:
 
 # ---- hooks: methods named playtester_NAME of the current scene's script, called between two steps
 func _hook(name: String, call_args: Array) -> void:
-	var scene = get_tree().current_scene
+	var scene = tree.current_scene
 	var names := []
 	if scene and scene.get_script():
 		for m in scene.get_script().get_script_method_list():
@@ -373,14 +427,14 @@ func _action_event(action: String, pressed: bool) -> void:
 		ev.pressed = pressed
 		ev.strength = 1.0 if pressed else 0.0
 		events_of[key] = ev
-	Input.parse_input_event(ev)
+	pending.append(ev)
 
 
 func _key_event(code: int, pressed: bool) -> void:
 	var ev := InputEventKey.new()
 	ev.scancode = code
 	ev.pressed = pressed
-	Input.parse_input_event(ev)
+	pending.append(ev)
 
 
 func _input_actions() -> Array:
@@ -401,10 +455,10 @@ var bodies_scene := 0
 func _entities() -> Array:
 	var out := []
 	seen_ids = {}
-	var scene = get_tree().current_scene
+	var scene = tree.current_scene
 	if scene == null:
 		return out
-	var nodes: Array = get_tree().get_nodes_in_group("playtester")
+	var nodes: Array = tree.get_nodes_in_group("playtester")
 	if nodes.empty():
 		if bodies == null or bodies_scene != scene.get_instance_id():  # walked again only when the tree changed
 			bodies = []
@@ -460,10 +514,10 @@ func _entities_compact() -> void:
 	ent = []
 	fresh = []
 	c_gone = []
-	var scene = get_tree().current_scene
+	var scene = tree.current_scene
 	var nodes := []
 	if scene != null:
-		nodes = get_tree().get_nodes_in_group("playtester")
+		nodes = tree.get_nodes_in_group("playtester")
 		if nodes.empty():
 			if bodies == null or bodies_scene != scene.get_instance_id():
 				bodies = []
@@ -607,7 +661,7 @@ func _plain(v):
 func _frame():
 	if not pixels:
 		return null
-	var tex = get_viewport().get_texture()
+	var tex = tree.get_root().get_texture()
 	var img = tex.get_data() if tex else null
 	if img == null:
 		return null
@@ -677,7 +731,7 @@ func _event(values: Array, node, name: String, names: Array) -> void:
 	for i in range(values.size()):
 		var v = _plain(values[i])
 		data[names[i] if i < names.size() else "arg%d" % i] = v
-	var scene = get_tree().current_scene
+	var scene = tree.current_scene
 	if is_instance_valid(node) and scene and node.is_inside_tree():
 		data["source"] = String(scene.get_path_to(node))
 	events.append({"name": name, "data": data, "frame": frame_no})
