@@ -69,28 +69,77 @@ def godot_binary(runner: bool) -> str | None:
 # them; a game that plays with them declares none of its own
 GODOT_UI_ACTIONS = ("ui_accept", "ui_select", "ui_cancel", "ui_focus_next", "ui_focus_prev", "ui_left", "ui_right",
                     "ui_up", "ui_down", "ui_page_up", "ui_page_down", "ui_home", "ui_end")
-UI_LEFT_OUT = ("ui_cancel",)  # Esc: leaves a menu or quits, as the default blacklist's ESCAPE; never pressed
 _UI_NAME = re.compile(r"""["'](ui_[a-z_]+)["']""")
 MAX_SCRIPTS = 400  # the project's .gd files read for the ui_* actions they name
 
+# the blacklist (`GameConfig.blacklist`, pygame's key names) as Godot 3 scancodes
+_SPKEY = 1 << 24
+_GODOT_KEYS = {"ESCAPE": _SPKEY | 0x01, "TAB": _SPKEY | 0x02, "BACKSPACE": _SPKEY | 0x04, "RETURN": _SPKEY | 0x05,
+               "PAUSE": _SPKEY | 0x09, "PRINT": _SPKEY | 0x0A, "SPACE": 32,
+               **{f"F{n}": _SPKEY | (0x1C + n - 1) for n in range(1, 13)}}
+# actions whose names say what the blacklist's keys do (pause, fullscreen, quit): out while that key is blacklisted
+_NAMED = ((re.compile(r"pause", re.I), "PAUSE"), (re.compile(r"full_?screen", re.I), "F11"),
+          (re.compile(r"(^|_)(quit|exit)($|_)", re.I), "ESCAPE"))
+# the default InputMap's events of the ui_* actions a blacklist can hit
+_UI_KEYS = {"ui_cancel": [("InputEventKey", _GODOT_KEYS["ESCAPE"])]}
 
-def input_actions(project: str | Path) -> list[str]:
-    """The actions to play a project with, sorted: its InputMap's own (``[input]`` of project.godot), and the
-    actions of Godot's default InputMap (``ui_left``, ``ui_accept``, ...) that its scripts name, ``ui_cancel`` left
-    out (issue 56: 4 of 7 public projects played with the default actions alone, and were refused)."""
-    folder = Path(project)
-    text = (folder / "project.godot").read_text(encoding="utf-8", errors="replace")
-    names: list[str] = []
-    section = None
+
+def godot_scancode(name: str) -> int | None:
+    """A blacklist key name (``ESCAPE``, ``F11``, ``q``) as Godot 3's scancode, or None."""
+    n = name.strip()
+    if n.upper() in _GODOT_KEYS:
+        return _GODOT_KEYS[n.upper()]
+    return ord(n.upper()) if len(n) == 1 and n.isprintable() else None
+
+
+def _input_section(text: str) -> dict[str, list[tuple[str, int | None]]]:
+    """The ``[input]`` actions of a project.godot, each with its events: (class, scancode or None)."""
+    out: dict[str, list[tuple[str, int | None]]] = {}
+    section, current = None, None
     for line in text.splitlines():
         m = re.match(r"^\[([^\]]+)\]\s*$", line)
         if m:
-            section = m.group(1)
+            section, current = m.group(1), None
             continue
-        if section == "input":
-            a = re.match(r'^"?([^"=\s]+)"?\s*=', line)
-            if a and not a.group(1).startswith("ui_"):
-                names.append(a.group(1))
+        if section != "input":
+            continue
+        a = re.match(r'^"?([^"=\s]+)"?\s*=', line)
+        if a:
+            current = a.group(1)
+            out[current] = []
+        if current is not None:
+            for ev in re.finditer(r"Object\((\w+),([^)]*)\)", line):
+                code = re.search(r'"scancode":(\d+)', ev.group(2))
+                phys = re.search(r'"physical_scancode":(\d+)', ev.group(2))
+                key = int(code.group(1)) if code and int(code.group(1)) else \
+                    (int(phys.group(1)) if phys and int(phys.group(1)) else None)
+                out[current].append((ev.group(1), key))
+    return out
+
+
+def blacklisted(name: str, events: list[tuple[str, int | None]], blacklist: list[str]) -> bool:
+    """An action the blacklist leaves out: every event of it a blacklisted key (``toggle_fullscreen`` on F11), or
+    a name that says it pauses, goes fullscreen or quits while the key that does so by default (PAUSE, F11,
+    ESCAPE) is blacklisted. An empty blacklist (or one without those keys) keeps them."""
+    keys = {k.upper() for k in blacklist}
+    codes = {c for c in map(godot_scancode, blacklist) if c is not None}
+    if events and all(cls == "InputEventKey" and code in codes for cls, code in events):
+        return True
+    return any(rx.search(name) and key in keys for rx, key in _NAMED)
+
+
+def input_actions(project: str | Path, blacklist: list[str] | None = None) -> list[str]:
+    """The actions to play a project with, sorted: its InputMap's own (``[input]`` of project.godot), and the
+    actions of Godot's default InputMap (``ui_left``, ``ui_accept``, ...) that its scripts name (issue 56: 4 of 7
+    public projects played with the default actions alone, and were refused); the ``blacklist`` (the config's,
+    default ESCAPE, F11, PAUSE) leaves out the actions bound to its keys alone and those named for pausing,
+    fullscreen or quitting (`blacklisted`): ``ui_cancel`` (Esc), ``toggle_pause``, ``toggle_fullscreen``."""
+    from playtester.drive.spec import DEFAULT_BLACKLIST
+
+    folder = Path(project)
+    bl = list(DEFAULT_BLACKLIST) if blacklist is None else list(blacklist)
+    text = (folder / "project.godot").read_text(encoding="utf-8", errors="replace")
+    names = [a for a, evs in _input_section(text).items() if not a.startswith("ui_") and not blacklisted(a, evs, bl)]
     used: set[str] = set()
     scripts = sorted(p for p in folder.rglob("*.gd") if not ({".import", "addons", ".git"} & set(p.parts)))
     for path in scripts[:MAX_SCRIPTS]:
@@ -98,7 +147,7 @@ def input_actions(project: str | Path) -> list[str]:
             used.update(_UI_NAME.findall(path.read_text(encoding="utf-8", errors="replace")))
         except OSError:
             continue
-    names += [a for a in GODOT_UI_ACTIONS if a in used and a not in UI_LEFT_OUT]
+    names += [a for a in GODOT_UI_ACTIONS if a in used and not blacklisted(a, _UI_KEYS.get(a, []), bl)]
     return sorted(dict.fromkeys(names))
 
 
@@ -106,7 +155,7 @@ def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
     """The game's declared actions (the backend's ``declared``): from its InputMap."""
     from playtester.errors import GameSpecError
 
-    names = input_actions(spec.target)
+    names = input_actions(spec.target, spec.config.blacklist)
     if not names:
         raise GameSpecError(f"{spec.text}: project.godot declares no input actions ([input] section) and its scripts "
                             "name none of Godot's default ones (ui_left, ui_accept, ...): nothing to play with")
