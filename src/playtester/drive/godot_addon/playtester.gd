@@ -63,6 +63,11 @@ var holding := false  # ... the answer being written is not the batch's last
 var tree: SceneTree  # the game's SceneTree (the add-on itself is never in it)
 var gone := false  # quit: no more frames are served
 var pending := []  # the input events of the step to come, injected at the start of its first physics step
+var later := []  # events for the physics step after (a click's release)
+var injected := false  # events were injected in this frame
+var touch := false  # reset's "touch": mouse button 1 is a screen touch too (the project reads touches)
+var button_nodes := {}  # instance id -> each BaseButton in the tree (menus: the buttons playtester may click)
+var last_buttons = null  # the buttons sent last (an observation carries them when they changed)
 var root_kept := {}  # the root's children at start-up but the main scene (the game's autoloads): a reset frees others
 
 
@@ -108,11 +113,14 @@ func _setup():
 	tree.get_root().connect("tree_exiting", self, "_on_quit")
 	if tree.current_scene:
 		_watch_tree(tree.current_scene)
+	_find_buttons(tree.get_root())
 	var info := Engine.get_version_info()
 	printerr("@@playtester hello")  # what Godot printed before this is start-up noise, not the game's errors
 	_send({"type": "hello", "protocol": PROTOCOL, "engine": "godot", "engine_version": info["string"],
 		"game": ProjectSettings.get_setting("application/config/name"),
-		"capabilities": {"pixels": pixels, "entities": true, "snapshots": false, "inputs": ["actions", "keys"],
+		"capabilities": {"pixels": pixels, "entities": true, "snapshots": false,
+			"inputs": ["actions", "keys", "mouse", "click"], "buttons": true, "touch": true, "screen": [
+				tree.get_root().get_visible_rect().size.x, tree.get_root().get_visible_rect().size.y],
 			"stderr_sync": true, "fps": fps, "encodings": ["json", "godot-variant"], "delta": true, "batch": true,
 			"pipeline": true, "batch_each": true, "compact": true, "batch_joined": true},
 		"actions": _input_actions()})
@@ -134,7 +142,9 @@ func _inject() -> void:
 	# an event parsed here (not in the previous frame's idle step) is just pressed in this frame's _physics_process
 	# and _process alike
 	var evs := pending
-	pending = []
+	pending = later
+	later = []
+	injected = true
 	for ev in evs:
 		Input.parse_input_event(ev)
 
@@ -142,8 +152,9 @@ func _inject() -> void:
 func _frame_end() -> void:
 	if gone:
 		return
-	if not pending.empty():  # (no physics step in this frame: late, but not lost)
+	if not pending.empty() and not injected:  # (no physics step in this frame: late, but not lost)
 		_inject()
+	injected = false
 	if state == "running":
 		frame_no += 1
 		frames_left -= 1
@@ -263,6 +274,10 @@ func _serve() -> void:
 			for w in watch:
 				watch_scripts[String(w[0])] = []
 			_apply_inputs({})
+			later = []
+			touch = bool(msg.get("touch", false)) and \
+				not ProjectSettings.get_setting("input_devices/pointing/emulate_touch_from_mouse")
+			last_buttons = null
 			capture = msg.get("capture", null)
 			var scene = tree.current_scene
 			old_scene_id = scene.get_instance_id() if scene else 0
@@ -294,6 +309,9 @@ func _reply() -> void:
 	var obs := {"type": "observation", "seq": seq, "frame_no": frame_no,
 		"time_ms": int(round(frame_no * 1000.0 / fps)), "entities": _entities(), "events": events,
 		"done": false}
+	var b = _buttons_changed()
+	if b != null:
+		obs["buttons"] = b
 	if delta:
 		var gone := []
 		for id in last_ids:
@@ -323,6 +341,9 @@ func _reply_compact() -> void:
 			events = []
 		if not watch.empty():
 			s += ',"watch":' + to_json(_watched())
+		var b = _buttons_changed()
+		if b != null:
+			s += ',"buttons":' + to_json(b)
 		printerr("@@playtester sync %d" % seq)
 		if join:
 			joined.append(s + "}")
@@ -340,6 +361,9 @@ func _reply_compact() -> void:
 	if not events.empty():
 		obs["events"] = events
 		events = []
+	var b = _buttons_changed()
+	if b != null:
+		obs["buttons"] = b
 	_send_observation(obs)
 
 
@@ -388,6 +412,28 @@ var events_of := {}  # action + "1" (pressed) / "0" (released) -> its InputEvent
 
 
 func _apply_inputs(inputs: Dictionary) -> void:
+	var click = inputs.get("click")
+	if typeof(click) == TYPE_ARRAY and click.size() == 2:  # pressed on the step's first frame, released on its second
+		var at := Vector2(float(click[0]), float(click[1]))
+		pending.append(_motion(at))
+		pending += _mouse_button(at, BUTTON_LEFT, true)
+		later += _mouse_button(at, BUTTON_LEFT, false)
+	var mouse = inputs.get("mouse")
+	if typeof(mouse) == TYPE_ARRAY and mouse.size() == 2:
+		var at := Vector2(float(mouse[0]), float(mouse[1]))
+		if at != mouse_at:
+			mouse_at = at
+			pending.append(_motion(at))
+	var buttons := {}
+	for b in inputs.get("buttons", []):
+		buttons[int(b)] = true
+	for b in held_buttons.keys():
+		if not buttons.has(b):
+			pending += _mouse_button(mouse_at, b, false)
+	for b in buttons.keys():
+		if not held_buttons.has(b):
+			pending += _mouse_button(mouse_at, b, true)
+	held_buttons = buttons
 	var asked := [inputs.get("actions", []), inputs.get("keys", [])]
 	if typeof(asked[0]) == TYPE_ARRAY and typeof(asked[1]) == TYPE_ARRAY and typeof(last_inputs) == TYPE_ARRAY \
 			and asked == last_inputs:
@@ -428,6 +474,47 @@ func _action_event(action: String, pressed: bool) -> void:
 		ev.strength = 1.0 if pressed else 0.0
 		events_of[key] = ev
 	pending.append(ev)
+
+
+var mouse_at := Vector2()  # where the mouse is (viewport coordinates)
+var held_buttons := {}  # the mouse buttons held (Godot's BUTTON_*)
+
+
+func _screen(at: Vector2) -> Vector2:
+	# viewport coordinates (a Control's rect) as the window's, which input events carry
+	return tree.get_root().get_final_transform().xform(at)
+
+
+func _motion(at: Vector2) -> InputEvent:
+	var ev := InputEventMouseMotion.new()
+	ev.position = _screen(at)
+	ev.global_position = ev.position
+	ev.button_mask = _mask()
+	return ev
+
+
+func _mask() -> int:
+	var m := 0
+	for b in held_buttons.keys():
+		m |= 1 << (int(b) - 1)
+	return m
+
+
+func _mouse_button(at: Vector2, button: int, pressed: bool) -> Array:
+	# the button's event, and with "touch" (button 1) the screen touch Godot would emulate from it
+	var ev := InputEventMouseButton.new()
+	ev.button_index = button
+	ev.pressed = pressed
+	ev.position = _screen(at)
+	ev.global_position = ev.position
+	var out := [ev]
+	if touch and button == BUTTON_LEFT:
+		var t := InputEventScreenTouch.new()
+		t.index = 0
+		t.position = ev.position
+		t.pressed = pressed
+		out.append(t)
+	return out
 
 
 func _key_event(code: int, pressed: bool) -> void:
@@ -673,6 +760,40 @@ func _frame():
 		"data": img.get_data() if encoding == "godot-variant" else Marshalls.raw_to_base64(img.get_data())}
 
 
+# ---- menus: the buttons a player could click now
+func _buttons() -> Array:
+	# each visible, enabled BaseButton drawn in the root viewport: [x, y, width, height, text] (viewport
+	# coordinates), top to bottom, then left to right
+	var out := []
+	for n in button_nodes.values():
+		if not is_instance_valid(n) or not n.is_inside_tree() or n.disabled or not n.is_visible_in_tree() \
+				or n.get_viewport() != tree.get_root():
+			continue
+		var xf: Transform2D = n.get_global_transform_with_canvas()
+		var size: Vector2 = n.rect_size * xf.get_scale()
+		var text = n.get("text")
+		out.append([xf.origin.x, xf.origin.y, size.x, size.y, String(text) if text != null else String(n.name)])
+	out.sort_custom(self, "_button_before")
+	return out
+
+
+func _button_before(a: Array, b: Array) -> bool:
+	if a[1] != b[1]:
+		return a[1] < b[1]
+	if a[0] != b[0]:
+		return a[0] < b[0]
+	return a[4] < b[4]
+
+
+func _buttons_changed():
+	# the buttons, when they differ from those sent last (else null)
+	var b := _buttons()
+	if b == last_buttons:
+		return null
+	last_buttons = b
+	return b
+
+
 # ---- watched terms (the analyzed action space's game variables)
 func _watched() -> Array:
 	var out := []
@@ -694,12 +815,22 @@ func _watched() -> Array:
 func _on_node_added(node: Node) -> void:
 	bodies = null
 	c_dirty = true
+	if node is BaseButton:
+		button_nodes[node.get_instance_id()] = node
 	_watch(node)
 
 
-func _on_node_removed(_node: Node) -> void:
+func _on_node_removed(node: Node) -> void:
 	bodies = null
 	c_dirty = true
+	button_nodes.erase(node.get_instance_id())
+
+
+func _find_buttons(node: Node) -> void:
+	if node is BaseButton:
+		button_nodes[node.get_instance_id()] = node
+	for c in node.get_children():
+		_find_buttons(c)
 
 
 func _watch_tree(node: Node) -> void:
