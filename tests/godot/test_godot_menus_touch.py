@@ -32,7 +32,7 @@ def test_the_title_button_is_clicked_by_a_random_agent(godot, worker_for):
     valid = [names[i] for i in np.flatnonzero(obs.action_mask)]
     assert "click:0" in valid and "click:1" not in valid
     rng = np.random.default_rng(0)
-    for step in range(40):
+    for _ in range(40):
         obs = w.act(int(rng.choice(np.flatnonzero(obs.action_mask))))
         if "player_x" in obs.features:
             break
