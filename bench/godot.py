@@ -312,10 +312,10 @@ PART_EDITS = [
      "var b_answers := 0\nvar b_last := 0\nvar b_skip := int(OS.get_environment(\"BENCH_PARTS_SKIP\"))\n"
      "func _b(k, t0):\n\tif b_answers > b_skip:\n"
      "\t\tB[k] = B.get(k, 0) + OS.get_ticks_usec() - t0\n"),
-    ("func _process(_delta):\n\tif state == \"running\":",
-     "func _process(_delta):\n\tvar now := OS.get_ticks_usec()\n\tif b_last != 0:\n\t\t_b(\"between\", b_last)\n"
+    ("func _frame_end() -> void:\n",
+     "func _frame_end() -> void:\n\tvar now := OS.get_ticks_usec()\n\tif b_last != 0:\n\t\t_b(\"between\", b_last)\n"
      "\t_process_timed()\n\tb_last = OS.get_ticks_usec()\n\t_b(\"in_addon\", now)\n\n\n"
-     "func _process_timed():\n\tif state == \"running\":"),
+     "func _process_timed():\n"),
     ("\t\tvar text = _recv()\n", "\t\tvar t0 := OS.get_ticks_usec()\n\t\tvar text = _recv()\n\t\t_b(\"recv_wait\", t0)\n"
      "\t\tt0 = OS.get_ticks_usec()\n"),
     ("\t\tvar msg: Dictionary = parsed.result\n", "\t\tvar msg: Dictionary = parsed.result\n\t\t_b(\"parse\", t0)\n"),

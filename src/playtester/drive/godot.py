@@ -69,28 +69,77 @@ def godot_binary(runner: bool) -> str | None:
 # them; a game that plays with them declares none of its own
 GODOT_UI_ACTIONS = ("ui_accept", "ui_select", "ui_cancel", "ui_focus_next", "ui_focus_prev", "ui_left", "ui_right",
                     "ui_up", "ui_down", "ui_page_up", "ui_page_down", "ui_home", "ui_end")
-UI_LEFT_OUT = ("ui_cancel",)  # Esc: leaves a menu or quits, as the default blacklist's ESCAPE; never pressed
 _UI_NAME = re.compile(r"""["'](ui_[a-z_]+)["']""")
 MAX_SCRIPTS = 400  # the project's .gd files read for the ui_* actions they name
 
+# the blacklist (`GameConfig.blacklist`, pygame's key names) as Godot 3 scancodes
+_SPKEY = 1 << 24
+_GODOT_KEYS = {"ESCAPE": _SPKEY | 0x01, "TAB": _SPKEY | 0x02, "BACKSPACE": _SPKEY | 0x04, "RETURN": _SPKEY | 0x05,
+               "PAUSE": _SPKEY | 0x09, "PRINT": _SPKEY | 0x0A, "SPACE": 32,
+               **{f"F{n}": _SPKEY | (0x1C + n - 1) for n in range(1, 13)}}
+# actions whose names say what the blacklist's keys do (pause, fullscreen, quit): out while that key is blacklisted
+_NAMED = ((re.compile(r"pause", re.I), "PAUSE"), (re.compile(r"full_?screen", re.I), "F11"),
+          (re.compile(r"(^|_)(quit|exit)($|_)", re.I), "ESCAPE"))
+# the default InputMap's events of the ui_* actions a blacklist can hit
+_UI_KEYS = {"ui_cancel": [("InputEventKey", _GODOT_KEYS["ESCAPE"])]}
 
-def input_actions(project: str | Path) -> list[str]:
-    """The actions to play a project with, sorted: its InputMap's own (``[input]`` of project.godot), and the
-    actions of Godot's default InputMap (``ui_left``, ``ui_accept``, ...) that its scripts name, ``ui_cancel`` left
-    out (issue 56: 4 of 7 public projects played with the default actions alone, and were refused)."""
-    folder = Path(project)
-    text = (folder / "project.godot").read_text(encoding="utf-8", errors="replace")
-    names: list[str] = []
-    section = None
+
+def godot_scancode(name: str) -> int | None:
+    """A blacklist key name (``ESCAPE``, ``F11``, ``q``) as Godot 3's scancode, or None."""
+    n = name.strip()
+    if n.upper() in _GODOT_KEYS:
+        return _GODOT_KEYS[n.upper()]
+    return ord(n.upper()) if len(n) == 1 and n.isprintable() else None
+
+
+def _input_section(text: str) -> dict[str, list[tuple[str, int | None]]]:
+    """The ``[input]`` actions of a project.godot, each with its events: (class, scancode or None)."""
+    out: dict[str, list[tuple[str, int | None]]] = {}
+    section, current = None, None
     for line in text.splitlines():
         m = re.match(r"^\[([^\]]+)\]\s*$", line)
         if m:
-            section = m.group(1)
+            section, current = m.group(1), None
             continue
-        if section == "input":
-            a = re.match(r'^"?([^"=\s]+)"?\s*=', line)
-            if a and not a.group(1).startswith("ui_"):
-                names.append(a.group(1))
+        if section != "input":
+            continue
+        a = re.match(r'^"?([^"=\s]+)"?\s*=', line)
+        if a:
+            current = a.group(1)
+            out[current] = []
+        if current is not None:
+            for ev in re.finditer(r"Object\((\w+),([^)]*)\)", line):
+                code = re.search(r'"scancode":(\d+)', ev.group(2))
+                phys = re.search(r'"physical_scancode":(\d+)', ev.group(2))
+                key = int(code.group(1)) if code and int(code.group(1)) else \
+                    (int(phys.group(1)) if phys and int(phys.group(1)) else None)
+                out[current].append((ev.group(1), key))
+    return out
+
+
+def blacklisted(name: str, events: list[tuple[str, int | None]], blacklist: list[str]) -> bool:
+    """An action the blacklist leaves out: every event of it a blacklisted key (``toggle_fullscreen`` on F11), or
+    a name that says it pauses, goes fullscreen or quits while the key that does so by default (PAUSE, F11,
+    ESCAPE) is blacklisted. An empty blacklist (or one without those keys) keeps them."""
+    keys = {k.upper() for k in blacklist}
+    codes = {c for c in map(godot_scancode, blacklist) if c is not None}
+    if events and all(cls == "InputEventKey" and code in codes for cls, code in events):
+        return True
+    return any(rx.search(name) and key in keys for rx, key in _NAMED)
+
+
+def input_actions(project: str | Path, blacklist: list[str] | None = None) -> list[str]:
+    """The actions to play a project with, sorted: its InputMap's own (``[input]`` of project.godot), and the
+    actions of Godot's default InputMap (``ui_left``, ``ui_accept``, ...) that its scripts name (issue 56: 4 of 7
+    public projects played with the default actions alone, and were refused); the ``blacklist`` (the config's,
+    default ESCAPE, F11, PAUSE) leaves out the actions bound to its keys alone and those named for pausing,
+    fullscreen or quitting (`blacklisted`): ``ui_cancel`` (Esc), ``toggle_pause``, ``toggle_fullscreen``."""
+    from playtester.drive.spec import DEFAULT_BLACKLIST
+
+    folder = Path(project)
+    bl = list(DEFAULT_BLACKLIST) if blacklist is None else list(blacklist)
+    text = (folder / "project.godot").read_text(encoding="utf-8", errors="replace")
+    names = [a for a, evs in _input_section(text).items() if not a.startswith("ui_") and not blacklisted(a, evs, bl)]
     used: set[str] = set()
     scripts = sorted(p for p in folder.rglob("*.gd") if not ({".import", "addons", ".git"} & set(p.parts)))
     for path in scripts[:MAX_SCRIPTS]:
@@ -98,19 +147,71 @@ def input_actions(project: str | Path) -> list[str]:
             used.update(_UI_NAME.findall(path.read_text(encoding="utf-8", errors="replace")))
         except OSError:
             continue
-    names += [a for a in GODOT_UI_ACTIONS if a in used and a not in UI_LEFT_OUT]
+    names += [a for a in GODOT_UI_ACTIONS if a in used and not blacklisted(a, _UI_KEYS.get(a, []), bl)]
     return sorted(dict.fromkeys(names))
 
 
+# menus and touch (issue 56): a project with buttons gets CLICK_SLOTS "click:K" actions (a click on the K-th
+# visible, enabled BaseButton the add-on reports, top to bottom then left to right; masked while there is no K-th);
+# a project whose scripts read screen touches gets "tap:K" actions (a tap at the centre of cell K of a TAP_GRID x
+# TAP_GRID grid over the screen, a screen touch as Godot emulates it from the mouse)
+CLICK_SLOTS = 4
+TAP_GRID = 3
+_BUTTON_TYPE = re.compile(r'type="(Button|TextureButton|CheckBox|CheckButton|LinkButton|MenuButton|OptionButton|'
+                          r'ColorPickerButton|ToolButton)"')
+_BUTTON_NEW = re.compile(r"\b(Button|TextureButton|CheckBox|CheckButton|LinkButton|MenuButton|OptionButton|"
+                         r"ToolButton)\.new\(")
+_TOUCH = re.compile(r"\bInputEventScreen(Touch|Drag)\b")
+
+
+def _project_files(folder: Path, pattern: str) -> list[Path]:
+    return sorted(p for p in folder.rglob(pattern) if not ({".import", "addons", ".git"} & set(p.parts)))[:MAX_SCRIPTS]
+
+
+def _any_match(paths: list[Path], rx: re.Pattern[str]) -> bool:
+    for path in paths:
+        try:
+            if rx.search(path.read_text(encoding="utf-8", errors="replace")):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def has_buttons(project: str | Path) -> bool:
+    """The project's scenes or scripts make BaseButtons (a menu the player clicks)."""
+    folder = Path(project)
+    return _any_match(_project_files(folder, "*.tscn"), _BUTTON_TYPE) or \
+        _any_match(_project_files(folder, "*.gd"), _BUTTON_NEW)
+
+
+def reads_touch(project: str | Path) -> bool:
+    """The project's scripts read screen touches (``InputEventScreenTouch`` / ``InputEventScreenDrag``)."""
+    return _any_match(_project_files(Path(project), "*.gd"), _TOUCH)
+
+
+def pointer_sets(project: str | Path) -> list[tuple[str, ...]]:
+    """The declared space's click and tap actions of a project (none when it has no buttons and reads no touch)."""
+    out: list[tuple[str, ...]] = []
+    if has_buttons(project):
+        out += [(f"click:{k}",) for k in range(CLICK_SLOTS)]
+    if reads_touch(project):
+        out += [(f"tap:{k}",) for k in range(TAP_GRID * TAP_GRID)]
+    return out
+
+
 def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
-    """The game's declared actions (the backend's ``declared``): from its InputMap."""
+    """The game's declared actions (the backend's ``declared``): from its InputMap (nothing, each action, each
+    pair), and clicks on its buttons and taps when it has them (`pointer_sets`)."""
     from playtester.errors import GameSpecError
 
-    names = input_actions(spec.target)
-    if not names:
-        raise GameSpecError(f"{spec.text}: project.godot declares no input actions ([input] section) and its scripts "
-                            "name none of Godot's default ones (ui_left, ui_accept, ...): nothing to play with")
-    labels = action_labels(action_sets(names))
+    names = input_actions(spec.target, spec.config.blacklist)
+    pointer = pointer_sets(spec.target)
+    if not names and not pointer:
+        raise GameSpecError(f"{spec.text}: project.godot declares no input actions ([input] section), its scripts "
+                            "name none of Godot's default ones (ui_left, ui_accept, ...), and it has no buttons and "
+                            "reads no screen touches: nothing to play with")
+    labels = action_labels(action_sets(names) + pointer)
     return len(labels), labels
 
 
@@ -183,7 +284,12 @@ class GodotRunner(RemoteRunner):
         self.rng = random.Random(self.seed)
         self.watch = [list(w) for w in getattr(self.space, "watch", None) or []]
         self.watch_values: Any = None
-        self.requested: dict[tuple[int | None, frozenset[int]], dict[str, Any]] = {}  # `inputs_of`'s answers
+        self.requested: dict[Any, dict[str, Any]] = {}  # `inputs_of`'s answers
+        self.buttons: list[list[Any]] = []  # the clickable buttons the add-on reported last ([x, y, w, h, text])
+        self.touch = reads_touch(self.spec.target)
+        # the declared space's click slots: action index -> K ("click:K": the K-th button)
+        self.clicks = {i: int(s[0][6:]) for i, s in enumerate(self.sets or []) if len(s) == 1
+                       and s[0].startswith("click:")}
 
     def context(self, features: dict[str, float] | None = None) -> ActionContext:
         if features is None:
@@ -204,24 +310,51 @@ class GodotRunner(RemoteRunner):
     def inputs_of(self, inputs: InputFrame) -> dict[str, Any]:
         """The held inputs; the analyzed space's ``key:NAME`` inputs (keys its scripts read directly) go as keys
         (``InputEventKey``s)."""
-        cached = (inputs.native, inputs.keys)
+        cached = (inputs.native, inputs.keys, inputs.mouse_pos, inputs.mouse_buttons)
         out = self.requested.get(cached)
-        if out is not None:  # the same inputs as an earlier step's: the same (unchanged) request part
+        if out is None:
+            out = super().inputs_of(inputs)
+            keys = [a[4:] for a in out["actions"] if a.startswith("key:")]
+            if keys:
+                out["actions"] = [a for a in out["actions"] if not a.startswith("key:")]
+                out["keys"] = sorted(set(out["keys"]) | set(keys))
+            if inputs.mouse_pos is not None:  # (an init step's mouse: pygame's buttons 1, 2, 3 are left, middle, right)
+                out["mouse"] = [int(inputs.mouse_pos[0]), int(inputs.mouse_pos[1])]
+            if inputs.mouse_buttons:
+                out["buttons"] = sorted({1: 1, 2: 3, 3: 2}[b] for b in inputs.mouse_buttons if b in (1, 2, 3))
+            if len(self.requested) < 4096:
+                self.requested[cached] = out
+        pointer = [a for a in out["actions"] if a.startswith(("click:", "tap:"))]
+        if not pointer:  # the same inputs as an earlier step's: the same (unchanged) request part
             return out
-        out = super().inputs_of(inputs)
-        keys = [a[4:] for a in out["actions"] if a.startswith("key:")]
-        if keys:
-            out["actions"] = [a for a in out["actions"] if not a.startswith("key:")]
-            out["keys"] = sorted(set(out["keys"]) | set(keys))
-        if len(self.requested) < 4096:
-            self.requested[cached] = out
+        out = dict(out, actions=[a for a in out["actions"] if a not in pointer])
+        at = self.pointer_at(pointer[0])
+        if at is not None:
+            out["click"] = at
         return out
+
+    def pointer_at(self, action: str) -> list[float] | None:
+        """Where ``click:K`` (the centre of the K-th reported button) or ``tap:K`` (cell K's centre) clicks, in the
+        game's viewport coordinates; None when there is no K-th button (the action is masked then)."""
+        kind, _, k = action.partition(":")
+        if kind == "click":
+            if int(k) >= len(self.buttons):
+                return None
+            x, y, w, h = (float(v) for v in self.buttons[int(k)][:4])
+            return [x + w / 2, y + h / 2]
+        hello = self.game.hello if self.game is not None else None
+        screen = (hello.capabilities.get("screen") if hello else None) or [1024, 600]
+        col, row = int(k) % TAP_GRID, int(k) // TAP_GRID
+        return [(col + 0.5) * float(screen[0]) / TAP_GRID, (row + 0.5) * float(screen[1]) / TAP_GRID]
 
     def exchange(self, msg: dict[str, Any], what: str) -> Any:
         if msg.get("type") == "reset":
             self.held = InputFrame()
+            self.buttons = []
             if self.watch:
                 msg = dict(msg, watch=self.watch)
+            if self.touch:
+                msg = dict(msg, touch=True)
         return super().exchange(msg, what)
 
     def call(self, target: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
@@ -249,16 +382,25 @@ class GodotRunner(RemoteRunner):
         fixed InputMap actions, always valid), else None (``analyzed``'s masks read the watched terms, ``blind``'s
         presses and releases depend on what is held)."""
         space = self.space  # the plain ActionSpace of kind native (the drive layer does not import the actions layer)
-        if space is None or self.watch or type(space).__name__ != "ActionSpace" or getattr(space, "kind", "") != "native" \
+        if space is None or self.watch or self.clicks or type(space).__name__ != "ActionSpace" \
+                or getattr(space, "kind", "") != "native" \
                 or any(a.when is not None or a.mode != "native" for a in getattr(space, "actions", [])):
             return None
         return super().static_mask()
 
     def observe(self, reply: dict[str, Any]) -> Any:
+        buttons = reply.get("buttons")
+        if buttons is not None:  # sent when they changed
+            self.buttons = [list(b) for b in buttons]
         obs = super().observe(reply)
         self.watch_values = reply.get("watch")
         if self.space is not None and not obs.done and self.shared_mask is None:  # (a static mask: set already)
             obs.action_mask = self.space.mask(self.context(obs.features))  # type: ignore[union-attr]
+            for i, k in self.clicks.items():  # a click on the K-th button: while there is one
+                if k >= len(self.buttons) and i < len(obs.action_mask):
+                    obs.action_mask[i] = 0
+        if self.buttons:
+            obs.info["buttons"] = [list(b) for b in self.buttons]
         return obs
 
 

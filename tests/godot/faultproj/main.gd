@@ -21,7 +21,7 @@ func _physics_process(_delta):
 	if d != direction:
 		direction = d
 		emit_signal("turned", d)
-	var args = get_node("/root/PlaytesterAddon").args
+	var args = PlaytesterAddon.args  # the add-on (an autoload singleton, out of the tree: docs/protocol.md)
 	if frames == int(args.get("hang_at", -1)):
 		while true:
 			frames += 0

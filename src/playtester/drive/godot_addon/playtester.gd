@@ -8,6 +8,12 @@ extends Node
 # exactly N frames, then reports the scene's entities, the signals emitted and the frame (godot3-runner).
 # Errors are not seen here: Godot prints SCRIPT ERROR/ERROR lines to stderr, which playtester reads; the
 # "@@playtester sync SEQ" line printed before each reply tells it where a step's lines end.
+# The add-on leaves the game as it was (issue 56): once the main scene enters the tree it takes itself out of the
+# tree (the root's children are the game's autoloads and its main scene, as without playtester: a game that finds its
+# main scene with get_root().get_child(0) works) and runs from the SceneTree's signals: "idle_frame" queues a call
+# that the frame's message flush makes after every node's _process (where it reports and blocks between steps), and
+# "physics_frame", at the start of the next frame's physics step, injects the step's inputs, so that a press is
+# Input.is_action_just_pressed both in that frame's _physics_process and in its _process.
 # A reset seeds Godot's global RNG, releases every held input and changes to the main scene again (other
 # autoloads keep their state: PLAYTESTER_REMOTE_FRESH=1 makes playtester start a fresh Godot per episode).
 # Speed (docs/protocol.md, "Speed"): a reset may ask for answers in Godot's Variant format (var2bytes) and for
@@ -54,14 +60,35 @@ var c_sigs := []  # ... and what was sent of each (its variables' values, then i
 var join := false  # step's "join" (with "each"): the batch's answers go in one message, after its last step
 var joined := []  # ... the JSON texts of the answers of the batch's steps played so far
 var holding := false  # ... the answer being written is not the batch's last
+var tree: SceneTree  # the game's SceneTree (the add-on itself is never in it)
+var gone := false  # quit: no more frames are served
+var pending := []  # the input events of the step to come, injected at the start of its first physics step
+var later := []  # events for the physics step after (a click's release)
+var injected := false  # events were injected in this frame
+var touch := false  # reset's "touch": mouse button 1 is a screen touch too (the project reads touches)
+var button_nodes := {}  # instance id -> each BaseButton in the tree (menus: the buttons playtester may click)
+var last_buttons = null  # the buttons sent last (an observation carries them when they changed)
+var root_kept := {}  # the root's children at start-up but the main scene (the game's autoloads): a reset frees others
 
 
-func _init():
-	pause_mode = PAUSE_MODE_PROCESS
-	process_priority = 1 << 30  # our _process runs after every game node's in each frame
+func _notification(what):
+	if what == NOTIFICATION_PARENTED and get_parent() != null:
+		# Godot adds the autoloads to the root, then the main scene, before the root enters the tree: the add-on
+		# leaves the root at once (never in the tree: not get_root().get_child(0), no _ready) and sets itself up
+		# at the first message flush, after every node's _ready
+		get_parent().remove_child(self)
+		call_deferred("_setup")
 
 
-func _ready():
+func _setup():
+	tree = Engine.get_main_loop() as SceneTree
+	if tree == null or not tree.get_root().is_inside_tree():
+		call_deferred("_setup")
+		return
+	for c in tree.get_root().get_children():
+		if c != tree.current_scene:
+			root_kept[c.get_instance_id()] = true  # the game's autoloads (what start-up added to the root)
+	tree.get_root().connect("tree_exited", self, "free")  # the add-on is nobody's child: it goes with the root
 	var port := int(OS.get_environment("PLAYTESTER_PORT"))
 	for a in OS.get_cmdline_args():
 		if a.begins_with("--playtester-port="):
@@ -76,25 +103,58 @@ func _ready():
 		OS.delay_msec(1)
 	if peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
 		printerr("playtester: cannot connect to 127.0.0.1:%d" % port)
-		get_tree().quit(3)
-		set_process(false)
+		tree.quit(3)
 		return
 	peer.set_no_delay(true)
-	get_tree().connect("node_added", self, "_on_node_added")
-	get_tree().connect("node_removed", self, "_on_node_removed")
-	if get_tree().current_scene:
-		_watch_tree(get_tree().current_scene)
+	tree.connect("node_added", self, "_on_node_added")
+	tree.connect("node_removed", self, "_on_node_removed")
+	tree.connect("idle_frame", self, "_on_idle_frame")
+	tree.connect("physics_frame", self, "_on_physics_frame")
+	tree.get_root().connect("tree_exiting", self, "_on_quit")
+	if tree.current_scene:
+		_watch_tree(tree.current_scene)
+	_find_buttons(tree.get_root())
 	var info := Engine.get_version_info()
 	printerr("@@playtester hello")  # what Godot printed before this is start-up noise, not the game's errors
 	_send({"type": "hello", "protocol": PROTOCOL, "engine": "godot", "engine_version": info["string"],
 		"game": ProjectSettings.get_setting("application/config/name"),
-		"capabilities": {"pixels": pixels, "entities": true, "snapshots": false, "inputs": ["actions", "keys"],
+		"capabilities": {"pixels": pixels, "entities": true, "snapshots": false,
+			"inputs": ["actions", "keys", "mouse", "click"], "buttons": true, "touch": true, "screen": [
+				tree.get_root().get_visible_rect().size.x, tree.get_root().get_visible_rect().size.y],
 			"stderr_sync": true, "fps": fps, "encodings": ["json", "godot-variant"], "delta": true, "batch": true,
 			"pipeline": true, "batch_each": true, "compact": true, "batch_joined": true},
 		"actions": _input_actions()})
 
 
-func _process(_delta):
+func _on_idle_frame() -> void:
+	if not gone:
+		call_deferred("_frame_end")  # made at the frame's message flush, after every node's _process
+
+
+func _on_physics_frame() -> void:
+	if not pending.empty():
+		_inject()
+
+
+func _inject() -> void:
+	# the step's presses and releases, at the start of a physics step: Godot 3 marks an action just pressed for the
+	# physics frame and the idle frame it was pressed in, and the idle frame count changes at the end of a frame, so
+	# an event parsed here (not in the previous frame's idle step) is just pressed in this frame's _physics_process
+	# and _process alike
+	var evs := pending
+	pending = later
+	later = []
+	injected = true
+	for ev in evs:
+		Input.parse_input_event(ev)
+
+
+func _frame_end() -> void:
+	if gone:
+		return
+	if not pending.empty() and not injected:  # (no physics step in this frame: late, but not lost)
+		_inject()
+	injected = false
 	if state == "running":
 		frame_no += 1
 		frames_left -= 1
@@ -111,7 +171,7 @@ func _process(_delta):
 			frames_left = max(1, int(next.get("frames", 1)) if typeof(next) == TYPE_DICTIONARY else 1)
 			return
 	elif state == "resetting":
-		var scene = get_tree().current_scene
+		var scene = tree.current_scene
 		if scene == null or scene.get_instance_id() == old_scene_id:
 			return  # the reloaded scene enters the tree at the end of this frame
 		frame_no = 0
@@ -124,8 +184,9 @@ func _process(_delta):
 	_serve()
 
 
-func _exit_tree():
+func _on_quit():
 	# the game quits (get_tree().quit()) inside a joined batch: the answers of its steps played so far still go
+	gone = true
 	if not joined.empty() and peer.get_status() == StreamPeerTCP.STATUS_CONNECTED:
 		_send_bytes(_joined_message().to_utf8())
 
@@ -175,8 +236,8 @@ func _serve() -> void:
 	while true:
 		var text = _recv()
 		if text == null:  # playtester is gone
-			get_tree().quit()
-			set_process(false)
+			tree.quit()
+			gone = true
 			return
 		var parsed := JSON.parse(text)
 		if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
@@ -213,21 +274,29 @@ func _serve() -> void:
 			for w in watch:
 				watch_scripts[String(w[0])] = []
 			_apply_inputs({})
+			later = []
+			touch = bool(msg.get("touch", false)) and \
+				not ProjectSettings.get_setting("input_devices/pointing/emulate_touch_from_mouse")
+			last_buttons = null
 			capture = msg.get("capture", null)
-			var scene = get_tree().current_scene
+			var scene = tree.current_scene
 			old_scene_id = scene.get_instance_id() if scene else 0
+			# what the game added to the root (a split view's Viewport, ...) goes, as at a fresh start
+			for c in tree.get_root().get_children():
+				if c != scene and not root_kept.has(c.get_instance_id()):
+					c.queue_free()
 			var main_scene = ProjectSettings.get_setting("application/run/main_scene")
 			if main_scene:
-				get_tree().change_scene(main_scene)  # back to the start, wherever the game went
+				tree.change_scene(main_scene)  # back to the start, wherever the game went
 			else:
-				get_tree().reload_current_scene()
+				tree.reload_current_scene()
 			state = "resetting"
 			return
 		elif kind == "call":  # a hook of the game (plans: teleport): the main scene's playtester_NAME(args...)
 			_hook(String(msg.get("name", "")), msg.get("args", []))
 		elif kind == "quit":
-			get_tree().quit()
-			set_process(false)
+			tree.quit()
+			gone = true
 			return
 		else:
 			_error("unknown message type %s (protocol %d knows reset, step, quit)" % [to_json(kind), PROTOCOL])
@@ -240,6 +309,9 @@ func _reply() -> void:
 	var obs := {"type": "observation", "seq": seq, "frame_no": frame_no,
 		"time_ms": int(round(frame_no * 1000.0 / fps)), "entities": _entities(), "events": events,
 		"done": false}
+	var b = _buttons_changed()
+	if b != null:
+		obs["buttons"] = b
 	if delta:
 		var gone := []
 		for id in last_ids:
@@ -269,6 +341,9 @@ func _reply_compact() -> void:
 			events = []
 		if not watch.empty():
 			s += ',"watch":' + to_json(_watched())
+		var b = _buttons_changed()
+		if b != null:
+			s += ',"buttons":' + to_json(b)
 		printerr("@@playtester sync %d" % seq)
 		if join:
 			joined.append(s + "}")
@@ -286,6 +361,9 @@ func _reply_compact() -> void:
 	if not events.empty():
 		obs["events"] = events
 		events = []
+	var b = _buttons_changed()
+	if b != null:
+		obs["buttons"] = b
 	_send_observation(obs)
 
 
@@ -308,7 +386,7 @@ func _send_observation(obs: Dictionary) -> void:
 
 # ---- hooks: methods named playtester_NAME of the current scene's script, called between two steps
 func _hook(name: String, call_args: Array) -> void:
-	var scene = get_tree().current_scene
+	var scene = tree.current_scene
 	var names := []
 	if scene and scene.get_script():
 		for m in scene.get_script().get_script_method_list():
@@ -334,6 +412,28 @@ var events_of := {}  # action + "1" (pressed) / "0" (released) -> its InputEvent
 
 
 func _apply_inputs(inputs: Dictionary) -> void:
+	var click = inputs.get("click")
+	if typeof(click) == TYPE_ARRAY and click.size() == 2:  # pressed on the step's first frame, released on its second
+		var at := Vector2(float(click[0]), float(click[1]))
+		pending.append(_motion(at))
+		pending += _mouse_button(at, BUTTON_LEFT, true)
+		later += _mouse_button(at, BUTTON_LEFT, false)
+	var mouse = inputs.get("mouse")
+	if typeof(mouse) == TYPE_ARRAY and mouse.size() == 2:
+		var at := Vector2(float(mouse[0]), float(mouse[1]))
+		if at != mouse_at:
+			mouse_at = at
+			pending.append(_motion(at))
+	var buttons := {}
+	for b in inputs.get("buttons", []):
+		buttons[int(b)] = true
+	for b in held_buttons.keys():
+		if not buttons.has(b):
+			pending += _mouse_button(mouse_at, b, false)
+	for b in buttons.keys():
+		if not held_buttons.has(b):
+			pending += _mouse_button(mouse_at, b, true)
+	held_buttons = buttons
 	var asked := [inputs.get("actions", []), inputs.get("keys", [])]
 	if typeof(asked[0]) == TYPE_ARRAY and typeof(asked[1]) == TYPE_ARRAY and typeof(last_inputs) == TYPE_ARRAY \
 			and asked == last_inputs:
@@ -373,14 +473,55 @@ func _action_event(action: String, pressed: bool) -> void:
 		ev.pressed = pressed
 		ev.strength = 1.0 if pressed else 0.0
 		events_of[key] = ev
-	Input.parse_input_event(ev)
+	pending.append(ev)
+
+
+var mouse_at := Vector2()  # where the mouse is (viewport coordinates)
+var held_buttons := {}  # the mouse buttons held (Godot's BUTTON_*)
+
+
+func _screen(at: Vector2) -> Vector2:
+	# viewport coordinates (a Control's rect) as the window's, which input events carry
+	return tree.get_root().get_final_transform().xform(at)
+
+
+func _motion(at: Vector2) -> InputEvent:
+	var ev := InputEventMouseMotion.new()
+	ev.position = _screen(at)
+	ev.global_position = ev.position
+	ev.button_mask = _mask()
+	return ev
+
+
+func _mask() -> int:
+	var m := 0
+	for b in held_buttons.keys():
+		m |= 1 << (int(b) - 1)
+	return m
+
+
+func _mouse_button(at: Vector2, button: int, pressed: bool) -> Array:
+	# the button's event, and with "touch" (button 1) the screen touch Godot would emulate from it
+	var ev := InputEventMouseButton.new()
+	ev.button_index = button
+	ev.pressed = pressed
+	ev.position = _screen(at)
+	ev.global_position = ev.position
+	var out := [ev]
+	if touch and button == BUTTON_LEFT:
+		var t := InputEventScreenTouch.new()
+		t.index = 0
+		t.position = ev.position
+		t.pressed = pressed
+		out.append(t)
+	return out
 
 
 func _key_event(code: int, pressed: bool) -> void:
 	var ev := InputEventKey.new()
 	ev.scancode = code
 	ev.pressed = pressed
-	Input.parse_input_event(ev)
+	pending.append(ev)
 
 
 func _input_actions() -> Array:
@@ -401,10 +542,10 @@ var bodies_scene := 0
 func _entities() -> Array:
 	var out := []
 	seen_ids = {}
-	var scene = get_tree().current_scene
+	var scene = tree.current_scene
 	if scene == null:
 		return out
-	var nodes: Array = get_tree().get_nodes_in_group("playtester")
+	var nodes: Array = tree.get_nodes_in_group("playtester")
 	if nodes.empty():
 		if bodies == null or bodies_scene != scene.get_instance_id():  # walked again only when the tree changed
 			bodies = []
@@ -460,10 +601,10 @@ func _entities_compact() -> void:
 	ent = []
 	fresh = []
 	c_gone = []
-	var scene = get_tree().current_scene
+	var scene = tree.current_scene
 	var nodes := []
 	if scene != null:
-		nodes = get_tree().get_nodes_in_group("playtester")
+		nodes = tree.get_nodes_in_group("playtester")
 		if nodes.empty():
 			if bodies == null or bodies_scene != scene.get_instance_id():
 				bodies = []
@@ -607,7 +748,7 @@ func _plain(v):
 func _frame():
 	if not pixels:
 		return null
-	var tex = get_viewport().get_texture()
+	var tex = tree.get_root().get_texture()
 	var img = tex.get_data() if tex else null
 	if img == null:
 		return null
@@ -617,6 +758,40 @@ func _frame():
 		img.resize(int(capture[0]), int(capture[1]), Image.INTERPOLATE_NEAREST)
 	return {"width": img.get_width(), "height": img.get_height(), "format": "rgb8",
 		"data": img.get_data() if encoding == "godot-variant" else Marshalls.raw_to_base64(img.get_data())}
+
+
+# ---- menus: the buttons a player could click now
+func _buttons() -> Array:
+	# each visible, enabled BaseButton drawn in the root viewport: [x, y, width, height, text] (viewport
+	# coordinates), top to bottom, then left to right
+	var out := []
+	for n in button_nodes.values():
+		if not is_instance_valid(n) or not n.is_inside_tree() or n.disabled or not n.is_visible_in_tree() \
+				or n.get_viewport() != tree.get_root():
+			continue
+		var xf: Transform2D = n.get_global_transform_with_canvas()
+		var size: Vector2 = n.rect_size * xf.get_scale()
+		var text = n.get("text")
+		out.append([xf.origin.x, xf.origin.y, size.x, size.y, String(text) if text != null else String(n.name)])
+	out.sort_custom(self, "_button_before")
+	return out
+
+
+func _button_before(a: Array, b: Array) -> bool:
+	if a[1] != b[1]:
+		return a[1] < b[1]
+	if a[0] != b[0]:
+		return a[0] < b[0]
+	return a[4] < b[4]
+
+
+func _buttons_changed():
+	# the buttons, when they differ from those sent last (else null)
+	var b := _buttons()
+	if b == last_buttons:
+		return null
+	last_buttons = b
+	return b
 
 
 # ---- watched terms (the analyzed action space's game variables)
@@ -640,12 +815,22 @@ func _watched() -> Array:
 func _on_node_added(node: Node) -> void:
 	bodies = null
 	c_dirty = true
+	if node is BaseButton:
+		button_nodes[node.get_instance_id()] = node
 	_watch(node)
 
 
-func _on_node_removed(_node: Node) -> void:
+func _on_node_removed(node: Node) -> void:
 	bodies = null
 	c_dirty = true
+	button_nodes.erase(node.get_instance_id())
+
+
+func _find_buttons(node: Node) -> void:
+	if node is BaseButton:
+		button_nodes[node.get_instance_id()] = node
+	for c in node.get_children():
+		_find_buttons(c)
 
 
 func _watch_tree(node: Node) -> void:
@@ -677,7 +862,7 @@ func _event(values: Array, node, name: String, names: Array) -> void:
 	for i in range(values.size()):
 		var v = _plain(values[i])
 		data[names[i] if i < names.size() else "arg%d" % i] = v
-	var scene = get_tree().current_scene
+	var scene = tree.current_scene
 	if is_instance_valid(node) and scene and node.is_inside_tree():
 		data["source"] = String(scene.get_path_to(node))
 	events.append({"name": name, "data": data, "frame": frame_no})

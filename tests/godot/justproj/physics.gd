@@ -1,0 +1,9 @@
+extends Node
+# counts the presses of "jump" that _physics_process sees as just pressed
+
+var presses := 0
+
+
+func _physics_process(_delta):
+	if Input.is_action_just_pressed("jump"):
+		presses += 1
