@@ -431,6 +431,24 @@ class _Trail:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.w, name)
 
+    def watch(self) -> tuple[Any, Any, Any]:
+        """A `keyprobe.Watch` over this run, with the two functions it is made of: the screen's digest (taken in
+        the game's process) and a tap (the frame, then a released step)."""
+        from playtester.analysis.keyprobe import Watch
+        from playtester.drive.inputs import InputFrame
+
+        frames = self.spec.config.frames_per_action
+        released = InputFrame(mouse_pos=None)
+
+        def digest(_obs: Any) -> str:
+            return str(self.w.call("playtester.analysis.keyprobe:screen_digest"))
+
+        def tap(frame: Any) -> Any:
+            obs = self.step(frame, frames)
+            return obs if obs.done else self.step(released, frames)
+
+        return Watch(lambda: self.step(released, frames), tap, digest), digest, tap
+
     def reset(self, seed: int) -> Any:
         self.seed, self.steps, self.screens = seed, [], []
         return self.w.reset(seed=seed)
@@ -486,19 +504,9 @@ class _Trail:
         from playtester.drive.inputs import InputFrame, key_name
 
         steps, screens = list(self.steps), list(self.screens)
-        frames = self.spec.config.frames_per_action
-        released = InputFrame(mouse_pos=None)
         found: list[tuple[str, str, str]] = []
         self.checking = False
-
-        def digest(_obs: Any) -> str:
-            return str(self.w.call("playtester.analysis.keyprobe:screen_digest"))
-
-        def tap(frame: Any) -> Any:
-            obs = self.step(frame, frames)
-            return obs if obs.done else self.step(released, frames)
-
-        watch = Watch(lambda: self.step(released, frames), tap, digest)
+        watch, digest, tap = self.watch()
         try:
             for at in (j, j + 1):
                 for k in sorted(steps[at][0].keys - self.allow):
@@ -560,21 +568,11 @@ def _probe_keys(w: _Trail, result: dict[str, Any]) -> None:
     cands = list(keys)[:MAX_PROBED]
     if not cands:
         return
-    frames = w.spec.config.frames_per_action
-    released = InputFrame(mouse_pos=None)
     steps = list(w.steps)
     sid = w.snapshot()
     w.checking = False
     found: list[tuple[str, str, str]] = []
-
-    def digest(_obs: Any) -> str:
-        return str(w.w.call("playtester.analysis.keyprobe:screen_digest"))
-
-    def tap(frame: Any) -> Any:
-        obs = w.step(frame, frames)
-        return obs if obs.done else w.step(released, frames)
-
-    watch = Watch(lambda: w.step(released, frames), tap, digest)
+    watch, digest, tap = w.watch()
     names = [key_name(k) for k in cands]
     try:
         base = watch.moves(digest(None), movers(names), 3)
