@@ -500,7 +500,7 @@ class _Trail:
         # the run of equal screens started at step j (the frame that froze it, or the one before when the
         # pause draws nothing): its keys and the next step's are the candidates
         j = self.screens[-n][1]
-        from playtester.analysis.keyprobe import Watch, movers
+        from playtester.analysis.keyprobe import movers
         from playtester.drive.inputs import InputFrame, key_name
 
         steps, screens = list(self.steps), list(self.screens)
@@ -557,7 +557,7 @@ def _probe_keys(w: _Trail, result: dict[str, Any]) -> None:
     screen freezes until the same key again (pause) raise `_Marked`. The episode is left as it was."""
     if w.allow is None:
         return
-    from playtester.analysis.keyprobe import Watch, movers
+    from playtester.analysis.keyprobe import movers
     from playtester.drive.inputs import InputFrame, key_name
 
     keys: dict[int, None] = {}
