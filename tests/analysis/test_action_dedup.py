@@ -22,7 +22,7 @@ def test_paths_with_the_same_inputs_are_one_action_performed_as_the_path_that_ho
     a = analyze(spec)
     inputs = [(x["event"], x["sample_inputs"]) for x in a.actions]
     assert len(inputs) == len(set(inputs)), [x["name"] for x in a.actions]  # one action per input
-    assert len(a.paths) > len(a.actions) == a.result["stats"]["path_actions"] - (len(a.paths) - len(a.actions))
+    assert len(a.paths) > len(a.actions)
     assert not any("#" in x["name"] for x in a.actions), [x["name"] for x in a.actions]
     assert sum(1 for x in a.actions if x["sample_inputs"] == InputFrame() and not x["event"]) == 1
     ret = [i for i, x in enumerate(a.actions) if x["event"] == "KeyDown(return)"]

@@ -91,7 +91,7 @@ def test_execution_past_the_budget_drops_unfinished_paths_and_keeps_a_partial_sp
 
     from playtester.analysis import analyze
 
-    a = analyze(fixture_spec("many_paths", analysis_seconds=2, analysis_max_forks=10**8))
+    a = analyze(fixture_spec("many_paths", analysis_seconds=2, analysis_max_forks=10**8), explore_steps=0)
     r = a.result
     assert "paths dropped unfinished to end the symbolic execution within the analysis budget" in r["partial"]
     assert any(w.startswith("partial action space:") and "dropped unfinished" in w for w in a.warnings)

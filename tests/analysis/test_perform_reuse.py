@@ -173,12 +173,12 @@ def test_translation_of_smt_lib_details():
 
 @pytest.fixture(scope="module")
 def tilematch():
-    return analyze(resolve("tilematch"))
+    return analyze(resolve("tilematch"), explore_steps=0)  # one analysis: the reuse mechanics
 
 
 @pytest.fixture(scope="module")
 def aliens():
-    return analyze(resolve("pygame.examples.aliens:main"))
+    return analyze(resolve("pygame.examples.aliens:main"), explore_steps=0)
 
 
 def test_translation_agrees_with_z3_on_bundled_game_formulas(tilematch, aliens):

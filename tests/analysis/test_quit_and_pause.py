@@ -88,3 +88,14 @@ def test_an_input_loop_never_reached_is_named_in_a_warning():
     line = next(i for i, text in enumerate(TITLE_QUIT.read_text().splitlines(), 1)
                 if text.strip() == "while True:" and i > 40)
     assert any(f"game.py:{line} was never reached" in w and "init" in w for w in a.warnings), a.warnings
+
+
+def test_a_move_that_gets_the_player_killed_is_not_a_quit_key():
+    """pygame's aliens returns from its entry when the player dies (a normal exit): a LEFT or RIGHT that led the
+    player into a bomb ended the game, and both were marked quit and left out (before: ``detected`` quit RIGHT
+    and LEFT, and no action moved the player). A quit key must quit with nothing else pressed being enough
+    (the same moment with no key goes on) and again a moment later."""
+    a = analyze(resolve("pygame.examples.aliens:main"))
+    assert a.result["detected"]["quit"] == [], a.warnings
+    keys = {k for x in a.actions for k in x["sample_inputs"].keys}
+    assert {key_code("LEFT"), key_code("RIGHT"), key_code("SPACE")} <= keys

@@ -204,9 +204,9 @@ def _run(spec: GameSpec, seed: int, record_steps: int, timeout: float, profile: 
                 skipped: list[str] = []  # loops reached when the budget was spent
                 if not result.get("gave_up") and result["actions"]:
                     _probe_keys(w, result)  # its keys that quit or pause the game (then run again without them)
-                if not result.get("gave_up") and result["actions"] and explore_steps > 0 and \
-                        w.call("playtester.analysis.live:other_input_loops", [result["loop"]]):
-                    # another frame loop of the game reads input: reach it and analyse it
+                if not result.get("gave_up") and result["actions"] and explore_steps > 0:
+                    # play the analysed actions: reach the game's other input loops and analyse them, and this
+                    # loop again in the game states reached (`absorb`)
                     others, more_s = _explore_loops(w, spec, rng, result, options, timeout, explore_steps, cpu,
                                                     skipped)
                     analysis_s += more_s
@@ -316,12 +316,26 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
         return _random_inputs(rng, spec, obs.info.get("screen_size", (0, 0)))
 
     rounds: dict[tuple[Any, ...], list[dict[str, Any]]] = {}  # per loop: its actions not played this round
+    again_at = {steps // 2, steps - 1}  # where the loop running then is analysed again, in the state reached
+    every_loop = False  # every frame loop that reads input is analysed: only the analyses again are left
 
-    for _ in range(steps):
-        if obs.done:
+    for step in range(steps):
+        if obs.done or (every_loop and step > max(again_at)):
             break
         loop = w.call("playtester.analysis.live:current_loop")
         here = results.get(_loop_id(loop)) if loop is not None else None
+        if step in again_at and here is not None and not here.get("gave_up") and here["actions"]:
+            # the same loop in another game state (a title's flags off, a state object swapped, sprites now in
+            # their groups): paths the first analysis could not follow are followed from here
+            left = _budget_left(options, cpu, loop, skipped)
+            if left is not None:
+                t1 = time.perf_counter()
+                more = w.call("playtester.analysis.live:analyze_here", left, timeout=timeout)
+                cpu.append(_cpu(more))
+                spent += time.perf_counter() - t1
+                w.call("playtester.analysis.live:start_recording")
+                if not more.get("gave_up") and more["actions"]:
+                    absorb(here, more)
         if loop is not None and here is None and len(results) < MAX_LOOPS:
             left = _budget_left(options, cpu, loop, skipped)
             if left is None:
@@ -337,9 +351,8 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
                 results.setdefault(_loop_id(here["loop"]), here)
                 found.append(here)
                 _probe_keys(w, here)
-            if not w.call("playtester.analysis.live:other_input_loops", [r["loop"] for r in results.values()
-                                                                         if "loop" in r]):
-                break  # every frame loop that reads input is analysed
+            every_loop = not w.call("playtester.analysis.live:other_input_loops",
+                                    [r["loop"] for r in results.values() if "loop" in r])
         acts = [a for a in ((here or {}).get("actions") or []) if a.get("sample_inputs") is not None]
         if acts and rng.random() < 0.8:
             # every action of the loop in turn (a shuffled round), so that the one that leaves the screen is
@@ -355,6 +368,70 @@ def _explore_loops(w: Any, spec: GameSpec, rng: random.Random, first: dict[str, 
     if not obs.done:  # a game that ended while exploring has no episode left to stop recording in
         w.call("playtester.analysis.live:stop_recording")
     return found, spent
+
+
+def absorb(into: dict[str, Any], more: dict[str, Any]) -> None:
+    """Add ``more``, an analysis of the same loop in another game state, to ``into`` (in place): its game
+    variables renamed after ``into``'s (``g:N``), its module indices (``M[i]``) mapped onto ``into``'s modules,
+    then every path of both grouped again by input (`live.group_actions`), so an input's validity is the union
+    of what the two states showed (space_invaders' SPACE starts the game on the title and shoots in play)."""
+    import re
+
+    from playtester.analysis.live import group_actions
+
+    if _loop_id(into["loop"]) != _loop_id(more["loop"]):
+        raise ValueError("absorb: two different loops")
+    modules = into["modules"]
+    for f in more["modules"]:
+        if f not in modules:
+            modules.append(f)
+    m_map = {j: modules.index(f) for j, f in enumerate(more["modules"])}
+    # a variable of the same expression is the same variable (an enum only with the same codes for its values)
+    same = {(v["src"], v["kind"]): k for k, v in into["game_vars"].items()}
+    off = 1 + max((int(k[2:]) for k in into["game_vars"]), default=-1)
+    g_map = {}
+    for k, info in more["game_vars"].items():
+        old = same.get((info["src"], info["kind"]))  # (module indices are mapped below: same modules, same src)
+        if old is not None and (info["kind"] != "enum" or all(
+                into.get("enums", {}).get(old, {}).get(val, code) == code
+                for val, code in more.get("enums", {}).get(k, {}).items())):
+            g_map[k] = old
+        else:
+            g_map[k] = f"g:{int(k[2:]) + off}"
+
+    def fix(text: str) -> str:
+        text = re.sub(r"M\[(\d+)\]", lambda m: f"M[{m_map[int(m.group(1))]}]", text)
+        return re.sub(r"\|g:(\d+)\|", lambda m: f"|{g_map['g:' + m.group(1)]}|", text)
+
+    for k, info in more["game_vars"].items():
+        if g_map[k] not in into["game_vars"]:
+            into["game_vars"][g_map[k]] = dict(info, src=fix(info["src"]))
+    for k, table in more.get("enums", {}).items():
+        into.setdefault("enums", {}).setdefault(g_map[k], {}).update(table)
+    for root in more.get("instance_roots", []):
+        if root not in into.setdefault("instance_roots", []):
+            into["instance_roots"].append(root)
+    paths = [{**p, "name": g["name"], "sample_inputs": g["sample_inputs"], "event": g["event"]}
+             for g in into["actions"] for p in g["paths"]]
+    have = {(p["p_g"], p["p_i"]) for p in paths}
+    for g in more["actions"]:
+        for p in g["paths"]:
+            p_g, p_i = fix(p["p_g"]), fix(p["p_i"])
+            if (p_g, p_i) in have:  # the same path (a game state in which the first analysis saw it too)
+                continue
+            have.add((p_g, p_i))
+            paths.append(dict(p, p_g=p_g, p_i=p_i, p_i_game_vars=[g_map[v] for v in p["p_i_game_vars"]],
+                              name=g["name"], sample_inputs=g["sample_inputs"], event=g["event"]))
+    into["actions"] = group_actions(paths)
+    into["unsupported"] += [u for u in more["unsupported"] if u not in into["unsupported"]]
+    st, st2 = into["stats"], more["stats"]
+    for key in ("paths", "path_actions", "merged", "kept_statements", "sliced_statements"):
+        st[key] = st.get(key, 0) + st2.get(key, 0)
+    st["inlined"] = sorted(set(st["inlined"]) | set(st2["inlined"]))
+    st["notes"] = [*st.get("notes", []), *(n for n in st2.get("notes", []) if n not in st.get("notes", []))]
+    st["again"] = st.get("again", 0) + 1
+    if more.get("partial"):
+        into["partial"] = "; ".join(x for x in (into.get("partial"), more["partial"]) if x)
 
 
 def _replay_loops(w: Any, seed: int, recorded: list[tuple[Any, Any]], done: list[dict[str, Any]],
@@ -476,11 +553,16 @@ class _Trail:
 
         before = self.steps[:-1]
         found = []
+        # the control: the same moment with no key (a player killed by what was coming anyway, aliens' game over
+        # whatever was pressed, ends the game too: no key of this step quits it)
+        if not self.replay(before).done and _ending(self.w.step(InputFrame(mouse_pos=frame.mouse_pos),
+                                                              frames=frames)) is not None:
+            return self.replay([*before, (frame, frames)])
         for k in sorted(frame.keys - (self.allow or set())):
             if self.replay(before).done:
                 break
             alone = self.w.step(InputFrame(keys=frozenset({k}), mouse_pos=frame.mouse_pos), frames=frames)
-            if _ending(alone) == "quit":
+            if _ending(alone) == "quit" and _quits_later(lambda: self.replay(before), self.w, k, frames):
                 found.append(("quit", key_name(k), describe_exit(alone)))
         if found:
             raise _Marked(found)
@@ -545,6 +627,25 @@ class _Trail:
         return self.replay(steps)
 
 
+LATER_STEPS = 8  # released steps after which a key that quit the game must quit it again (`_quits_later`)
+
+
+def _quits_later(back: Any, w: Any, key: int, frames: int | None) -> bool:
+    """Whether ``key`` alone also ends the game normally `LATER_STEPS` released steps after the moment it did
+    (``back()`` returns there): a quit key quits whenever it is pressed; a move that led the player into what
+    killed it (aliens' game over: its entry returns) does not do so again a moment later."""
+    from playtester.drive.inputs import InputFrame
+
+    obs = back()
+    for _ in range(LATER_STEPS):
+        if obs is not None and obs.done:
+            return False
+        obs = w.step(InputFrame(mouse_pos=None), frames=frames)
+    if obs.done:
+        return False
+    return _ending(w.step(InputFrame(keys=frozenset({key})), frames=frames)) == "quit"
+
+
 def _ending(obs: Any) -> str | None:
     from playtester.analysis.keyprobe import ending
 
@@ -576,12 +677,15 @@ def _probe_keys(w: _Trail, result: dict[str, Any]) -> None:
     names = [key_name(k) for k in cands]
     try:
         base = watch.moves(digest(None), movers(names), 3)
+        w.back(sid, steps)
+        ends_anyway = _ending(tap(InputFrame(mouse_pos=None))) is not None  # the control: no key pressed
         for k, name in zip(cands, names, strict=True):
             w.back(sid, steps)
             frame = InputFrame(keys=frozenset({k}))
             after = tap(frame)
             how = _ending(after)
-            if how == "quit":
+            if how == "quit" and not ends_anyway and \
+                    _quits_later(lambda: w.back(sid, steps), w.w, k, w.spec.config.frames_per_action):
                 from playtester.analysis.keyprobe import describe_exit
 
                 found.append(("quit", name, f"{describe_exit(after)} in the loop at "

@@ -2211,9 +2211,11 @@ class Executor:
         """``Group.update(*args)`` (``GroupSingle``'s too) calls ``update`` on every sprite: analyse each sprite
         class's update that reads inputs, with ``self`` an instance of that class (root ``S[k]``)."""
         states = [(st, None)]
+        passed = any(_holds_input(a) for a in args)  # ``group.update(self.keys)``: each update reads them
         for rep in self.group_members(group.live):
             upd = getattr(type(rep.live), "update", None)
-            if not isinstance(upd, types.FunctionType) or not self.is_game_fn(upd) or not self.reaches_input(upd.__code__):
+            if not isinstance(upd, types.FunctionType) or not self.is_game_fn(upd) or \
+                    not (passed or self.reaches_input(upd.__code__)):
                 continue
             nxt = []
             for s, _ in states:
