@@ -1,0 +1,171 @@
+"""The GDScript analysis follows input where real projects read it (issue 56, "Analysis that follows input"): in a
+helper function, in another node's script or a Reference class, through names built from constants, as action
+strengths combined in vectors, through Godot 3.4's get_axis / get_vector, in screen touches; and Godot's default
+InputMap actions are not reported as missing. Each fixture project is under tests/fixtures/godot/."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from playtester.analysis.gdscript import analyze_project
+from playtester.drive.godot import input_actions
+from playtester.drive.spec import resolve
+from playtester.env import resolve_space
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "godot"
+
+
+def _analyze(name):
+    folder = FIXTURES / name
+    return analyze_project(folder, input_actions(folder))
+
+
+def _effects(a):
+    return " ".join(a["effects"])
+
+
+def _by_first(r):
+    return {tuple(a["held"][0]): a for a in r["actions"]}
+
+
+def test_input_read_in_a_helper_gives_each_direction_its_own_action():
+    """Causes 1 and 4: get_direction() combines four action strengths in a Vector2; each direction (and each
+    diagonal) is an action of its own, opposite directions cancel out."""
+    r = _analyze("helperproj")
+    assert r["input_actions"] == ["move_down", "move_left", "move_right", "move_up"]
+    assert [h["function"] for h in r["handlers"]] == ["_physics_process"]
+    by = _by_first(r)
+    assert {("move_right",), ("move_left",), ("move_up",), ("move_down",), ("move_down", "move_right")} <= set(by)
+    assert "velocity = Vector2(4, 0)" in _effects(by[("move_right",)])
+    assert "velocity = Vector2(-4, 0)" in _effects(by[("move_left",)])
+    assert "velocity = Vector2(0, -4)" in _effects(by[("move_up",)])
+    assert "velocity = Vector2(0, 4)" in _effects(by[("move_down",)])
+    # left and right together stand still: the same action as nothing held, not an action of their own
+    assert ["move_left", "move_right"] in by[()]["held"] and "velocity = Vector2(0, 0)" in _effects(by[()])
+    assert len([a for a in r["actions"] if a["name"].startswith("none")]) == 1
+    assert len(r["actions"]) == 9  # 3 x 3 directions
+    assert r["unsupported"] == [] and r["stats"]["notes"] == []
+
+
+def test_four_strengths_in_the_handler_are_four_directions_not_two_nones(tmp_path):
+    """Cause 4 without the helper: the strengths combined in a Vector2 used to make one symbolic effect for every
+    input and a free condition on `dir != Vector2.ZERO`: two actions, both `none`."""
+    folder = tmp_path / "inline"
+    folder.mkdir()
+    (folder / "project.godot").write_text((FIXTURES / "helperproj" / "project.godot").read_text())
+    (folder / "player.gd").write_text(textwrap.dedent("""\
+        extends KinematicBody2D
+        const SPEED = 80
+        var velocity = Vector2.ZERO
+
+        func _physics_process(delta):
+            var input_vector = Vector2.ZERO
+            input_vector.x = Input.get_action_strength("move_right") - Input.get_action_strength("move_left")
+            input_vector.y = Input.get_action_strength("move_down") - Input.get_action_strength("move_up")
+            input_vector = input_vector.normalized()
+            if input_vector != Vector2.ZERO:
+                velocity = velocity.move_toward(input_vector * SPEED, 500 * delta)
+            else:
+                velocity = velocity.move_toward(Vector2.ZERO, 500 * delta)
+            velocity = move_and_slide(velocity)
+    """))
+    r = analyze_project(folder, input_actions(folder))
+    names = [a["name"] for a in r["actions"]]
+    assert {"none", "move_right", "move_left", "move_up", "move_down"} <= set(names), names
+    assert not any(n.startswith("none #") for n in names)
+    assert len(names) == 9
+    assert "Vector2(80, 0)" in _effects(_by_first(r)[("move_right",)])
+
+
+def test_input_read_by_another_nodes_script_and_by_reference_classes():
+    """Cause 2: `onready var control = $Control` (resolved through main.tscn), `InputHandler.new()` (class_name)
+    and `preload("res://dasher.gd").new()`."""
+    r = _analyze("nodesproj")
+    assert r["input_actions"] == ["dash", "jump", "move_left", "move_right"]
+    by = _by_first(r)
+    assert "position.x = 2 +" in _effects(by[("move_right",)])
+    assert "position.x = -2 +" in _effects(by[("move_left",)])
+    hop = [a for a in r["actions"] if "hops = 1 +" in _effects(a)]
+    assert hop and all("Not(was:jump)" in a["p_g_text"] for a in hop)
+    assert all("jump" in a["held"][0] for a in hop)
+    dash = [a for a in r["actions"] if "dashes = 1 +" in _effects(a)]
+    assert dash and all("dash" in h for a in dash for h in a["held"])
+    assert not any("dashes" in _effects(a) for a in r["actions"] if "dash" not in a["held"][0])
+
+
+def test_action_names_built_from_constants_are_folded():
+    """Cause 3: "right" + suffix (a member never assigned), "left" + SUFFIX, "jump_p%d" % number,
+    "duck_p" + str(number)."""
+    r = _analyze("suffixproj")
+    assert r["input_actions"] == ["duck_p1", "jump_p1", "left_p1", "right_p1"]
+    assert r["unsupported"] == []
+    by = _by_first(r)
+    assert "position.x = 2 +" in _effects(by[("right_p1",)])
+    assert "position.x = -2 +" in _effects(by[("left_p1",)])
+    assert "ducked = True" in _effects(by[("duck_p1",)]) and "ducked = False" in _effects(by[()])
+    assert "Not(was:jump_p1)" in by[("jump_p1",)]["p_g_text"]
+
+
+def test_get_axis_and_get_vector_read_both_actions_and_need_godot_3_4():
+    """Cause 5: Input.get_axis / Input.get_vector (Godot 3.4) read each of their actions; the project is noted
+    as needing Godot 3.4 (Debian's godot3 is 3.2.3)."""
+    r = _analyze("axisproj")
+    assert r["input_actions"] == ["move_down", "move_left", "move_right", "move_up", "turn_left", "turn_right"]
+    by = _by_first(r)
+    assert "turning = 1" in _effects(by[("turn_right",)]) and "turning = -1" in _effects(by[("turn_left",)])
+    assert "Vector2(3, 0)" in _effects(by[("move_right",)]) and "Vector2(0, -3)" in _effects(by[("move_up",)])
+    assert ["turn_left", "turn_right"] in by[()]["held"]
+    # a diagonal is limited to length 1, as get_vector does
+    diag = _effects(by[("move_down", "move_right")])
+    assert "Vector2(2.12" in diag, diag
+    assert r["requires"]["godot"] == "3.4"
+    assert any("get_vector" in w and "3.4" in w for w in r["requires"]["why"])
+
+
+def test_a_screen_touch_is_a_click_action():
+    """Cause 6: `event is InputEventScreenTouch and event.pressed` is a press of the click input `mouse:left`,
+    its release another action; no key event is reported as unsupported."""
+    r = _analyze("touchproj")
+    assert r["input_actions"] == ["mouse:left"]
+    assert r["unsupported"] == []
+    tap = [a for a in r["actions"] if "taps = 1 +" in _effects(a)]
+    assert len(tap) == 1 and tap[0]["held"] == [["mouse:left"]] and "Not(was:mouse:left)" in tap[0]["p_g_text"]
+    lift = [a for a in r["actions"] if "lifts = 1 +" in _effects(a)]
+    assert len(lift) == 1 and lift[0]["held"] == [[]] and "was:mouse:left" in lift[0]["p_g_text"]
+    assert len(r["actions"]) == 3  # tap, lift, nothing
+
+
+def test_default_inputmap_actions_are_not_reported_missing():
+    """Cause 7: ui_left, ui_accept, ui_cancel are Godot's default InputMap: no `names an action not in the
+    InputMap` note; ui_cancel (Esc, left out of the declared space) is never held by the analyzed space."""
+    folder = FIXTURES / "uiproj"
+    assert input_actions(folder) == ["ui_accept", "ui_left", "ui_right"]
+    r = _analyze("uiproj")
+    assert r["stats"]["notes"] == []
+    assert r["input_actions"] == ["ui_accept", "ui_left", "ui_right"]
+    assert not any("ui_cancel" in h for a in r["actions"] for h in a["held"])
+    by = _by_first(r)
+    assert "position.x = 2 +" in _effects(by[("ui_right",)])
+
+
+def test_a_helper_project_played_with_its_analyzed_space_moves_both_ways(godot, worker_for):
+    spec = resolve(f"godot:{FIXTURES / 'helperproj'}")
+    space = resolve_space(spec, "analyzed")
+    names = space.names
+    w = worker_for(spec, space=space, capture=None)
+    obs = w.reset(0)
+    x0, y0 = obs.features["player_x"], obs.features["player_y"]
+    for _ in range(5):
+        obs = w.act(names.index("move_right"))
+    x1 = obs.features["player_x"]
+    assert x1 > x0 + 50  # 5 steps of 5 frames at 4 px
+    for _ in range(10):
+        obs = w.act(names.index("move_left"))
+    assert obs.features["player_x"] < x1 - 100
+    for _ in range(5):
+        obs = w.act(names.index("move_up"))
+    assert obs.features["player_y"] < y0 - 50
+    x2 = obs.features["player_x"]
+    obs = w.act(names.index("none"))
+    assert obs.features["player_x"] == x2
