@@ -8,6 +8,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+from playtester.analysis import analyze
 from playtester.analysis.gdscript import analyze_project
 from playtester.drive.godot import input_actions
 from playtester.drive.spec import resolve
@@ -121,6 +122,9 @@ def test_get_axis_and_get_vector_read_both_actions_and_need_godot_3_4():
     assert "Vector2(2.12" in diag, diag
     assert r["requires"]["godot"] == "3.4"
     assert any("get_vector" in w and "3.4" in w for w in r["requires"]["why"])
+    warnings = analyze(resolve(f"godot:{FIXTURES / 'axisproj'}")).warnings
+    assert "res://player.gd:9: Input.get_vector() is Godot 3.4's: the project needs Godot 3.4 (Debian's godot3 is " \
+        "3.2.3)" in warnings, warnings
 
 
 def test_a_screen_touch_is_a_click_action():
@@ -134,6 +138,8 @@ def test_a_screen_touch_is_a_click_action():
     lift = [a for a in r["actions"] if "lifts = 1 +" in _effects(a)]
     assert len(lift) == 1 and lift[0]["held"] == [[]] and "was:mouse:left" in lift[0]["p_g_text"]
     assert len(r["actions"]) == 3  # tap, lift, nothing
+    warnings = analyze(resolve(f"godot:{FIXTURES / 'touchproj'}")).warnings
+    assert any(w.startswith("mouse:left:") and "does not send yet" in w for w in warnings), warnings
 
 
 def test_default_inputmap_actions_are_not_reported_missing():
@@ -169,3 +175,59 @@ def test_a_helper_project_played_with_its_analyzed_space_moves_both_ways(godot, 
     x2 = obs.features["player_x"]
     obs = w.act(names.index("none"))
     assert obs.features["player_x"] == x2
+
+
+def test_the_event_passed_to_a_helper_a_base_class_and_an_autoload(tmp_path):
+    """Calls are followed with the handler's event passed on (`_handle(event)`), into functions inherited from
+    the project script a script extends, and into an autoload's script."""
+    (tmp_path / "project.godot").write_text(
+        'config_version=4\n\n[application]\n\nrun/main_scene="res://main.tscn"\n\n'
+        '[autoload]\n\nControls="*res://controls.gd"\n\n[input]\n\n'
+        + "".join(f'{a}={{\n"deadzone": 0.5,\n"events": [  ]\n}}\n' for a in ("fire", "left", "right")))
+    (tmp_path / "main.tscn").write_text('[gd_scene load_steps=2 format=2]\n\n'
+                                        '[ext_resource path="res://hero.gd" type="Script" id=1]\n\n'
+                                        '[node name="Hero" type="Node2D"]\nscript = ExtResource( 1 )\n')
+    (tmp_path / "actor.gd").write_text(textwrap.dedent("""\
+        extends Node2D
+        class_name Actor
+        var speed = 0
+
+        func get_direction():
+            return Controls.direction()
+    """))
+    (tmp_path / "controls.gd").write_text(textwrap.dedent("""\
+        extends Node
+
+        func direction():
+            if Input.is_action_pressed("right"):
+                return 1
+            if Input.is_action_pressed("left"):
+                return -1
+            return 0
+    """))
+    (tmp_path / "hero.gd").write_text(textwrap.dedent("""\
+        extends Actor
+        var shots = 0
+        var spaces = 0
+
+        func _physics_process(_delta):
+            speed = get_direction() * 3
+
+        func _unhandled_input(event):
+            _handle(event)
+
+        func _handle(ev):
+            if ev.is_action_pressed("fire"):
+                shots += 1
+            if ev is InputEventKey and ev.pressed and ev.scancode == KEY_SPACE:
+                spaces += 1
+    """))
+    r = analyze_project(tmp_path, input_actions(tmp_path))
+    assert r["input_actions"] == ["fire", "key:Space", "left", "right"]
+    assert {(h["file"], h["function"]) for h in r["handlers"]} == {("res://hero.gd", "_physics_process"),
+                                                                    ("res://hero.gd", "_unhandled_input")}
+    by = _by_first(r)
+    assert "speed = 3" in _effects(by[("right",)]) and "speed = -3" in _effects(by[("left",)])
+    assert "shots = 1 +" in _effects(by[("fire",)]) and "Not(was:fire)" in by[("fire",)]["p_g_text"]
+    assert "spaces = 1 +" in _effects(by[("key:Space",)])
+    assert r["unsupported"] == []

@@ -2,12 +2,26 @@
 
 The project's scripts are parsed with gdtoolkit (Godot 3 syntax); every input handler (``_input``,
 ``_unhandled_input``, ``_unhandled_key_input``, ``_process``, ``_physics_process``) that reads an InputMap
-action is executed symbolically with z3, functions of the same script called as statements inlined:
+action is executed symbolically with z3. Calls are followed (`Executor.lift`, up to ``INLINE_DEPTH``): to the
+script's own functions and those it inherits (``extends`` a project script), and to other scripts' when the
+object is known (`Project`): a node path (``$Control``, ``get_node``) resolved through the scenes, a
+``class_name`` / ``preload`` (``.new()``), an autoload. Each path through the callee is a path of the caller.
+
+- action names: constant strings, or built from constants (``"jump" + SUFFIX``, ``"p%d" % n``, ``str(n)``,
+  members set once to a constant and never assigned).
 
 - inputs: ``in:A`` (action A held during the step) and ``was:A`` (held during the previous step):
   ``Input.is_action_pressed(A)`` is ``in:A``; ``Input.is_action_just_pressed(A)`` and
   ``event.is_action_pressed(A)`` are ``in:A and not was:A``; ``..._just_released`` / ``event.is_action_released``
-  ``not in:A and was:A``; ``Input.get_action_strength(A)`` is 1 or 0; ``Input.get_axis(N, P)`` their difference.
+  ``not in:A and was:A``; ``Input.get_action_strength(A)`` is 1 or 0; ``Input.get_axis(N, P)`` their difference,
+  ``Input.get_vector`` a `Vec` of two (both Godot 3.4's: ``requires``). A read whose value flows into the path
+  (not a branch's condition) splits the path by the inputs it reads, each part with its concrete value, so
+  ``velocity = dir * SPEED`` is a distinct effect for each direction. ``Vector2`` / ``Vector3`` values are
+  modelled (`Vec`: components, constants, arithmetic, ``normalized``, ``length``, ``limit_length``).
+- pointer events: in an event handler, ``event is InputEventScreenTouch`` / ``InputEventMouseButton`` (with
+  ``event.button_index == BUTTON_LEFT``) are a press or a release of the input ``mouse:left``.
+- Godot's default actions (``ui_left``...) are InputMap actions; ``ui_cancel``, left out of the space, is never
+  held.
 - keys read directly (inputs ``key:NAME``, NAME as Godot names the key: ``KEY_SPACE`` is ``key:Space``):
   ``Input.is_key_pressed(KEY_X)`` is ``in:key:X``; in an event handler, ``event is InputEventKey``,
   ``event.scancode == KEY_X`` (or ``match event.scancode``), ``event.pressed`` / ``event.is_pressed()`` describe
@@ -1871,6 +1885,12 @@ def analyze_godot(spec: Any) -> Any:
                             "_unhandled_input, _process or _physics_process reads an InputMap action")
     warnings = [f"{u['file']}:{u['line']}: {u['what']}" for u in result["unsupported"]]
     warnings += [f"{n}; the space may miss actions" for n in result["stats"]["notes"]]
+    if result.get("requires"):
+        warnings += [f"{w}: the project needs Godot {result['requires']['godot']} (Debian's godot3 is 3.2.3)"
+                     for w in result["requires"]["why"]]
+    if CLICK in result["input_actions"]:
+        warnings.append(f"{CLICK}: the scripts read a screen touch or a left click, which the add-on does not "
+                        "send yet: holding it does nothing in the game")
     if result.get("partial"):
         warnings.insert(0, f"partial action space: {result['partial']}")
     return GodotAnalysis(spec.text, result, time.perf_counter() - t0, 0.0, warnings, result["timings"]["cpu_s"])
