@@ -231,3 +231,68 @@ def test_the_event_passed_to_a_helper_a_base_class_and_an_autoload(tmp_path):
     assert "shots = 1 +" in _effects(by[("fire",)]) and "Not(was:fire)" in by[("fire",)]["p_g_text"]
     assert "spaces = 1 +" in _effects(by[("key:Space",)])
     assert r["unsupported"] == []
+
+
+def test_components_set_in_helpers_exported_names_and_integrate_forces(tmp_path):
+    """Patterns of Godot's own demos: a velocity copied, its components set from the direction in a helper and
+    returned; action names built from an exported suffix the scenes set per node ("" / "_p1" / "_p2"), each
+    name a way to perform the action; input read in a RigidBody2D's `_integrate_forces`."""
+    (tmp_path / "project.godot").write_text(
+        'config_version=4\n\n[input]\n\n'
+        + "".join(f'{a}={{\n"deadzone": 0.5,\n"events": [  ]\n}}\n'
+                  for a in ("jump", "move_left", "move_left_p2", "move_right", "move_right_p2")))
+    (tmp_path / "main.tscn").write_text(textwrap.dedent("""\
+        [gd_scene load_steps=3 format=2]
+
+        [ext_resource path="res://hero.gd" type="Script" id=1]
+        [ext_resource path="res://ball.gd" type="Script" id=2]
+
+        [node name="Main" type="Node2D"]
+
+        [node name="Hero" type="KinematicBody2D" parent="."]
+        script = ExtResource( 1 )
+
+        [node name="Hero2" type="KinematicBody2D" parent="."]
+        script = ExtResource( 1 )
+        action_suffix = "_p2"
+
+        [node name="Ball" type="RigidBody2D" parent="."]
+        script = ExtResource( 2 )
+    """))
+    (tmp_path / "hero.gd").write_text(textwrap.dedent("""\
+        extends KinematicBody2D
+        export var speed = Vector2(150, 300)
+        export(String) var action_suffix = ""
+        var _velocity = Vector2.ZERO
+
+        func _physics_process(_delta):
+            var direction = get_direction()
+            _velocity = calculate_move_velocity(_velocity, direction, speed)
+            _velocity = move_and_slide(_velocity)
+
+        func get_direction():
+            return Vector2(Input.get_action_strength("move_right" + action_suffix)
+                - Input.get_action_strength("move_left" + action_suffix), 0)
+
+        func calculate_move_velocity(linear_velocity, direction, speed):
+            var velocity = linear_velocity
+            velocity.x = speed.x * direction.x
+            return velocity
+    """))
+    (tmp_path / "ball.gd").write_text(textwrap.dedent("""\
+        extends RigidBody2D
+        var jumps = 0
+
+        func _integrate_forces(state):
+            if Input.is_action_pressed("jump"):
+                jumps += 1
+    """))
+    r = analyze_project(tmp_path, input_actions(tmp_path))
+    assert r["input_actions"] == ["jump", "move_left", "move_left_p2", "move_right", "move_right_p2"]
+    assert r["unsupported"] == []
+    by = _by_first(r)
+    right, left = _effects(by[("move_right",)]), _effects(by[("move_left",)])
+    assert "x=(speed.x * 1)" in right and "x=(speed.x * -1)" in left
+    assert ["move_right_p2"] in by[("move_right",)]["held"]  # player 2's name performs the same action
+    assert "jumps = 1 +" in _effects(by[("jump",)])
+    assert "res://ball.gd" in {h["file"] for h in r["handlers"]}

@@ -63,7 +63,7 @@ INPUT_READS = ("is_action_pressed", "is_action_just_pressed", "is_action_just_re
                "get_action_strength", "get_action_raw_strength", "is_action", "get_axis", "get_vector")
 NUMERIC_READS = ("get_action_strength", "get_action_raw_strength", "get_axis", "get_vector")
 CLICK = "mouse:left"  # the input of a screen touch or a left mouse button event
-HANDLERS = ("_input", "_unhandled_input", "_unhandled_key_input", "_process", "_physics_process")
+HANDLERS = ("_input", "_unhandled_input", "_unhandled_key_input", "_process", "_physics_process", "_integrate_forces")
 MAX_PATHS = 2000  # paths per handler; more: the handler's space is partial (noted)
 MAX_ENUM_ACTIONS = 8  # InputMap actions read; up to this many every subset is tried, beyond only pairs
 INLINE_DEPTH = 3
@@ -145,6 +145,14 @@ class ScriptRef(Opaque):
     key: str = ""
 
 
+@dataclass(frozen=True)
+class Patched(Opaque):
+    """An opaque value some of whose components the path assigned (``v = f()`` then ``v.x = 1``):
+    ``root`` is the opaque value's text."""
+
+    root: str = ""
+
+
 @dataclass(frozen=True, eq=False)
 class Vec(Opaque):
     """A ``Vector2`` / ``Vector3`` whose components are values (numbers, terms over inputs, opaque values)."""
@@ -196,6 +204,7 @@ _SECTION = re.compile(r"\n(?=\[)")
 _ATTR = re.compile(r'(\w+)\s*=\s*("(?:[^"\\]|\\.)*"|ExtResource\(\s*\d+\s*\)|[^\s\]]+)')
 _EXT = re.compile(r"ExtResource\(\s*(\d+)\s*\)")
 _PROP = re.compile(r"^([A-Za-z_][\w/]*)\s*=", re.M)
+_PROP_VALUE = re.compile(r"^([A-Za-z_][\w/]*)\s*=(.*)$", re.M)
 
 
 class Project:
@@ -219,7 +228,7 @@ class Project:
                     if base and base != res:
                         self.bases[res] = base
         self.scenes: dict[str, dict[str, str | None]] = {}  # scene -> {node path ("" the root): script}
-        self.props: dict[str, set[str]] = {}  # script -> the properties scenes set on its nodes
+        self.props: dict[str, dict[str, set[str]]] = {}  # script -> property -> the values scenes set (text)
         self._raw: dict[str, Any] = {}
         for path in sorted(root.rglob("*.tscn")):
             if {".import", ".git", "addons"} & set(path.relative_to(root).parts):
@@ -281,7 +290,9 @@ class Project:
                 out[path] = ext.get(script)
             target = out.get(path)
             if target:
-                self.props.setdefault(target, set()).update(props)
+                mine = self.props.setdefault(target, {})
+                for k, v in props.items():
+                    mine.setdefault(k, set()).add(v)
         return out
 
     def node_script(self, script: str, rel: str) -> str | None:
@@ -315,7 +326,8 @@ class Project:
         return found.pop() if len(found) == 1 else None
 
 
-def _read_scene(text: str) -> tuple[dict[str, str], list[tuple[str, str | None, str | None, str | None, set[str]]]]:
+def _read_scene(text: str) -> tuple[dict[str, str], list[tuple[str, str | None, str | None, str | None,
+                                                              dict[str, str]]]]:
     """A .tscn's external resources (id -> res path) and nodes (name, parent, instance id, script id, the
     properties it sets)."""
     ext: dict[str, str] = {}
@@ -334,7 +346,8 @@ def _read_scene(text: str) -> tuple[dict[str, str], list[tuple[str, str | None, 
             script = re.search(r"^script\s*=\s*ExtResource\(\s*(\d+)\s*\)", body, re.M)
             parent = attrs["parent"].strip('"') if "parent" in attrs else None
             nodes.append((attrs.get("name", "").strip('"'), parent, inst.group(1) if inst else None,
-                          script.group(1) if script else None, set(_PROP.findall(body)) - {"script"}))
+                          script.group(1) if script else None,
+                          {k: v.strip() for k, v in _PROP_VALUE.findall(body) if k != "script"}))
     return ext, nodes
 
 
@@ -378,8 +391,9 @@ class Executor:
             self.others, self.flags = r.others, r.flags
         self.paths = 0
         self.line = 0  # the statement being executed (for what is reported as not analysed)
-        self.fold = False  # members in member_consts read as their constant (an action's name being built)
+        self.fold: dict[str, Any] | None = None  # members read as these constants (an action's name being built)
         self.inlined: set[str] = set()
+        self.held_conds: list[Any] = []
         self._assigned: set[str] = set()
         self._exported: set[str] = set()
         self._collect(tree, 0)
@@ -453,16 +467,25 @@ class Executor:
         # one) is that constant where an action's name is built from it ("jump" + suffix)
         if level:
             return
-        set_by_scenes = self.project.props.get(self.script, set()) if self.project is not None else set()
+        set_by_scenes = self.project.props.get(self.script, {}) if self.project is not None else {}
         for name, init in self.member_init.items():
-            if name in self._assigned or (name in self._exported and name in set_by_scenes):
+            if name in self._assigned:
                 continue
             try:
                 v = self.const_value(init)
             except Unsupported:
                 continue
-            if isinstance(v, (str, int, float, bool)):
-                self.member_consts[name] = v
+            if not isinstance(v, (str, int, float, bool)):
+                continue
+            values = [v]
+            if name in self._exported and name in set_by_scenes:  # each node's value, from the scenes
+                try:
+                    values += [_literal(x) for x in sorted(set_by_scenes[name])]
+                except (ValueError, SyntaxError):
+                    continue
+            values = list(dict.fromkeys(values))
+            if all(isinstance(x, (str, int, float, bool)) for x in values):
+                self.member_consts[name] = values  # several: the script's nodes differ (player 1, player 2)
 
     def _collect_base(self, base: str, level: int) -> None:
         assert self.project is not None
@@ -690,6 +713,12 @@ class Executor:
             s.store[key] = v
             for k in [k for k in s.store if k.startswith(key + ".")]:
                 del s.store[k]
+            old = s.store.get(base) if base else None
+            if isinstance(old, Opaque) and not isinstance(old, Vec):  # a component of an opaque value the path
+                root = old.root if isinstance(old, Patched) else old.text  # holds: the value shows it
+                shown = ", ".join(f"{k[len(base) + 1:]}={_show(s.store[k])}" for k in sorted(s.store)
+                                  if k.startswith(base + ".") and k.count(".") == base.count(".") + 1)
+                s.store[base] = Patched(f"{root}{{{shown}}}", None, root)
             return [s]
         if getattr(e, "data", None) in ("standalone_call", "getattr_call") and f"@call:{id(e)}" in s.store:
             return [s]  # a call followed into the function called (or an input read): its effects are the path's
@@ -812,28 +841,28 @@ class Executor:
                     st.store[key] = z3.BoolVal(val)
                     out.append(st)
             return out
-        parts = v.parts if isinstance(v, Vec) else (v,)
-        names = sorted({str(x) for p in parts if not isinstance(p, Opaque) for x in _free_vars(p)
-                        if str(x).startswith(("in:", "was:"))})
-        cases: list[tuple[State, list[tuple[Any, Any]]]] = [(s, [])]
-        for n in names:
+        conds = list(self.held_conds)  # one per action argument (held or not), set by `call`
+        cases: list[tuple[State, list[int]]] = [(s, [])]
+        for c in conds:
             nxt = []
-            for st, sub in cases:
-                yes, no = self.fork(st, z3.Bool(n))
+            for st, held in cases:
+                yes, no = self.fork(st, c)
                 if yes is not None:
-                    nxt.append((yes, sub + [(z3.Bool(n), z3.BoolVal(True))]))
+                    nxt.append((yes, held + [1]))
                 if no is not None:
-                    nxt.append((no, sub + [(z3.Bool(n), z3.BoolVal(False))]))
+                    nxt.append((no, held + [0]))
             cases = nxt
+        method = str(node.children[0].children[-1])
         out = []
-        for st, sub in cases:
-            vals = [z3.simplify(z3.substitute(p, *sub)) if sub and not isinstance(p, Opaque) else p for p in parts]
-            if isinstance(v, Vec):
-                val: Any = _vec(v.kind, vals)
-                if str(node.children[0].children[-1]) == "get_vector":
-                    val = _vec_method(val, "limit_length", [z3.RealVal(1)]) or val
+        for st, held in cases:
+            val: Any
+            if method == "get_axis":
+                val = z3.RealVal(held[1] - held[0])
+            elif method == "get_vector":
+                val = _vec("Vector2", [z3.RealVal(held[1] - held[0]), z3.RealVal(held[3] - held[2])])
+                val = _vec_method(val, "limit_length", [z3.RealVal(1)]) or val
             else:
-                val = vals[0]
+                val = z3.RealVal(held[0])
             st.store[key] = val
             out.append(st)
         return out
@@ -861,8 +890,8 @@ class Executor:
             if name in self.consts:
                 return self._py_to_z3(self.consts[name])
             if name in self.members:
-                if self.fold and name in self.member_consts:
-                    return self._py_to_z3(self.member_consts[name])
+                if self.fold is not None and name in self.fold:
+                    return self._py_to_z3(self.fold[name])
                 init = self.member_init.get(name)
                 if init is not None:
                     ref = self._ref_of(init, name)
@@ -1065,21 +1094,29 @@ class Executor:
             return self.binop("%", a, vals[0])
         return Opaque(f"({_show(a)} % [{', '.join(_show(v) for v in vals)}])")
 
-    def name_of(self, node: Any, s: State) -> str | None:
+    def names_of(self, node: Any, s: State) -> list[str]:
         """An action's name: a constant string, or one built from constants (``"jump" + SUFFIX``, ``"p%d" % n``,
-        ``str(n)``, a member set once to a constant)."""
+        ``str(n)``, a member set once to a constant and never assigned); several when the member's value differs
+        between the script's nodes (an exported value the scenes set: ``"jump" + action_suffix``). [] if unknown."""
         z3 = self.z3
-        for fold in (False, True):
-            self.fold = fold
+        used = {str(x) for x in node.scan_values(lambda v: True)} if hasattr(node, "scan_values") else {str(node)}
+        choices = [(m, vs) for m, vs in sorted(self.member_consts.items()) if m in used and m not in s.store]
+        envs: list[dict[str, Any] | None] = [None] + [dict(zip([m for m, _ in choices], combo, strict=True))
+                                                      for combo in itertools.product(*[vs for _, vs in choices])][:16]
+        out: list[str] = []
+        for env in envs:
+            self.fold = env
             try:
                 v = self.expr(node, s)
             finally:
-                self.fold = False
+                self.fold = None
             if not isinstance(v, Opaque) and z3.is_expr(v) and z3.is_string(v):
                 c = _concrete(z3.simplify(v))
                 if isinstance(c, str):
-                    return c
-        return None
+                    if env is None:
+                        return [c]
+                    out.append(c)
+        return list(dict.fromkeys(out)) if len(out) == len(envs) - 1 else []
 
     def call(self, e: Any, s: State) -> Any:
         z3 = self.z3
@@ -1093,34 +1130,40 @@ class Executor:
             self.reads_input = True
             if method in INPUT_READS:
                 n_names = {"get_axis": 2, "get_vector": 4}.get(method, 1)
-                names = [self.name_of(a, s) for a in args[:n_names]]
-                if any(n is None for n in names) or len(names) < n_names:  # the branch is kept, its condition free
+                names = [self.names_of(a, s) for a in args[:n_names]]
+                if not all(names) or len(names) < n_names:  # the branch is kept, its condition left free
                     self.unsupported.append((self.script, self.line,
                                              f"{text}() with an action that is not a constant string"))
                     return Opaque(_text(e))
                 if method in ("get_axis", "get_vector"):
                     self.requires.append(f"{self.script}:{self.line}: Input.{method}() is Godot 3.4's")
-                now, was = [], []
-                for n in names:
-                    if n in self.left_out:
-                        now.append(z3.BoolVal(False))  # a default action left out of the space (ui_cancel: Esc)
-                        was.append(z3.BoolVal(False))
-                        continue
-                    if n not in self.actions and n not in self.default_actions:
-                        self.notes.append(f"{self.script}: {text}({n!r}) names an action not in the InputMap")
-                    self.used_actions.add(n)
-                    now.append(z3.Bool(f"in:{n}"))
-                    was.append(z3.Bool(f"was:{n}"))
+                now, was = [], []  # per argument: one term per name it can be (several: the nodes differ)
+                for alts in names:
+                    now.append([])
+                    was.append([])
+                    for n in alts:
+                        if n in self.left_out:
+                            continue  # a default action left out of the space (ui_cancel: Esc): never held
+                        if n not in self.actions and n not in self.default_actions:
+                            self.notes.append(f"{self.script}: {text}({n!r}) names an action not in the InputMap")
+                        self.used_actions.add(n)
+                        now[-1].append(z3.Bool(f"in:{n}"))
+                        was[-1].append(z3.Bool(f"was:{n}"))
                 event = base != "Input"
+
+                def any_of(terms: list[Any]) -> Any:
+                    return z3.Or(*terms) if terms else z3.BoolVal(False)
+
                 if method == "is_action_pressed" and not event:
-                    return now[0]
+                    return any_of(now[0])
                 if method == "is_action_just_pressed" or (method == "is_action_pressed" and event):
-                    return z3.And(now[0], z3.Not(was[0]))
+                    return any_of([z3.And(a, z3.Not(b)) for a, b in zip(now[0], was[0], strict=True)])
                 if method in ("is_action_just_released", "is_action_released"):
-                    return z3.And(z3.Not(now[0]), was[0])
+                    return any_of([z3.And(z3.Not(a), b) for a, b in zip(now[0], was[0], strict=True)])
                 if method == "is_action":
-                    return now[0] != was[0]
-                strength = [z3.If(n, z3.RealVal(1), z3.RealVal(0)) for n in now]
+                    return any_of([a != b for a, b in zip(now[0], was[0], strict=True)])
+                self.held_conds = [any_of(n) for n in now]  # what `read_input` splits a strength's path on
+                strength = [z3.If(c, z3.RealVal(1), z3.RealVal(0)) for c in self.held_conds]
                 if method in ("get_action_strength", "get_action_raw_strength"):
                     return strength[0]
                 if method == "get_axis":
