@@ -127,19 +127,35 @@ def test_get_axis_and_get_vector_read_both_actions_and_need_godot_3_4():
         "3.2.3)" in warnings, warnings
 
 
-def test_a_screen_touch_is_a_click_action():
-    """Cause 6: `event is InputEventScreenTouch and event.pressed` is a press of the click input `mouse:left`,
-    its release another action; no key event is reported as unsupported."""
+def test_a_screen_touch_is_a_tap_action():
+    """Cause 6: `event is InputEventScreenTouch and event.pressed` is the tap input `tap:4` (the add-on's tap at the
+    screen's centre: a press and a release in one step, each step it is held): the press's and the release's
+    behaviours both hold it; no key event is reported as unsupported."""
     r = _analyze("touchproj")
-    assert r["input_actions"] == ["mouse:left"]
+    assert r["input_actions"] == ["tap:4"]
     assert r["unsupported"] == []
     tap = [a for a in r["actions"] if "taps = 1 +" in _effects(a)]
-    assert len(tap) == 1 and tap[0]["held"] == [["mouse:left"]] and "Not(was:mouse:left)" in tap[0]["p_g_text"]
+    assert len(tap) == 1 and tap[0]["held"] == [["tap:4"]] and tap[0]["p_g_text"] == "True"
     lift = [a for a in r["actions"] if "lifts = 1 +" in _effects(a)]
-    assert len(lift) == 1 and lift[0]["held"] == [[]] and "was:mouse:left" in lift[0]["p_g_text"]
-    assert len(r["actions"]) == 3  # tap, lift, nothing
-    warnings = analyze(resolve(f"godot:{FIXTURES / 'touchproj'}")).warnings
-    assert any(w.startswith("mouse:left:") and "does not send yet" in w for w in warnings), warnings
+    assert len(lift) == 1 and lift[0]["held"] == [["tap:4"]]
+    nothing = [a for a in r["actions"] if a["held"] == [[]]]
+    assert len(nothing) == 1 and "taps" not in _effects(nothing[0]) and "lifts" not in _effects(nothing[0])
+    assert len(r["actions"]) == 3
+
+
+def test_a_touch_project_played_with_its_analyzed_space_hops_on_a_tap(godot, worker_for):
+    spec = resolve(f"godot:{FIXTURES / 'touchproj'}")
+    space = resolve_space(spec, "analyzed")
+    tap = next(i for i, a in enumerate(space.godot_analysis["actions"]) if "taps = 1 +" in " ".join(a["effects"]))
+    none = next(i for i, a in enumerate(space.godot_analysis["actions"]) if a["held"] == [[]])
+    w = worker_for(spec, space=space, capture=None)
+    y0 = w.reset(0).features["player_y"]
+    obs = w.act(none)
+    assert obs.features["player_y"] == y0
+    obs = w.act(tap)
+    assert obs.features["player_y"] == y0 - 10  # one tap: a touch press (and its release)
+    obs = w.act(tap)
+    assert obs.features["player_y"] == y0 - 20  # held again: another tap
 
 
 def test_default_inputmap_actions_are_not_reported_missing():

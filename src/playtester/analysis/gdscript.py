@@ -19,9 +19,9 @@ object is known (`Project`): a node path (``$Control``, ``get_node``) resolved t
   ``velocity = dir * SPEED`` is a distinct effect for each direction. ``Vector2`` / ``Vector3`` values are
   modelled (`Vec`: components, constants, arithmetic, ``normalized``, ``length``, ``limit_length``).
 - pointer events: in an event handler, ``event is InputEventScreenTouch`` / ``InputEventMouseButton`` (with
-  ``event.button_index == BUTTON_LEFT``) are a press or a release of the input ``mouse:left``.
-- Godot's default actions (``ui_left``...) are InputMap actions; ``ui_cancel``, left out of the space, is never
-  held.
+  ``event.button_index == BUTTON_LEFT``) are a press or a release of the input ``tap:4``.
+- Godot's default actions (``ui_left``...) are InputMap actions; those the blacklist leaves out of the played
+  actions (``ui_cancel`` on Esc, ``toggle_fullscreen`` on F11) are never held.
 - keys read directly (inputs ``key:NAME``, NAME as Godot names the key: ``KEY_SPACE`` is ``key:Space``):
   ``Input.is_key_pressed(KEY_X)`` is ``in:key:X``; in an event handler, ``event is InputEventKey``,
   ``event.scancode == KEY_X`` (or ``match event.scancode``), ``event.pressed`` / ``event.is_pressed()`` describe
@@ -62,7 +62,7 @@ from playtester.drive.inputs import InputFrame
 INPUT_READS = ("is_action_pressed", "is_action_just_pressed", "is_action_just_released", "is_action_released",
                "get_action_strength", "get_action_raw_strength", "is_action", "get_axis", "get_vector")
 NUMERIC_READS = ("get_action_strength", "get_action_raw_strength", "get_axis", "get_vector")
-CLICK = "mouse:left"  # the input of a screen touch or a left mouse button event
+CLICK = "tap:4"  # a screen touch or a left mouse button event: a tap at the screen's centre (the add-on's tap:K)
 HANDLERS = ("_input", "_unhandled_input", "_unhandled_key_input", "_process", "_physics_process", "_integrate_forces")
 MAX_PATHS = 2000  # paths per handler; more: the handler's space is partial (noted)
 MAX_ENUM_ACTIONS = 8  # InputMap actions read; up to this many every subset is tried, beyond only pairs
@@ -246,6 +246,7 @@ class Project:
                 if script:
                     self.placements.setdefault(script, []).append((scene, node))
         self.autoloads: dict[str, str] = {}
+        self.inputmap: set[str] = set()  # the actions project.godot's [input] declares
         try:
             text = (root / "project.godot").read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -256,6 +257,10 @@ class Project:
             if m:
                 section = m.group(1)
                 continue
+            if section == "input":
+                m = re.match(r'^"?([^"=\s]+)"?\s*=', line)
+                if m:
+                    self.inputmap.add(m.group(1))
             a = re.match(r'^(\w+)\s*=\s*"\*?(res://[^"]+)"', line) if section == "autoload" else None
             if a:
                 target = a.group(2)
@@ -356,7 +361,7 @@ class Executor:
 
     def __init__(self, script: str, tree: Any, actions: list[str], consts: dict[str, Any],
                  project: Project | None = None, parent: Executor | None = None, node: bool = True) -> None:
-        from playtester.drive.godot import GODOT_UI_ACTIONS, UI_LEFT_OUT
+        from playtester.drive.godot import GODOT_UI_ACTIONS
 
         self.z3 = _z3()
         self.script = script
@@ -371,7 +376,10 @@ class Executor:
         self.consts = consts
         self.actions = set(actions)
         self.default_actions = set(GODOT_UI_ACTIONS)  # Godot's default InputMap
-        self.left_out = set(UI_LEFT_OUT) - self.actions  # ... those playtester never holds (ui_cancel: Esc)
+        # the InputMap's actions playtester does not play with (the blacklist's: ui_cancel on Esc, toggle_fullscreen
+        # on F11): never held
+        inputmap = self.default_actions | (project.inputmap if project is not None else set())
+        self.left_out = inputmap - self.actions
         self.event: str | None = None
         if parent is None:
             self.used_actions: set[str] = set()
@@ -383,7 +391,8 @@ class Executor:
             self.solver = self.z3.Solver()
             self.solver.set("timeout", 2000)
             self.others: dict[tuple[str, bool], Executor] = {}  # other scripts' executors (calls followed)
-            self.flags = {"reads_input": False, "event_vars": False, "pointer": False, "truncated": False}
+            self.flags = {"reads_input": False, "event_vars": False, "pointer": False, "truncated": False,
+                          "touch": False, "mouse": False}
         else:
             r = parent.root
             self.used_actions, self.game_vars, self.unsupported = r.used_actions, r.game_vars, r.unsupported
@@ -1052,6 +1061,7 @@ class Executor:
                 if kind in ("InputEventScreenTouch", "InputEventMouseButton"):
                     self.reads_input = self.event_vars = self.pointer = True
                     self.used_actions.add(CLICK)
+                    self.flags["touch" if kind == "InputEventScreenTouch" else "mouse"] = True
                     return z3.Bool("ev:is_touch" if kind == "InputEventScreenTouch" else "ev:is_mouse")
             return Opaque(_text(e))
         return Opaque(_text(e))
@@ -1205,8 +1215,8 @@ class Executor:
     def event_cases(self, cond: Any) -> Any:
         """A path condition over the event handler's event (``ev:is_key``, ``ev:key:X``, ``ev:pressed``,
         ``ev:is_touch``, ``ev:is_mouse``, ``ev:button_left``) read over the events a step can bring: a press or a
-        release of each key compared with ``event.scancode``, a press or a release of the click input (as a
-        screen touch or a left mouse button event), or no such event. Without any key or pointer event read, the
+        release of each key compared with ``event.scancode``, a tap (``CLICK``: a press and a release in the step,
+        as a screen touch or a left mouse button event; either event while the tap is held), or no such event. Without any key or pointer event read, the
         event's variables stay free (over-approximated)."""
         z3 = self.z3
         if not self.event_vars or not (self.event_keys or self.pointer):
@@ -1223,12 +1233,14 @@ class Executor:
                 now, was = z3.Bool("in:key:" + k), z3.Bool("was:key:" + k)
                 edge = z3.And(now, z3.Not(was)) if down else z3.And(z3.Not(now), was)
                 cases.append(z3.And(z3.substitute(cond, *sub(is_key=True, pressed=down, **{"k_" + k: True})), edge))
-            if self.pointer:
-                now, was = z3.Bool("in:" + CLICK), z3.Bool("was:" + CLICK)
-                edge = z3.And(now, z3.Not(was)) if down else z3.And(z3.Not(now), was)
-                for kind in ({"is_touch": True}, {"is_mouse": True, "button_left": True}):
+            if self.pointer:  # a tap presses and releases within its step: each step it is held
+                edge = z3.Bool("in:" + CLICK)
+                kinds = ([{"is_touch": True}] if self.flags["touch"] else []) + \
+                    ([{"is_mouse": True, "button_left": True}] if self.flags["mouse"] else [])
+                for kind in kinds:  # the kinds of event the handler tells apart (the others: it ignores them)
                     cases.append(z3.And(z3.substitute(cond, *sub(pressed=down, **kind)), edge))
-        cases.append(z3.substitute(cond, *sub()))  # no event of these keys, no click
+        none = z3.substitute(cond, *sub())  # no event of these keys, no tap (a tap held brings its events)
+        cases.append(z3.And(none, z3.Not(z3.Bool("in:" + CLICK))) if self.pointer else none)
         return z3.simplify(z3.Or(*cases))
 
     # ---- helpers over values
@@ -1276,7 +1288,7 @@ class Executor:
         if isinstance(b, EventButton):
             a, b = b, a
         if isinstance(a, EventButton) and isinstance(b, Opaque) and b.text.startswith("BUTTON_"):
-            self.event_vars = self.pointer = self.reads_input = True
+            self.event_vars = self.pointer = self.reads_input = self.flags["mouse"] = True
             self.used_actions.add(CLICK)
             return z3.Bool("ev:button_left") if b.text == "BUTTON_LEFT" else z3.BoolVal(False)
         if isinstance(a, Vec) and isinstance(b, Vec):
@@ -1921,7 +1933,7 @@ def analyze_godot(spec: Any) -> Any:
     from playtester.drive.godot import input_actions
 
     t0 = time.perf_counter()
-    names = input_actions(spec.target)
+    names = input_actions(spec.target, spec.config.blacklist)
     result = analyze_project(spec.target, names)
     if not result["actions"] or not result["handlers"]:
         raise AnalysisError(f"analysis of {spec.text} found no input handling: no script's _input, "
@@ -1931,9 +1943,6 @@ def analyze_godot(spec: Any) -> Any:
     if result.get("requires"):
         warnings += [f"{w}: the project needs Godot {result['requires']['godot']} (Debian's godot3 is 3.2.3)"
                      for w in result["requires"]["why"]]
-    if CLICK in result["input_actions"]:
-        warnings.append(f"{CLICK}: the scripts read a screen touch or a left click, which the add-on does not "
-                        "send yet: holding it does nothing in the game")
     if result.get("partial"):
         warnings.insert(0, f"partial action space: {result['partial']}")
     return GodotAnalysis(spec.text, result, time.perf_counter() - t0, 0.0, warnings, result["timings"]["cpu_s"])
