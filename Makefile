@@ -39,11 +39,13 @@ browser:
 # Godot 3's runtimes (Debian's godot3-server, headless; godot3-runner, GLES2 under Xvfb for pixels): the
 # godot: backend's tests. Installed when missing and we can (root with apt-get); without them those tests
 # are skipped (PLAYTESTER_REQUIRE_GODOT=1 makes them fail instead, as CI does).
+# godot3 is Godot's editor: playtester runs its import on a project that lacks imported assets (no .import/ folder)
 godot:
-	@command -v godot3-server >/dev/null 2>&1 && command -v godot3-runner >/dev/null 2>&1 && command -v Xvfb >/dev/null 2>&1 || \
+	@command -v godot3-server >/dev/null 2>&1 && command -v godot3-runner >/dev/null 2>&1 && command -v godot3 >/dev/null 2>&1 && \
+	  command -v Xvfb >/dev/null 2>&1 || \
 	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq godot3-server godot3-runner xvfb >/dev/null) ; } || \
-	  echo "note: godot3-server/godot3-runner/xvfb are not installed; the Godot backend's tests will be skipped"
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq godot3-server godot3-runner godot3 xvfb >/dev/null) ; } || \
+	  echo "note: godot3-server/godot3-runner/godot3/xvfb are not installed; the Godot backend's tests will be skipped"
 
 # WordNet 3.0's dict files (Debian's wordnet-base, /usr/share/wordnet): synonyms for text-to-plan
 # (`plan from-text`). Installed when missing and we can (root with apt-get); without them text-to-plan

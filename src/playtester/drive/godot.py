@@ -206,6 +206,7 @@ def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:
     from playtester.errors import GameSpecError
 
     names = input_actions(spec.target, spec.config.blacklist)
+    ensure_imported(spec.target)  # (the first thing playtester's own process asks of a godot: game)
     pointer = pointer_sets(spec.target)
     if not names and not pointer:
         raise GameSpecError(f"{spec.text}: project.godot declares no input actions ([input] section), its scripts "
@@ -222,9 +223,192 @@ def _stamp(folder: Path) -> str:
     return h.hexdigest()
 
 
+# ------------------------------------------------------------------------------- importing assets as Godot does
+# Godot 3 plays a png, wav, ogg, ... through the file its editor imported it to (``res://.import/NAME-HASH.stex``,
+# named by the ``NAME.import`` file beside the asset). Godot's default .gitignore leaves ``.import/`` out of
+# repositories, so a project fresh from one cannot load a scene that holds a sound (``Failed loading scene``) and draws
+# its sprites without textures. playtester runs Godot's own import on its copy: the editor (``--editor``) imports
+# every asset when it opens a project; it is stopped once every file the ``.import`` files name is there (Godot
+# 3.2's ``--editor --quit`` quits before the import ends, or crashes). Debian's godot3-server carries the editor
+# and needs no display (about a second for a small project); ``godot3`` (the editor package) runs on an Xvfb
+# display of its own. The imported files are kept in the user's cache, by the project's content.
+IMPORT_TIMEOUT_S = 600.0
+_DEST = re.compile(r"^dest_files=\[(.*?)\]", re.M | re.S)
+_SOURCE = re.compile(r'^source_file="res://([^"]+)"', re.M)
+
+
+def _sidecars(folder: Path) -> list[Path]:
+    """The ``NAME.import`` files of a project (outside ``.import/`` and ``.git``)."""
+    return sorted(p for p in folder.rglob("*.import") if p.is_file() and not ({".import", ".git"} & set(
+        p.relative_to(folder).parts[:-1])))
+
+
+def import_targets(folder: str | Path) -> list[str]:
+    """The files (relative to the project) Godot's import would write that are missing, for assets that are there:
+    each ``dest_files`` of an ``.import`` file whose ``source_file`` exists, and the import's ``.md5`` beside it."""
+    folder = Path(folder)
+    missing: list[str] = []
+    for side in _sidecars(folder):
+        text = side.read_text(encoding="utf-8", errors="replace")
+        dest, source = _DEST.search(text), _SOURCE.search(text)
+        source_path = source.group(1) if source else str(side.relative_to(folder))[:-len(".import")]
+        if dest is None or not (folder / source_path).is_file():
+            continue
+        for d in re.findall(r'"res://([^"]+)"', dest.group(1)):
+            md5 = re.sub(r"(-[0-9a-f]{32})\..*$", r"\1.md5", d)
+            missing += [f for f in dict.fromkeys((d, md5)) if not (folder / f).is_file()]
+    return sorted(set(missing))
+
+
+def editor_binary() -> tuple[str, bool] | None:
+    """Godot's editor for importing and whether it needs a display: ``PLAYTESTER_GODOT_EDITOR`` (a display unless it
+    is a server build), else godot3-server (Debian builds it with the editor), else godot3 (the editor package)."""
+    named = os.environ.get("PLAYTESTER_GODOT_EDITOR")
+    if named:
+        path = shutil.which(named)
+        return (path, "server" not in os.path.basename(path)) if path else None
+    for name, display in (("godot3-server", False), ("godot3", True)):
+        path = shutil.which(name)
+        if path:
+            return path, display
+    return None
+
+
+def _import_key(src: Path, binary: str) -> str | None:
+    from playtester.files import folder_fingerprint
+
+    fp = folder_fingerprint(src, content=True, skip_dirs=(".git", ".import"), max_read=2 << 30)
+    if fp is None:
+        return None
+    h = hashlib.sha256(fp.encode())
+    st = os.stat(binary)
+    h.update(f"{binary}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:32]
+
+
+def _copy_imported(frm: Path, to: Path, sidecars: list[str]) -> None:
+    if (frm / ".import").is_dir():
+        shutil.copytree(frm / ".import", to / ".import", dirs_exist_ok=True)
+    for rel in sidecars:
+        if (frm / rel).is_file():
+            (to / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(frm / rel, to / rel)
+
+
+def _say(text: str) -> None:
+    import sys
+
+    print(f"playtester: {text}", file=sys.stderr, flush=True)
+
+
+def import_assets(src: Path, dst: Path) -> None:
+    """Import the assets of the copy ``dst`` of project ``src`` with Godot's editor when some are not imported
+    (`import_targets`), or take them from the cache. A project that cannot be imported here is left as it is:
+    Godot then says what it cannot load, and the run stops with its lines."""
+    import fcntl
+    import signal
+    import subprocess
+    import tempfile
+    import time
+
+    from playtester.files import cache_dir
+
+    targets = import_targets(dst)
+    if not targets:
+        return
+    editor = editor_binary()
+    if editor is None:
+        _say(f"{src}: {len(targets)} imported asset files are missing and no Godot editor is installed to import "
+             "them (apt-get install godot3-server or godot3, or `make godot`)")
+        return
+    binary, display = editor
+    key = _import_key(src, binary)
+    root = cache_dir("godot-import")
+    entry = root / key if root is not None and key is not None else None
+    lock = None
+    if entry is not None:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(entry.parent / f"{key}.lock", "w")  # noqa: SIM115 - held until the import is done
+        fcntl.flock(lock, fcntl.LOCK_EX)  # workers of one run import once
+    try:
+        if entry is not None and (entry / "done").is_file():
+            _copy_imported(entry, dst, (entry / "done").read_text().splitlines())
+            if not import_targets(dst):
+                return
+        before = {str(p.relative_to(dst)): p.read_bytes() for p in _sidecars(dst)}
+        _say(f"importing the assets of {src} with Godot's editor ({os.path.basename(binary)}: {len(targets)} files "
+             "to write; the project has no imported assets, e.g. no .import/ folder). Done once: the result is "
+             f"cached{f' in {entry}' if entry is not None else ''}")
+        t0 = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="playtester-godot-import-") as home:
+            env = dict(os.environ, HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, XDG_CACHE_HOME=home)
+            xvfb = None
+            if display:
+                from playtester.drive.remote import start_xvfb
+
+                env["DISPLAY"], xvfb = start_xvfb(home)
+            timeout = float(os.environ.get("PLAYTESTER_GODOT_IMPORT_TIMEOUT_S") or IMPORT_TIMEOUT_S)
+            with open(os.path.join(home, "import.log"), "wb") as log:
+                proc = subprocess.Popen([binary, "--path", str(dst), "--editor", "--audio-driver", "Dummy"],
+                                        stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                        start_new_session=True)
+                left = targets
+                try:
+                    while left and proc.poll() is None and time.monotonic() - t0 < timeout:
+                        time.sleep(0.1)
+                        left = [t for t in left if not (dst / t).is_file()]
+                    time.sleep(0.3)  # the editor writes the .md5 after the imported file: both are complete now
+                finally:
+                    for sig in (signal.SIGTERM, signal.SIGKILL):
+                        try:
+                            os.killpg(proc.pid, sig)
+                            proc.wait(5)
+                            break
+                        except (ProcessLookupError, subprocess.TimeoutExpired):
+                            continue
+                    if xvfb is not None:
+                        from playtester.drive.remote import stop_xvfb
+
+                        stop_xvfb(xvfb)
+            log_tail = Path(home, "import.log").read_text(errors="replace")[-2000:]
+        left = import_targets(dst)
+        if left:
+            _say(f"Godot's import of {src} left {len(left)} of {len(targets)} files unwritten after "
+                 f"{time.monotonic() - t0:.0f}s (e.g. {left[0]}); its output ended with:\n{log_tail}")
+            return
+        _say(f"imported the assets of {src} in {time.monotonic() - t0:.1f}s")
+        if entry is not None:
+            changed = [rel for rel in (str(p.relative_to(dst)) for p in _sidecars(dst))
+                       if before.get(rel) != (dst / rel).read_bytes()]
+            tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=entry.parent))
+            _copy_imported(dst, tmp, changed)
+            (tmp / "done").write_text("\n".join(changed))
+            shutil.rmtree(entry, ignore_errors=True)
+            os.replace(tmp, entry)
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+def ensure_imported(project: str | Path) -> None:
+    """In playtester's own process, before any worker starts: import the assets of a project that lacks them (on a
+    throwaway copy), so that the message is the user's to see and the workers' copies take the import from the
+    cache."""
+    import tempfile
+
+    src = Path(project).resolve()
+    if not (src / "project.godot").is_file() or not import_targets(src):
+        return
+    with tempfile.TemporaryDirectory(prefix="playtester-godot-import-") as tmp:
+        dst = Path(tmp) / "project"
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+        import_assets(src, dst)
+
+
 def prepared_copy(project: str | Path, where: str | Path) -> Path:
     """A copy of ``project`` under ``where`` with the add-on as an autoload (made once, remade when the project
-    changes). The project itself is not touched."""
+    changes), its assets imported by Godot's editor when the project holds none imported (`import_assets`). The
+    project itself is not touched."""
     src = Path(project).resolve()
     dst = Path(where) / "godot_project"
     stamp = _stamp(src)
@@ -233,6 +417,7 @@ def prepared_copy(project: str | Path, where: str | Path) -> Path:
         return dst
     shutil.rmtree(dst, ignore_errors=True)
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+    import_assets(src, dst)  # before the add-on is in: the editor would import it and run its autoload's tool code
     (dst / ADDON_DIR).mkdir(parents=True, exist_ok=True)
     shutil.copy2(addon(), dst / ADDON_DIR / "playtester.gd")
     line = f'{AUTOLOAD}="*res://{ADDON_DIR}/playtester.gd"'
