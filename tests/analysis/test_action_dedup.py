@@ -102,3 +102,28 @@ def test_the_blind_fallback_presses_the_keys_the_game_names(tmp_path):
     assert named_inputs({str(named), str(typed)}, pygame)["keys"] is None  # any key: the common keys
     assert len(fallback_actions(["ESCAPE"], named_inputs({str(typed)}, pygame))) == 65 * 2
     assert named_inputs({str(clicks), str(named), "<frozen runpy>"}, pygame) == {"keys": ["SPACE", "a"], "mouse": True}
+
+
+def test_a_loop_is_analysed_again_in_the_state_reached_by_playing():
+    """space_invaders' shape: analysed on its title (``main_screen``), the play branch is a second assumed flag
+    and its ship is not in its group yet; analysed again after its actions left the title, the ship's update
+    (reached through ``sprites.update(keys, now)``, the keys handed on) gives LEFT and RIGHT, valid in play
+    and moving the ship. Before: only the title's keys (space_invaders found 1 of its 3 controls)."""
+    spec = resolve(str(GAME.parent / "flags_and_group.py") + ":main", frames_per_action=2)
+    a = analyze(spec)
+    assert a.result["stats"].get("again", 0) >= 1
+    moves = {k: i for i, x in enumerate(a.actions) for k in [x["sample_inputs"].keys]
+             if k in (frozenset({key_code("LEFT")}), frozenset({key_code("RIGHT")}))}
+    assert len(moves) == 2, [x["name"] for x in a.actions]
+    left, right = moves[frozenset({key_code("LEFT")})], moves[frozenset({key_code("RIGHT")})]
+    start = next(i for i, x in enumerate(a.actions) if x["event"].startswith("KeyUp"))
+    with Worker(spec, space=a.space(), capture=None) as w:
+        obs = w.step(InputFrame(), frames=1) if not w.reset(seed=0).done else None  # the loop runs
+        assert obs.action_mask[start] and not obs.action_mask[left]  # the title
+        obs = w.act(start)
+        assert obs.features["x"] == 76 and obs.action_mask[left] and obs.action_mask[right]
+        obs = w.act(right)
+        assert obs.features["x"] > 76
+        x = obs.features["x"]
+        obs = w.act(left)
+        assert obs.features["x"] < x

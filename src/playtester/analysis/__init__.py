@@ -420,6 +420,8 @@ def absorb(into: dict[str, Any], more: dict[str, Any]) -> None:
             if (p_g, p_i) in have:  # the same path (a game state in which the first analysis saw it too)
                 continue
             have.add((p_g, p_i))
+            if p.get("p_g_free") is not None:
+                p = dict(p, p_g_free=fix(p["p_g_free"]))
             paths.append(dict(p, p_g=p_g, p_i=p_i, p_i_game_vars=[g_map[v] for v in p["p_i_game_vars"]],
                               name=g["name"], sample_inputs=g["sample_inputs"], event=g["event"]))
     into["actions"] = group_actions(paths)

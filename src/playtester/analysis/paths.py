@@ -144,7 +144,12 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
         pg = z3.simplify(_and(pg_parts)) if pg_parts else z3.BoolVal(True)
         game_in_pi = sorted(n for n in sx._var_map(pi) if n.startswith("g:"))
         pg_src = to_python(pg, ex.gv)
+        # p_g without its tests on sprite instances (S[k]): what holds while no instance exists yet (a ship that
+        # joins its group when play starts), instead of taking every such action for valid
+        free = [c for c in pg_parts if "S[" not in to_python(c, ex.gv)] if "S[" in pg_src else None
         act = {"_pi": pi, "p_g": pg_src, "p_g_text": _readable(pg, ex.gv), "p_i": text,
+               **({"p_g_free": to_python(z3.simplify(_and(free)) if free else z3.BoolVal(True), ex.gv)}
+                  if free is not None else {}),
                "p_i_text": pi_text,
                "p_i_game_vars": game_in_pi,
                "forked": {k: list(v) if isinstance(v, tuple) else v for k, v in st.forked.items()

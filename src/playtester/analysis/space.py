@@ -244,13 +244,19 @@ class _Runtime:
         preds: list[str] = []
         self.pred_of = np.zeros(self.n_paths, dtype=np.int64)
         inst: list[int] = []
+        free: dict[str, str] = {}
         for i, act in enumerate(self.actions):
             src = act["p_g"]
             if src not in preds:
                 preds.append(src)
                 inst.append(1 if "S[" in src else 0)
+            if act.get("p_g_free") is not None:
+                free[src] = act["p_g_free"]
             self.pred_of[i] = preds.index(src)
         self.preds = [compile(p, f"<p_g {k}>", "eval") for k, p in enumerate(preds)]
+        # per predicate on instances: its tests on the rest of the game, for while no instance exists
+        self.pred_free = [compile(free[p], f"<p_g free {k}>", "eval") if p in free else None
+                          for k, p in enumerate(preds)]
         self.pred_src = preds
         self.pred_inst = inst
         self.errors = 0
@@ -293,7 +299,9 @@ class _Runtime:
         try:
             if self.pred_inst[k]:
                 if not any(r.all() for r in self.inst_roots):
-                    return True  # no instance yet (the game is still setting up): over-approximate
+                    # no instance yet (the game is still setting up): its tests on the rest of the game decide
+                    free = self.pred_free[k]
+                    return True if free is None else bool(eval(free, ns))  # noqa: S307
                 for inst_root in self.inst_roots:
                     for obj in inst_root.all():
                         ns["S"] = _S(obj)
