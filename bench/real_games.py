@@ -4,9 +4,10 @@
 The PyPI corpus (the default, ``--corpus pypi``) is bench/real_games.toml: per game a pinned pip requirement (and
 pinned extra requirements), the playtester spec that starts it, and the controls its own README or code says it
 uses. The repository corpus (``--corpus repo``) is bench/repo_games.toml, the games bench/repo_games.py runs as
-their READMEs say: per game its vendored folder under bench/repo_games, the spec a user would write from that
-folder, its controls and blacklist in the same format, and its ``split`` (``--split dev`` by default: the held-out
-splits are run only to judge a frozen method). This script
+their READMEs say: per game its folder (its repository's files at the pinned commit, not committed: written into
+.cache/repo_games_files by bench/repo_games.py's ``materialize`` from a git mirror, ``--mirrors DIR``, or GitHub),
+the spec a user would write from that folder, its controls and blacklist in the same format, and its ``split``
+(``--split dev`` by default: the held-out splits are run only to judge a frozen method). This script
 
 1. installs each PyPI game into its own cached folder, ``.cache/real_games/NAME/site``, with
    ``pip install --no-deps --target`` (pygame is playtester's pygame-ce: a game's ``pygame`` requirement is
@@ -74,7 +75,7 @@ from provenance import ROOT, provenance  # noqa: E402
 CORPUS = ROOT / "bench" / "real_games.toml"
 CACHE = ROOT / ".cache" / "real_games"
 RESULTS = ROOT / "bench" / "results" / "real_games.json"
-REPO_CORPUS = ROOT / "bench" / "repo_games.toml"  # vendored in bench/repo_games (bench/repo_games.py)
+REPO_CORPUS = ROOT / "bench" / "repo_games.toml"  # files materialized at bench time (bench/repo_games.py)
 REPO_CACHE = ROOT / ".cache" / "real_games_repo"
 CORPORA = {"pypi": CORPUS, "repo": REPO_CORPUS}
 NETWORK_ERRORS = ("NewConnectionError", "Failed to establish a new connection", "Temporary failure in name resolution",
@@ -152,7 +153,7 @@ def version(game: dict) -> str:
 
 def prepare(game: dict) -> Path:
     """A PyPI game installed (`install`); a repository game's cached folder made, with its config (nothing to
-    install: each measurement copies its vendored folder afresh)."""
+    install: each measurement copies its materialized folder afresh)."""
     if not is_repo(game):
         return install(game)
     d = game_dir(game)
@@ -464,7 +465,7 @@ def measure_run(game: dict, steps: int, seed: int, timeout: float) -> dict:
     row: dict = {"rc": p.returncode, "wall_s": time.perf_counter() - t0,
                  "command": f"playtester run {game['spec']} --steps {steps} --seed {seed} --config "
                             f"{(d / 'playtester.toml').relative_to(ROOT)}",
-                 "cwd": (f"<scratch copy of bench/repo_games/{game['path']}>" if is_repo(game)
+                 "cwd": (f"<scratch copy of {game['repo']}@{game['commit'][:7]}: {game['path']}>" if is_repo(game)
                          else str((d / "run").relative_to(ROOT)))}
     if not out.is_file():
         row["error"] = (p.stderr or p.stdout).strip()[-1500:]
@@ -691,7 +692,7 @@ def main() -> None:
         return
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default="pypi", choices=sorted(CORPORA), help="pypi: bench/real_games.toml (the "
-                    "default); repo: bench/repo_games.toml, the vendored games of bench/repo_games")
+                    "default); repo: bench/repo_games.toml, games from GitHub repositories at pinned commits")
     ap.add_argument("--split", default=None, choices=["dev", "heldout", "heldout2", "all"],
                     help="with --corpus repo: the games of this split (default: dev; the held-out splits only to "
                     "judge a frozen method)")
@@ -707,7 +708,11 @@ def main() -> None:
     ap.add_argument("--analysis-only", action="store_true", help="with --merge: measure only the analysis of --games "
                     "and keep the run and coverage figures of their rows in OUT; allowed only for a game with no "
                     "analyzed space before or now (its runs used the blind space either way, so they still hold)")
+    ap.add_argument("--mirrors", metavar="DIR", help="with --corpus repo: the git mirrors the games' files come "
+                    "from, DIR/OWNER+NAME/repo (default: $PLAYTESTER_MIRRORS or /work/.mirror; else GitHub)")
     args = ap.parse_args()
+    if args.mirrors:
+        os.environ["PLAYTESTER_MIRRORS"] = args.mirrors
     if args.split is not None and args.corpus != "repo":
         sys.exit("--split is for --corpus repo (the PyPI corpus has no splits)")
     split = args.split or ("dev" if args.corpus == "repo" else "all")
@@ -720,6 +725,14 @@ def main() -> None:
 
     console = Console()
     corpus = select(args.games, args.corpus, split)
+    if args.corpus == "repo":  # every game's files first: one that cannot be had stops the bench before any run
+        import repo_games
+
+        try:
+            for game in corpus:
+                repo_games.materialize(game)
+        except repo_games.Unavailable as e:
+            sys.exit(str(e))
     seeds = [int(s) for s in args.seeds.split(",")]
     import playtester
 

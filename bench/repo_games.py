@@ -1,10 +1,12 @@
 """Repository-game corpus benchmark (issues 54 and 55): what playtester says about pygame games from public GitHub
 repositories that nobody here wrote, run the way its README tells a new user to.
 
-The corpus is bench/repo_games.toml (the games' files are vendored in bench/repo_games/). Per game and seed this
-script
+The corpus is bench/repo_games.toml. The games' files are not committed: ``materialize`` writes each game's folder,
+the files of its repository at its pinned commit that its entry selects, into .cache/repo_games_files/PATH, from a
+local git mirror (``--mirrors DIR`` or $PLAYTESTER_MIRRORS, default /work/.mirror: DIR/OWNER+NAME/repo) or else a
+clone from GitHub, and reuses it while its stamp (PATH.json) matches. Per game and seed this script
 
-1. copies the game's folder to a scratch folder (so nothing is ever written into bench/repo_games) and runs, from
+1. copies the game's folder to a scratch folder (so nothing is ever written into the cached folder) and runs, from
    there, exactly the README's command: ``playtester explore SPEC --budget N --out DIR --workers 1 --seed S``
    (the ``playtester`` script beside this Python, with the ``src`` of the playtester this Python imports first on
    PYTHONPATH: put another checkout's ``src`` first on PYTHONPATH to measure that one), under a timeout, with a scratch HOME;
@@ -18,7 +20,8 @@ It writes bench/results/repo_games_NAME.json (with bench/provenance.py's command
 prints a summary table. The campaign folders stay in .cache/repo_games/GAME/seedS (``playtester replay`` them).
 
 Usage: python bench/repo_games.py [--split dev|heldout|heldout2|all] [--games a,b] [--budget 1000] [--seeds 0,1,2]
-                                  [--name NAME] [--merge] [--timeout 900]
+                                  [--name NAME] [--merge] [--timeout 900] [--mirrors DIR]
+       python bench/repo_games.py --materialize [--split S] [--games a,b]   # only write the games' folders, no runs
        python bench/repo_games.py --retriage NAME     # the triage table again over a results file, no runs
 
 Splits (the ``split`` of each game in bench/repo_games.toml): ``dev`` (looked at while fixing playtester),
@@ -29,6 +32,7 @@ method is frozen). ``all`` is every game of the file, held-out ones included.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import platform
@@ -46,9 +50,13 @@ from provenance import ROOT, provenance, write_results  # noqa: E402
 from real_games import load_corpus  # noqa: E402
 
 CORPUS = ROOT / "bench" / "repo_games.toml"
-GAMES = ROOT / "bench" / "repo_games"
 TRIAGE = ROOT / "bench" / "repo_games_triage.toml"
 CACHE = ROOT / ".cache" / "repo_games"
+FILES = ROOT / ".cache" / "repo_games_files"  # materialized game folders, FILES/PATH, each with FILES/PATH.json
+CLONES = ROOT / ".cache" / "repo_games_clones"  # repositories fetched from GitHub when no mirror holds them
+MIRRORS = Path("/work/.mirror")  # the default mirrors root: MIRRORS/OWNER+NAME/repo (a git directory)
+MIRRORS_ENV = "PLAYTESTER_MIRRORS"
+GITHUB = "https://github.com/{repo}"
 FALSE_CAUSES = ("startup", "cwd", "ours", "other")
 SPLITS = ("dev", "heldout", "heldout2")
 
@@ -90,6 +98,182 @@ def triage(game: str, bug: dict, table: list[dict]) -> dict:
     return {"verdict": "untriaged"}
 
 
+# ------------------------------------------------------------------------------------------------ materialize
+class Unavailable(RuntimeError):
+    """A game's files could not be materialized: no mirror holds its repository at its commit and the network
+    could not fetch it."""
+
+
+def mirrors_root() -> Path:
+    """The folder of git mirrors, ``OWNER+NAME/repo`` each: ``$PLAYTESTER_MIRRORS`` (``--mirrors DIR`` sets it),
+    else /work/.mirror."""
+    return Path(os.environ.get(MIRRORS_ENV) or MIRRORS)
+
+
+def _git(git_dir: Path, *args: str, **kw) -> subprocess.CompletedProcess:
+    """git on ``git_dir``, never prompting and never fetching a partial clone's missing objects behind our back."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_NO_LAZY_FETCH": "1"}
+    return subprocess.run(["git", "--git-dir", str(git_dir), *args], env=env, capture_output=True, **kw)
+
+
+def _has_commit(git_dir: Path, commit: str) -> bool:
+    return git_dir.is_dir() and _git(git_dir, "cat-file", "-e", f"{commit}^{{commit}}").returncode == 0
+
+
+def _mirror(game: dict) -> Path | None:
+    """The mirror's git directory that holds the game's commit (``repo`` bare, or ``repo/.git``), else None."""
+    repo = mirrors_root() / game["repo"].replace("/", "+") / "repo"
+    for git_dir in (repo / ".git", repo):
+        if _has_commit(git_dir, game["commit"]):
+            return git_dir
+    return None
+
+
+_UNREACHABLE: dict[str, str] = {}  # repo -> why the network could not fetch it, this process (tried once)
+_OFFLINE: list[str] = []  # why GitHub could not be reached at all, this process (no other repository is tried)
+NETWORK_DOWN = ("Could not resolve host", "Failed to connect", "Network is unreachable", "Connection timed out",
+                "Connection refused", "timed out")
+
+
+def _clone(game: dict) -> Path:
+    """A bare repository under .cache/repo_games_clones holding the game's commit, fetched from GitHub (that
+    commit alone first, the whole history when the server refuses a fetch by commit); raises Unavailable with
+    git's last words when the network cannot."""
+    git_dir = CLONES / (game["repo"].replace("/", "+") + ".git")
+    if _has_commit(git_dir, game["commit"]):
+        return git_dir
+    if game["repo"] in _UNREACHABLE or _OFFLINE:
+        raise Unavailable(_UNREACHABLE.get(game["repo"]) or _OFFLINE[0])
+    url = GITHUB.format(repo=game["repo"])
+    new = not git_dir.exists()
+    git_dir.mkdir(parents=True, exist_ok=True)
+    _git(git_dir, "init", "--bare", "--quiet", check=True)
+    why = ""
+    for how in (["--depth", "1", game["commit"]], ["+refs/heads/*:refs/heads/*"]):
+        try:  # a transfer slower than 1 kB/s for a minute is given up
+            p = _git(git_dir, "-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=60", "fetch", "--quiet",
+                     "--no-tags", url, *how, text=True, timeout=900)
+        except subprocess.TimeoutExpired:
+            why = f"git fetch {url} timed out"
+            break
+        if _has_commit(git_dir, game["commit"]):
+            return git_dir
+        err = (p.stderr or "").strip()
+        why = err.splitlines()[-1] if err else f"git fetch {url} failed"
+        if any(s in err for s in NETWORK_DOWN):  # no network: neither the whole history nor another repository
+            _OFFLINE.append(re.sub(r"unable to access '[^']*': ", "", why))  # will come
+            break
+    _UNREACHABLE[game["repo"]] = why
+    if new:
+        shutil.rmtree(git_dir, ignore_errors=True)
+    raise Unavailable(why)
+
+
+def _matches(path: str, patterns: list[str]) -> bool:
+    """``path`` (a repository path) is one of ``patterns`` (fnmatch patterns of repository paths), or lies in a
+    folder one of them names."""
+    return any(fnmatch.fnmatchcase(path, pat) or path.startswith(pat.rstrip("/") + "/")
+               or fnmatch.fnmatchcase(path, pat.rstrip("/") + "/*") for pat in patterns)
+
+
+def selection(game: dict) -> dict:
+    """What of the repository the game folder holds (bench/repo_games.toml): ``subdir`` (the repository folder
+    that is the game folder; the root by default), ``keep`` (repository paths or patterns kept: files, or folders
+    with everything under them; all by default) and ``omit`` (patterns left out, of what ``keep`` kept)."""
+    return {"subdir": game.get("subdir", "").strip("/"), "keep": list(game.get("keep", [])),
+            "omit": list(game.get("omit", []))}
+
+
+def _files(git_dir: Path, game: dict) -> dict[str, tuple[str, str, str]]:
+    """The files the game folder holds: its path in the folder -> (repository path, git mode, blob id)."""
+    sel = selection(game)
+    listing = _git(git_dir, "ls-tree", "-r", "-z", "--full-tree", game["commit"], check=True).stdout.decode()
+    out: dict[str, tuple[str, str, str]] = {}
+    for item in filter(None, listing.split("\0")):
+        meta, path = item.split("\t", 1)
+        mode, kind, blob = meta.split()
+        if kind != "blob":  # a submodule's commit: no files here
+            continue
+        if sel["keep"] and not _matches(path, sel["keep"]):
+            continue
+        if sel["omit"] and _matches(path, sel["omit"]):
+            continue
+        inner = path[len(sel["subdir"]) + 1:] if sel["subdir"] and path.startswith(sel["subdir"] + "/") else path
+        if inner in out:
+            raise ValueError(f"{game['name']}: {path} and {out[inner][0]} both land on {inner}")
+        out[inner] = (path, mode, blob)
+    return out
+
+
+def _write(game: dict, git_dir: Path, files: dict[str, tuple[str, str, str]], dest: Path) -> None:
+    """Writes every file's blob (``git cat-file --batch``) under ``dest``: executable bits and symbolic links as
+    the commit has them."""
+    blobs = sorted({blob for _, _, blob in files.values()})
+    p = _git(git_dir, "cat-file", "--batch", input="".join(b + "\n" for b in blobs).encode(), check=True)
+    data, content, i = p.stdout, {}, 0
+    for _ in blobs:
+        end = data.index(b"\n", i)
+        head = data[i:end].decode().split()
+        if len(head) < 3 or head[1] != "blob":
+            path = next(r for r, _, b in files.values() if b == head[0])
+            raise Unavailable(f"{game['name']}: {path} at {game['commit']} is not in {git_dir} (a partial clone "
+                              "without it): leave it out with `omit` in bench/repo_games.toml")
+        size = int(head[2])
+        content[head[0]] = data[end + 1:end + 1 + size]
+        i = end + 1 + size + 1
+    for inner, (_, mode, blob) in sorted(files.items()):
+        target = dest / inner
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "120000":
+            target.symlink_to(content[blob].decode())
+            continue
+        target.write_bytes(content[blob])
+        if mode == "100755":
+            target.chmod(0o755)
+
+
+def materialize(game: dict) -> Path:
+    """The game's folder, .cache/repo_games_files/PATH: the files of its ``repo`` at its ``commit`` that its
+    ``subdir`` / ``keep`` / ``omit`` select, written from the mirror (``mirrors_root()``), else from a clone of
+    github.com/OWNER/NAME. The stamp beside it, PATH.json, records the repository, commit, selection and files:
+    the folder is reused while they match (and its files are there), written afresh otherwise. Raises
+    Unavailable, naming the game, its repository and commit and how to provide them, when neither has it."""
+    import fcntl
+
+    dest, stamp = FILES / game["path"], FILES / f"{game['path']}.json"
+    want = {"repo": game["repo"], "commit": game["commit"], **selection(game)}
+    FILES.mkdir(parents=True, exist_ok=True)
+    with open(FILES / f"{game['path']}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one writer at a time (bench/real_games.py measures games in threads)
+        if stamp.is_file() and dest.is_dir():
+            have = json.loads(stamp.read_text())
+            if ({k: have.get(k) for k in want} == want
+                    and all((dest / f).is_file() or (dest / f).is_symlink() for f in have.get("files", []))):
+                return dest
+        git_dir, source = _mirror(game), "mirror"
+        if git_dir is None:
+            try:
+                git_dir, source = _clone(game), "github"
+            except Unavailable as e:
+                raise Unavailable(
+                    f"{game['name']}: cannot materialize {game['repo']} at {game['commit']}: no mirror "
+                    f"{mirrors_root() / game['repo'].replace('/', '+') / 'repo'} holds that commit, and fetching "
+                    f"{GITHUB.format(repo=game['repo'])} failed ({e}). Provide it: point --mirrors DIR (or "
+                    f"${MIRRORS_ENV}) at a folder holding {game['repo'].replace('/', '+')}/repo, a git clone with "
+                    f"that commit, or run where github.com can be reached.") from None
+        files = _files(git_dir, game)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{game['path']}.", dir=FILES))
+        try:
+            _write(game, git_dir, files, tmp)
+            stamp.unlink(missing_ok=True)
+            shutil.rmtree(dest, ignore_errors=True)
+            tmp.rename(dest)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        stamp.write_text(json.dumps({**want, "source": source, "files": sorted(files)}, indent=1) + "\n")
+    return dest
+
+
 # ------------------------------------------------------------------------------------------------ one run
 def playtester_src() -> str:
     import playtester
@@ -110,13 +294,14 @@ def playtester_command() -> list[str]:
 
 
 def scratch_copy(game: dict, parent: Path) -> tuple[Path, Path]:
-    """A fresh copy of the game's folder, ``PARENT/PATH`` (its working directory: nothing is ever written into
-    bench/repo_games), and a fresh, empty scratch HOME beside it, ``PARENT/home``; what either held is removed
-    first. Also bench/real_games.py's (``--corpus repo``)."""
+    """A fresh copy of the game's materialized folder (``materialize``), ``PARENT/PATH`` (its working directory:
+    nothing is ever written into the cached folder), and a fresh, empty scratch HOME beside it, ``PARENT/home``;
+    what either held is removed first. Also bench/real_games.py's (``--corpus repo``)."""
+    source = materialize(game)
     work, home = parent / game["path"], parent / "home"
     for folder in (work, home):
         shutil.rmtree(folder, ignore_errors=True)
-    shutil.copytree(GAMES / game["path"], work)
+    shutil.copytree(source, work, symlinks=True)
     home.mkdir(parents=True)
     return work, home
 
@@ -151,7 +336,7 @@ def run_one(game: dict, seed: int, budget: str, timeout: float) -> dict:
             output = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
         wall = time.perf_counter() - t0
     record: dict = {"game": game["name"], "seed": seed, "command": "playtester " + " ".join(cmd_args),
-                    "cwd": f"<scratch copy of bench/repo_games/{game['path']}>", "exit_code": rc,
+                    "cwd": f"<scratch copy of {game['repo']}@{game['commit'][:7]}: {game['path']}>", "exit_code": rc,
                     "wall_s": round(wall, 1), "out": str(out.relative_to(ROOT))}
     record["warnings"] = [re.sub(r"\s+", " ", m).strip()
                           for m in re.findall(r"warning:(.*?)(?=\n\S|\n\s*(?:warning:|#\d+ )|\Z)", output, re.S)]
@@ -262,7 +447,13 @@ def main() -> None:
     ap.add_argument("--name", default=None, help="results file bench/results/repo_games_NAME.json (default: split)")
     ap.add_argument("--merge", action="store_true", help="keep the runs of other games already in the results file")
     ap.add_argument("--retriage", metavar="NAME", help="apply the triage table to repo_games_NAME.json again")
+    ap.add_argument("--mirrors", metavar="DIR", help=f"the git mirrors, DIR/OWNER+NAME/repo (default: ${MIRRORS_ENV} "
+                    f"or {MIRRORS}); a repository no mirror holds is cloned from GitHub")
+    ap.add_argument("--materialize", action="store_true", help="only write the selected games' folders into "
+                    ".cache/repo_games_files (no runs)")
     a = ap.parse_args()
+    if a.mirrors:
+        os.environ[MIRRORS_ENV] = a.mirrors
     table = load_triage()
     if a.retriage:
         path = ROOT / "bench" / "results" / f"repo_games_{a.retriage}.json"
@@ -278,6 +469,13 @@ def main() -> None:
     made["machine"] = {**made["machine"], "node": platform.node(), "cpu_count": os.cpu_count()}  # type: ignore[dict-item]
     runs: list[dict] = []
     games = select(a.split, a.games)
+    try:  # every game's files first: a game that cannot be had stops the bench before any run
+        for game in games:
+            print(f"{game['name']}: {materialize(game).relative_to(ROOT)}", flush=True)
+    except Unavailable as e:
+        sys.exit(str(e))
+    if a.materialize:
+        return
     for game in games:
         for seed in (int(s) for s in a.seeds.split(",")):
             print(f"{game['name']} seed {seed} ...", flush=True)
