@@ -103,3 +103,20 @@ def test_every_cell_of_an_8x8_board_is_a_click_target():
     assert all(len(h) <= 1 for h in hits), hits
     cells = {(h[0]["col"], h[0]["row"]) for h in hits if h}
     assert cells == {(c, r) for c in range(8) for r in range(8)}, sorted(cells)
+
+
+def test_the_sample_click_of_a_button_action_lands_on_the_live_button():
+    """An action's sample inputs (what the analysis' exploring plays, what ``--json`` exports) are solved under the
+    game's values at analysis time first: a click that a path needs inside a button is inside that button, not at
+    the corner of its grid cell (pacman-chasing-game's level buttons were never hit while exploring, so its play
+    state and its WASD were never analysed)."""
+    import pygame
+
+    s = spec("click_targets.py", "menu")
+    a = analyze(s)
+    rects = [pygame.Rect(4, 4, 60, 20), pygame.Rect(4, 30, 60, 20), pygame.Rect(130, 110, 60, 20),
+             pygame.Rect(230, 170, 60, 20)]
+    inside = {i for i, r in enumerate(rects) for x in a.actions
+              if x["sample_inputs"].mouse_buttons and x["sample_inputs"].mouse_pos is not None
+              and r.collidepoint(x["sample_inputs"].mouse_pos)}
+    assert inside == {0, 1, 2, 3}, sorted((x["name"], x["sample_inputs"].mouse_pos) for x in a.actions)

@@ -781,6 +781,7 @@ def name_actions(result: dict[str, Any], screen: tuple[int, int], ex: Any = None
     hard deadline the actions not yet named (past the first ``MIN_ACTIONS``) are dropped (a partial space, said in
     ``ex.partial``); past the budget's ceiling, all but those named (at least one)."""
     from playtester.analysis.paths import MIN_ACTIONS
+    from playtester.drive.inputs import InputFrame
 
     used: dict[str, int] = {}
     solved: dict[str, tuple[Any, str]] = {}  # p_i text -> (frame, event): paths that differ in p_g only
@@ -795,7 +796,18 @@ def name_actions(result: dict[str, Any], screen: tuple[int, int], ex: Any = None
         if act["p_i"] in solved:
             frame, event = solved[act["p_i"]]
         else:
-            frame, event = solved[act["p_i"]] = _one_solution(formula, screen, ex.ms_left(500) if ex is not None else 500)
+            frame, event = None, ""
+            if ex is not None:
+                # under the game's values now first: a click then lands inside the live button the path tests
+                # (the sample inputs are what exploring plays and what an export lists), else with them free
+                live = ex._live_view(formula)
+                if not live.eq(formula) and not z3.is_false(live):
+                    frame, event = _one_solution(live, screen, ex.ms_left(500))
+                    if frame == InputFrame() and not event:
+                        frame = None
+            if frame is None:
+                frame, event = _one_solution(formula, screen, ex.ms_left(500) if ex is not None else 500)
+            solved[act["p_i"]] = (frame, event)
         parts = []
         tap = act.get("tap_key")
         if tap is not None and event.startswith("KeyUp"):
