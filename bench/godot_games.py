@@ -283,8 +283,11 @@ def run_game(game: dict, mirrors: Path, steps: int, seed: int, budget: int, time
         rec["run"] = {"command": f"playtester run godot:FOLDER --steps {steps} --seed {seed}", "exit_code": rc,
                       "wall_s": round(wall, 1), "output_tail": text[-2500:]}
         rec["loads"] = rc == 0
-        m = re.search(r"did not get to its first step: (.*?)(?:; its error lines|\n|$)", text)
+        m = re.search(r"did not get to its first step: (.*?)(?:; its error lines|\n|$)", text) or \
+            re.search(r"error: game spec '[^']*': (.*?)(?:; its error lines|\n|$)", text)
         rec["load_failure"] = None if rc == 0 else (m.group(1) if m else text.strip().splitlines()[-1:])
+        e = text.find("error: game spec")
+        rec["load_message"] = None if rc == 0 or e < 0 else text[e:].strip()[:1500]  # the whole message, Godot's lines
         rec["needs_import"] = len(import_targets(work))  # asset files Godot's import writes that the project lacks
         rec["import_message"] = next((ln for ln in text.splitlines() if "the assets of" in ln), None)
         rc, text, wall = _cli(["analyze", spec, "--json", str(out / "analyzed.json")], work, env, timeout)
