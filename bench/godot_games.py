@@ -29,6 +29,8 @@ prints a table.
 Usage: python bench/godot_games.py [--split dev|heldout|all] [--games a,b] [--steps 300] [--seed 0]
                                    [--timeout 300] [--name NAME] [--mirrors DIR]
        python bench/godot_games.py --extract-only         # write the projects' folders, run nothing
+       python bench/godot_games.py --retriage bench/results/godot_games_dev.json  # triage table applied again
+       python bench/godot_games.py --table bench/results/godot_games_dev.json     # the docs' Markdown table
 """
 
 from __future__ import annotations
@@ -283,8 +285,11 @@ def run_game(game: dict, mirrors: Path, steps: int, seed: int, budget: int, time
         rec["run"] = {"command": f"playtester run godot:FOLDER --steps {steps} --seed {seed}", "exit_code": rc,
                       "wall_s": round(wall, 1), "output_tail": text[-2500:]}
         rec["loads"] = rc == 0
-        m = re.search(r"did not get to its first step: (.*?)(?:; its error lines|\n|$)", text)
+        m = re.search(r"did not get to its first step: (.*?)(?:; its error lines|\n|$)", text) or \
+            re.search(r"error: game spec '[^']*': (.*?)(?:; its error lines|\n|$)", text)
         rec["load_failure"] = None if rc == 0 else (m.group(1) if m else text.strip().splitlines()[-1:])
+        e = text.find("error: game spec")
+        rec["load_message"] = None if rc == 0 or e < 0 else text[e:].strip()[:1500]  # the whole message, Godot's lines
         rec["needs_import"] = len(import_targets(work))  # asset files Godot's import writes that the project lacks
         rec["import_message"] = next((ln for ln in text.splitlines() if "the assets of" in ln), None)
         rc, text, wall = _cli(["analyze", spec, "--json", str(out / "analyzed.json")], work, env, timeout)
@@ -305,6 +310,52 @@ def run_game(game: dict, mirrors: Path, steps: int, seed: int, budget: int, time
     return rec
 
 
+def summarize_triage(record: dict) -> None:
+    by: dict[str, int] = {}
+    for r in record["runs"]:
+        for b in r["explore"].get("bugs", []):
+            by[b["triage"]["verdict"]] = by.get(b["triage"]["verdict"], 0) + 1
+    record["summary"]["findings_by_triage"] = by
+
+
+def retriage(path: Path) -> None:
+    """The results file ``path`` with each finding triaged by the triage table as it is now (the run is not
+    repeated: the table is written after reading the run's findings); when and how is recorded in ``triaged``."""
+    record = json.loads(path.read_text())
+    table = load_triage()
+    for r in record["runs"]:
+        for b in r["explore"].get("bugs", []):
+            b["triage"] = triage_of(r["game"], b, table)
+    summarize_triage(record)
+    record["triaged"] = {"command": "python bench/godot_games.py --retriage " + str(path.relative_to(ROOT)
+                                                                                   if path.is_absolute() else path),
+                         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "table": str(TRIAGE.relative_to(ROOT))}
+    path.write_text(json.dumps(record, indent=1))
+    print(json.dumps(record["summary"], indent=1))
+
+
+def markdown_table(record: dict) -> str:
+    """One row per project of a results file (docs/benchmarks/godot-games.md)."""
+    rows = ["| project | genre | loads | reaches gameplay (entity, step) | input actions its scripts read | "
+            "declared covers | analysed actions | analysed covers | states | findings (triage) |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    corpus = {g["name"]: g for g in load_corpus()}
+    for r in record["runs"]:
+        g = corpus.get(r["game"], {})
+        gp = r["gameplay"]
+        reach = "no" if not gp.get("reached") else \
+            f"yes ({gp['most_moved'][0][0]}, step {gp['first_move_step']})" if gp.get("most_moved") else "yes"
+        if not r["loads"]:
+            reach = "no (does not load)"
+        bugs = r["explore"].get("bugs", [])
+        found = ", ".join(f"{b['kind']}: {b['triage']['verdict']}" for b in bugs) or "0"
+        n_read = len(r["actions_read"])
+        rows.append(f"| {r['game']} | {g.get('genre', '')} | {'yes' if r['loads'] else 'no'} | {reach} | {n_read} | "
+                    f"{len(r['declared_covers'])}/{n_read} | {r['analyze'].get('n_actions', 'error')} | "
+                    f"{len(r['analysed_covers'])}/{n_read} | {r['explore'].get('states', '-')} | {found} |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", default="dev", choices=(*SPLITS, "all"))
@@ -317,7 +368,16 @@ def main() -> None:
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     ap.add_argument("--name", default="")
     ap.add_argument("--extract-only", action="store_true")
+    ap.add_argument("--retriage", type=Path, help="apply bench/godot_games_triage.toml again to the findings of a "
+                    "results file (the hand-written triage, read after the run), then rewrite it; runs nothing")
+    ap.add_argument("--table", type=Path, help="print the per-project Markdown table of a results file")
     args = ap.parse_args()
+    if args.retriage:
+        retriage(args.retriage)
+        return
+    if args.table:
+        print(markdown_table(json.loads(args.table.read_text())))
+        return
     games = select(args.split, args.games)
     if args.extract_only:
         for g in games:
@@ -343,14 +403,11 @@ def main() -> None:
                "all_read_actions_analysed": sum(set(r["analysed_covers"]) == set(r["actions_read"]) for r in runs),
                "findings": sum(len(r["explore"].get("bugs", [])) for r in runs),
                "findings_by_triage": {}}
-    for r in runs:
-        for b in r["explore"].get("bugs", []):
-            v = b["triage"]["verdict"]
-            summary["findings_by_triage"][v] = summary["findings_by_triage"].get(v, 0) + 1
     record = {"split": args.split, "steps": args.steps, "budget": args.budget, "seed": args.seed,
               "gameplay_rule": f"an entity (not a camera) moved more than {args.move_px} px from where it was first "
                                f"seen within {args.steps} random steps of the declared space, the project loaded",
               "summary": summary, "runs": runs}
+    summarize_triage(record)
     path = write_results(args.name or f"godot_games_{args.split}", record, made)
     print(json.dumps(summary, indent=1))
     print(f"wrote {path}")

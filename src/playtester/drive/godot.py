@@ -35,6 +35,7 @@ from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import EpisodeOptions
 from playtester.drive.remote import (
     Launch,
+    ProjectRefused,
     RemoteRunner,
     _remote_sets,
     action_labels,
@@ -52,6 +53,66 @@ AUTOLOAD = "PlaytesterAddon"
 # (one a step) and every error line cost a second write. playtester reads stderr, so the copy runs without it
 # (~8 us a step less on coinhop); a project's own [logging] settings are overridden in the copy only.
 NO_FILE_LOG = ("file_logging/enable_file_logging=false", "file_logging/enable_file_logging.pc=false")
+
+
+# Godot 3 APIs newer than Debian's 3.2.3 (the version that added each), as Godot 3.2.3 names them when a project calls
+# them: at run time "Invalid call. Nonexistent function 'get_axis' in base 'InputDefault'", when the script is parsed
+# 'The method "limit_length" isn't declared on base "Vector2"', 'The method "create_tween" isn't declared in the
+# current class', 'The identifier "Time" isn't declared in the current scope'. (class, member): version; "*": any class
+NEWER_APIS: dict[tuple[str, str], str] = {
+    ("Input", "get_axis"): "3.4", ("Input", "get_vector"): "3.4",
+    ("Vector2", "limit_length"): "3.4", ("Vector3", "limit_length"): "3.4",
+    ("*", "create_tween"): "3.5",  # Node.create_tween, SceneTree.create_tween (SceneTreeTween)
+    ("Time", ""): "3.5",  # the Time singleton (Time.get_ticks_msec(), ...)
+}
+_MISSING_API = (re.compile(r"Nonexistent function '(?P<member>\w+)' in base '(?P<cls>\w+)'"),
+                re.compile(r'The method "(?P<member>\w+)" isn\'t declared (?:on base "(?P<cls>\w+)"|in the current class)'),
+                re.compile(r'The identifier "(?P<cls>\w+)" isn\'t declared in the current scope'))
+_SINGLETON_CLASSES = {"InputDefault": "Input", "_OS": "OS", "_Engine": "Engine"}
+
+
+def _version(text: str) -> tuple[int, ...]:
+    m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", text)
+    return tuple(int(g or 0) for g in m.groups()) if m else ()
+
+
+def newer_api(message: str, runtime: str) -> tuple[str, str] | None:
+    """(the Godot version a Godot error line ``message`` says the project needs, the API: ``Input.get_axis``)
+    when it names a member of `NEWER_APIS` newer than the runtime's version ``runtime`` ("3.2.3.stable"), else
+    None (a method the game misspelt is the game's bug)."""
+    for rx in _MISSING_API:
+        m = rx.search(message)
+        if m is None:
+            continue
+        member = m.groupdict().get("member") or ""
+        cls = _SINGLETON_CLASSES.get(m["cls"] or "", m["cls"] or "")
+        version = NEWER_APIS.get((cls, member)) or NEWER_APIS.get(("*", member)) if member else NEWER_APIS.get((cls, ""))
+        if version is None or (_version(runtime) and _version(runtime) >= _version(version)):
+            return None
+        api = f"{cls}.{member}" if cls and member else (f"{member}()" if member else cls)
+        return version, api
+    return None
+
+
+def needs_newer_godot(lines: list[str], runtime: str) -> str | None:
+    """The verdict on a project whose error lines ``lines`` (Godot's stderr, or log messages) call APIs newer than
+    the runtime ``runtime``: "the project needs Godot 3.4 (Input.get_axis); this runtime is 3.2.3", with the first
+    line that says so and what to do; None when none does."""
+    found: dict[tuple[str, str], str] = {}
+    for i, ln in enumerate(lines):
+        hit = newer_api(ln, runtime)
+        if hit is not None and hit not in found:
+            at = re.search(r"At: (res://\S+?:\d+)", lines[i + 1]) if i + 1 < len(lines) else None
+            found[hit] = ln.strip() + (f" (At: {at.group(1)})" if at else "")
+    if not found:
+        return None
+    need = max((v for v, _ in found), key=_version)
+    apis = ", ".join(dict.fromkeys(a for v, a in found if v == need))
+    have = ".".join(str(n) for n in _version(runtime)) or runtime or "older"
+    return (f"the project needs Godot {need} ({apis}); this runtime is {have}. Godot said:\n  "
+            + "\n  ".join(found.values())
+            + f"\nThis is the engine's limit, not a bug of the game: run it with a Godot {need} or newer (PLAYTESTER_GODOT "
+            "/ PLAYTESTER_GODOT_RUNNER name the binaries), or replace those calls with 3.2 ones")
 
 
 def addon() -> Path:
@@ -573,11 +634,23 @@ class GodotRunner(RemoteRunner):
             return None
         return super().static_mask()
 
+    def runtime(self) -> str:
+        hello = self.game.hello if self.game is not None else None
+        return hello.engine_version if hello is not None else ""
+
+    def version_refusal(self, lines: list[str]) -> str | None:
+        return needs_newer_godot(lines, self.runtime())
+
     def observe(self, reply: dict[str, Any]) -> Any:
         buttons = reply.get("buttons")
         if buttons is not None:  # sent when they changed
             self.buttons = [list(b) for b in buttons]
         obs = super().observe(reply)
+        if obs.logs:  # an API newer than this Godot: the run stops with the version it needs (never a game's bug)
+            lines = [ln for r in obs.logs for ln in (f"{r.level}: {r.message}", f"   At: {r.file}:{r.line}")]
+            why = needs_newer_godot(lines, self.runtime())
+            if why is not None:
+                raise ProjectRefused(why)
         self.watch_values = reply.get("watch")
         if self.space is not None and not obs.done and self.shared_mask is None:  # (a static mask: set already)
             obs.action_mask = self.space.mask(self.context(obs.features))  # type: ignore[union-attr]

@@ -325,13 +325,30 @@ _CRASHED = re.compile(r"Program crashed with signal (\d+)")  # Godot's crash han
 _ERROR = re.compile(r"^(?P<level>SCRIPT ERROR|USER SCRIPT ERROR|USER ERROR|ERROR): (?P<message>.*)$")
 # what an engine prints when the project itself cannot load (Godot 3: a main scene, an autoload, a script that does
 # not parse, a resource never imported): the game then quits, often with exit code 0
+_NOISE = re.compile(r"Invalid locale|Unsupported locale|make_dir_recursive")  # Debian's Godot in a C locale
 _LOAD_FAILED = re.compile(r"Failed loading scene|Failed loading resource|Cannot open file|Parse Error|"
                           r"Failed to load script|Failed to instance|Couldn't load|Can't autoload|Script does not inherit")
 
 
 def load_failures(tail: str) -> list[str]:
-    """The engine's own lines saying the project could not load, in order."""
-    return [ln.strip() for ln in tail.splitlines() if _LOAD_FAILED.search(ln) and ("ERROR" in ln or "Error" in ln)]
+    """The engine's own lines saying the project could not load, in order; a line that names no file gets the
+    place of its ``At:`` line (Godot's parse error: ``... Parse Error: ... (At: res://broken.gd:3)``)."""
+    lines = tail.splitlines()
+    out = []
+    for i, ln in enumerate(lines):
+        if not (_LOAD_FAILED.search(ln) and ("ERROR" in ln or "Error" in ln)):
+            continue
+        at = _AT.match(lines[i + 1]) if i + 1 < len(lines) else None
+        if at and "res://" not in ln and at["file"].startswith("res://"):
+            ln = f"{ln.strip()} (At: {at['file']}:{at['line']})"
+        out.append(ln.strip())
+    return out
+
+
+class ProjectRefused(Exception):
+    """Found during a run: the project cannot be played here as it is (an engine older than the project needs). The
+    command stops with this message and exit code 2 (`RemoteRunner.run` sends it as the spec's error): not a finding
+    of the game."""
 
 
 def load_failure(tail: str) -> str | None:
@@ -359,6 +376,7 @@ class StderrReader:
         self.synced = -1
         self.counting = False  # error lines count once the game said hello (engine start-up noise does not): from
         #                        its HELLO_MARK line, or (a game without stderr_sync) from the hello itself
+        self.before: list[str] = []  # the lines printed before that (start-up: a script that did not parse, ...)
         self.frame = 0  # the frame the game is at, for the records
         self._pending: LogRecord | None = None
         self._stream = stream  # kept: it owns the file descriptor
@@ -421,6 +439,8 @@ class StderrReader:
                 self.records = []
             return
         self.tail.append(line)
+        if not self.counting and len(self.before) < 1000:
+            self.before.append(line)
         self._parse(line)
 
     def _parse(self, line: str) -> None:
@@ -449,6 +469,16 @@ class StderrReader:
             return
         deadline = time.monotonic() + timeout
         while self.synced < seq and not self._done:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self.pump(left)
+
+    def wait_hello(self, timeout: float) -> None:
+        """Until the game's HELLO_MARK line was read (every start-up line is in `before`)."""
+        deadline = time.monotonic() + timeout
+        self.pump()
+        while not self.counting and not self._done:
             left = deadline - time.monotonic()
             if left <= 0:
                 return
@@ -1508,27 +1538,76 @@ class RemoteRunner:
         return exit
 
     def refused(self, exit: GameExit | None) -> bool:
-        """A game that quit before its first step, or could not load its project then: not a pass and not the
-        game's bug, but a project playtester cannot run as it is (exit code 2 with the engine's own lines). Sent as
-        the spec's error; True when it was."""
-        if exit is None or not (exit.exc_type == "ProjectLoadError" or (exit.kind == "exit" and not exit.is_failure)):
+        """A game that quit before its first step (whatever its exit code: a signal is a crash), or could not load
+        its project then: not a pass and not the game's bug, but a project playtester cannot run as it is (exit
+        code 2 with the engine's own lines). Sent as the spec's error; True when it was."""
+        if exit is None or not (exit.exc_type == "ProjectLoadError" or exit.kind == "exit"):
             return False
         tail = exit.traceback or ""
-        errors = load_failures(tail)[:4] or [ln.strip() for ln in tail.splitlines() if _ERROR.match(ln.strip())][-4:]
-        hint = ""
-        if self.spec.kind in ("godot", "godot-runner"):
-            named = sorted(set(re.findall(r"res://([^\s'\"]+?)[.,]?(?=[\s'\"]|$)", "\n".join(errors))))
-            missing = [n for n in named if not os.path.exists(os.path.join(self.spec.target, n))]
-            if missing:
-                hint = f"\nNot in the project folder {self.spec.target}: " + ", ".join(f"res://{n}" for n in missing)
-            elif named and not os.path.isdir(os.path.join(self.spec.target, ".import")):
-                hint = ("\nIts assets were never imported (the project has no .import/ folder, which Godot's default "
-                        ".gitignore leaves out): open it once in the Godot 3 editor, or run `xvfb-run godot3 --path "
-                        "FOLDER --editor --quit`, then try again")
-        self.conn.send(("spec_error", f"the {self.launch.engine} project did not get to its first step: "
-                        f"{exit.message}" + ("; its error lines:\n  " + "\n  ".join(errors) if errors else "")
-                        + hint))
+        why = self.version_refusal(tail.splitlines())
+        if why is None:
+            errors = load_failures(tail)[:4] or [ln.strip() for ln in tail.splitlines()
+                                                 if _ERROR.match(ln.strip()) and not _NOISE.search(ln)][-4:]
+            why = (f"the {self.launch.engine} project did not get to its first step: {exit.message}"
+                   + ("; its error lines:\n  " + "\n  ".join(errors) if errors else
+                      " before its first step, printing no error (a game that quits by itself at start-up cannot "
+                      "be played: what makes it quit is in its scripts' _ready / _init)")
+                   + self.load_hint(errors))
+        self.conn.send(("spec_error", why))
         return True
+
+    def load_hint(self, errors: list[str]) -> str:
+        """What to do about the project's load errors ``errors`` (the engine's lines): the files they name that are
+        not in the project folder, a script that did not parse, assets never imported."""
+        if self.spec.kind not in ("godot", "godot-runner"):
+            return ""
+        text = "\n".join(errors)
+        named = sorted(set(re.findall(r"res://([^\s'\"()]+?)[.,]?(?=[\s'\"()]|$)", text)))
+        named = [n.rsplit(":", 1)[0] if re.search(r":\d+$", n) else n for n in named]
+        missing = [n for n in dict.fromkeys(named) if not os.path.exists(os.path.join(self.spec.target, n))]
+        if missing:
+            return f"\nNot in the project folder {self.spec.target}: " + ", ".join(f"res://{n}" for n in missing)
+        broken = [m for m in re.findall(r"At: (res://[^\s)]+:\d+)", text)] if "Parse Error" in text else []
+        if broken:
+            project = os.path.join(self.spec.target, "project.godot")
+            try:
+                settings = open(project, encoding="utf-8", errors="replace").read()
+            except OSError:
+                settings = ""
+            autoload = settings.split("[autoload]", 1)[1].split("\n[", 1)[0] if "[autoload]" in settings else ""
+            where = ", ".join(f"{b} (an autoload in project.godot)" if f'"*{b.rsplit(":", 1)[0]}"' in autoload
+                              or f'"{b.rsplit(":", 1)[0]}"' in autoload else b for b in dict.fromkeys(broken))
+            return (f"\nA script of the project does not parse in this Godot: {where}. Fix it there (Godot's "
+                    "parse error is above; the Godot 3 editor shows it too), then run again")
+        if named and not os.path.isdir(os.path.join(self.spec.target, ".import")):
+            return ("\nIts assets were never imported (the project has no .import/ folder, which Godot's default "
+                    ".gitignore leaves out): open it once in the Godot 3 editor, or run `xvfb-run godot3 --path "
+                    "FOLDER --editor --quit`, then try again")
+        return ""
+
+    def version_refusal(self, lines: list[str]) -> str | None:
+        """Why the engine that runs the game is too old for the project, read from its lines ``lines`` (a method
+        that engine lacks), or None. An engine's `RemoteRunner` says (`GodotRunner`)."""
+        return None
+
+    def start_refusal(self) -> str | None:
+        """Why the project cannot be played, from what a fresh game printed before its hello (its start-up: a
+        script that does not parse, an autoload or scene that did not load: the engine prints it and goes on), or
+        None. Lines that name ``user://`` (a save file not made yet) are not the project's."""
+        game = self.game
+        if game is None or not game.fresh or game.stderr is None or game.hello is None \
+                or not game.hello.capabilities.get("stderr_sync"):
+            return None
+        game.stderr.wait_hello(2.0)
+        why = self.version_refusal(game.stderr.before)
+        if why is not None:
+            return why
+        errors = [ln for ln in load_failures("\n".join(game.stderr.before)) if "user://" not in ln]
+        if not errors:
+            return None
+        return (f"the {self.launch.engine} project could not load part of itself at start-up (the engine went on "
+                "without it, so every step would test a broken game); its error lines:\n  " + "\n  ".join(errors[:4])
+                + self.load_hint(errors))
 
     def hang(self, what: str) -> GameExit:
         assert self.game is not None
@@ -1600,6 +1679,11 @@ class RemoteRunner:
                             (f"; its stderr ends with:\n{tail}" if tail else "")))
             return
         try:
+            why = self.start_refusal()
+            if why is not None:
+                self.game.kill()
+                self.conn.send(("spec_error", why))
+                return
             reset = {"type": "reset", "seed": int(self.seed), "args": self.spec.config.game_args,
                      "capture": _capture_arg(self.capture)}
             encoding = choose_encoding(self.game.hello, self.capture is not None)
@@ -1625,6 +1709,9 @@ class RemoteRunner:
                 obs = self.exchange({"type": "step", "inputs": self.inputs_of(inputs), "frames": frames,
                                      "capture": _capture_arg(self.capture)}, "step")
                 self.send(obs)
+        except ProjectRefused as e:  # (the engine is too old for the project: `version_refusal`)
+            self.game.kill()
+            self.conn.send(("spec_error", str(e)))
         finally:
             self.game.close()
             if self.launch.cleanup is not None:

@@ -231,6 +231,9 @@ def heatmap_colors(t: np.ndarray) -> np.ndarray:
     return np.round(stops[i] * (1 - frac) + stops[i + 1] * frac).astype(np.uint8)
 
 
+HEATMAP_MAX_CELLS = 1024  # cells across at most (square_jumper's player falls to y = 5 million: a 36 GiB grid)
+
+
 def heatmap_scale(width: int, height: int) -> int:
     """Pixels per cell: 8 to 48 for small maps (about 480 px across), fewer only for maps over 256 cells."""
     side = max(width, height, 1)
@@ -263,8 +266,12 @@ def heatmap(counts: dict[tuple[int, int], int], scale: int | None = None) -> np.
     vs = np.fromiter((max(0, int(v)) for v in counts.values()), np.float64, len(counts))
     x0, y0 = int(xs.min()), int(ys.min())
     w, h = int(xs.max()) - x0 + 1, int(ys.max()) - y0 + 1
+    k = -(-max(w, h) // HEATMAP_MAX_CELLS)  # a map wider than that (a body falling for ever) is binned k x k
+    if k > 1:
+        xs, ys, x0, y0 = (xs - x0) // k, (ys - y0) // k, 0, 0
+        w, h = int(xs.max()) + 1, int(ys.max()) + 1
     grid = np.zeros((h, w), np.float64)
-    grid[ys - y0, xs - x0] = vs
+    np.add.at(grid, (ys - y0, xs - x0), vs)
     top = float(vs.max())
     if top > 1:
         t = np.log(np.maximum(grid, 1.0)) / math.log(top)  # 1 visit -> 0, the most visited -> 1
