@@ -156,3 +156,44 @@ def test_an_old_game_is_told_what_to_update():
         RemoteGame([*REF, "--protocol=1"], "remote", env=ENV, start_timeout=20)
     text = str(e.value)
     assert f"playtester speaks {PROTOCOL}" in text and "protocol 1" in text and "update" in text
+
+
+def test_an_impostor_racing_a_godot_game_is_dropped_and_the_game_is_taken_20_of_20(tmp_path, caplog):
+    """The same race against the real Godot add-on (godot3-server), Godot started 0.4 s late so that the impostor
+    surely connects first; the add-on proves the secret with its HMAC built on HashingContext."""
+    import shutil
+
+    if shutil.which("godot3-server") is None:
+        pytest.skip("godot3-server is not installed (apt-get install godot3-server)")
+    from playtester.drive import godot
+    from playtester.drive.observation import EpisodeOptions
+
+    caplog.set_level(logging.WARNING, logger="playtester.drive.remote")
+    launch = godot._launch(resolve("godot:coinhop"), EpisodeOptions(hang_dump=str(tmp_path / "hang.txt")), False)
+    tag = str(tmp_path)  # the project's copy is under it: on Godot's command line (--path)
+    assert any(tag in part for part in launch.command)
+    command = ["sh", "-c", 'sleep 0.4; exec "$0" "$@"', *launch.command]  # the impostor surely connects first
+    taken, reports = 0, []
+    for _ in range(20):
+        imp = impostor(tag)
+        t0 = time.monotonic()
+        try:
+            g = RemoteGame(command, "godot", launch.cwd, launch.env, start_timeout=30)
+        except Exception:
+            imp.kill()
+            raise
+        try:
+            report = json.loads(imp.communicate(timeout=20)[0])
+            reports.append(report)
+            assert report["found"] and report["connected_at"] - t0 < 0.4, report
+            assert report["challenge"]["type"] == "challenge", report
+            assert report["answer"] is None or report["answer"].get("type") == "error", report
+            if g.hello.engine == "godot" and g.hello.actions == ["jump", "move_left", "move_right"]:
+                obs = g.request({"type": "reset", "seed": 1}, timeout=10)
+                assert obs["type"] == "observation"
+                taken += 1
+        finally:
+            g.close()
+    assert taken == 20, reports
+    dropped = [r.getMessage() for r in caplog.records if "dropped" in r.getMessage()]
+    assert len(dropped) == 20 and all("not the game's process" in m for m in dropped), dropped
