@@ -185,9 +185,7 @@ def test_an_impostor_racing_a_godot_game_is_dropped_and_the_game_is_taken_20_of_
         try:
             report = json.loads(imp.communicate(timeout=20)[0])
             reports.append(report)
-            assert report["found"] and report["connected_at"] - t0 < 0.4, report
-            assert report["challenge"]["type"] == "challenge", report
-            assert report["answer"] is None or report["answer"].get("type") == "error", report
+            assert report["found"] and report["connected_at"] - t0 < 0.4, report  # it connected before the game
             if g.hello.engine == "godot" and g.hello.actions == ["jump", "move_left", "move_right"]:
                 obs = g.request({"type": "reset", "seed": 1}, timeout=10)
                 assert obs["type"] == "observation"
@@ -195,5 +193,7 @@ def test_an_impostor_racing_a_godot_game_is_dropped_and_the_game_is_taken_20_of_
         finally:
             g.close()
     assert taken == 20, reports
+    assert all((r["challenge"] or {}).get("type") == "challenge" and (r["answer"] or {}).get("type") in (None, "error")
+               for r in reports), reports
     dropped = [r.getMessage() for r in caplog.records if "dropped" in r.getMessage()]
     assert len(dropped) == 20 and all("not the game's process" in m for m in dropped), dropped
