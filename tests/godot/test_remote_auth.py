@@ -107,7 +107,7 @@ def delayed(tag: str, delay: float = 0.4) -> list[str]:
 def test_an_impostor_that_connects_first_is_dropped_and_the_game_is_taken_20_of_20(caplog):
     caplog.set_level(logging.WARNING, logger="playtester.drive.remote")
     taken, reports = 0, []
-    for i in range(20):
+    for _ in range(20):
         tag = f"auth-{uuid.uuid4().hex[:10]}"
         imp = impostor(tag)
         t0 = time.monotonic()

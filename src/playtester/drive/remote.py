@@ -923,6 +923,7 @@ def accept_game(listener: socket.socket, proc: subprocess.Popen[bytes], secret: 
     exits or the time runs out (the refusal was most likely the game's)."""
     peers: dict[int, _Peer] = {}
     refusal: str | None = None  # why the last peer was refused
+    exited: float | None = None  # when the game's process was first seen dead
     try:
         while True:
             left = deadline - time.monotonic()
@@ -930,11 +931,14 @@ def accept_game(listener: socket.socket, proc: subprocess.Popen[bytes], secret: 
                 if refusal is not None:
                     raise ProtocolError(refusal)
                 raise GameTimeout()
-            if proc.poll() is not None and not peers:
-                if refusal is not None:
-                    raise ProtocolError(refusal)
-                raise GameGone("the game exited before it connected")
-            ready, _, _ = select.select([listener, *(p.sock for p in peers.values())], [], [], min(0.2, left))
+            if proc.poll() is not None:  # dead: a hello it sent just before is read (0.5 s), then it is gone
+                exited = exited if exited is not None else time.monotonic()
+                if not peers or time.monotonic() - exited > 0.5:
+                    if refusal is not None:
+                        raise ProtocolError(refusal)
+                    raise GameGone("the game exited before it connected")
+            nap = min(0.05 if exited is not None else 0.2, left)
+            ready, _, _ = select.select([listener, *(p.sock for p in peers.values())], [], [], nap)
             for r in ready:
                 if r is listener:
                     try:
