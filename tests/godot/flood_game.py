@@ -1,6 +1,8 @@
 """A minimal game for the protocol's tests: before answering each step it prints N bytes of error lines to stderr
 (more than a pipe holds), then an error line of its own with its step, then the sync line."""
 
+import hashlib
+import hmac
 import json
 import os
 import socket
@@ -30,9 +32,11 @@ def main() -> None:
             body += sock.recv(n - len(body))
         return json.loads(body)
 
+    nonce = recv()["nonce"]  # the challenge: the hello proves the launch's secret (docs/protocol.md, Authentication)
+    auth = hmac.new(os.environ["PLAYTESTER_SECRET"].encode(), nonce.encode(), hashlib.sha256).hexdigest()
     sys.stderr.write("@@playtester hello\n")
     sys.stderr.flush()
-    send({"type": "hello", "protocol": 1, "engine": "flood", "engine_version": "1", "game": "flood",
+    send({"type": "hello", "protocol": 2, "auth": auth, "engine": "flood", "engine_version": "1", "game": "flood",
           "capabilities": {"pixels": False, "entities": True, "stderr_sync": True}, "actions": ["a"]})
     frame = 0
     while True:

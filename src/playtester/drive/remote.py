@@ -2,8 +2,10 @@
 
 The episode process (forked by the worker host, as for every backend) gets a connection to the game: the
 game's process is started with the port of a listening socket on 127.0.0.1 (``PLAYTESTER_PORT`` and
-``--playtester-port=PORT``) and connects to it; then ``hello`` from the game, ``reset``, ``step`` and ``quit``
-from here, each answered with an ``observation`` (or an ``error``). It runs the same command loop as every
+``--playtester-port=PORT``) and connects to it; playtester sends a ``challenge`` (a nonce), the game answers with its
+``hello``, which proves the launch's secret (``PLAYTESTER_SECRET``, in the game's environment, never on its command
+line: HMAC-SHA256 of the nonce); a peer that cannot prove it is dropped and logged, and the real game is still
+awaited. Then ``reset``, ``step`` and ``quit`` from here, each answered with an ``observation`` (or an ``error``). It runs the same command loop as every
 backend (`playtester.drive.episode.serve`), so the worker, env and campaign above see an ordinary game.
 
 Findings come from what the engine does, not from hooks inside it:
@@ -24,10 +26,15 @@ an engine start (``PLAYTESTER_REMOTE_FRESH=1``: a fresh game process per episode
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import itertools
 import json
+import logging
 import os
 import re
+import secrets
+import select
 import shlex
 import signal
 import socket
@@ -57,7 +64,10 @@ from playtester.drive.observation import (
 )
 from playtester.drive.spec import GameSpec
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: the hello proves the launch's secret (the answer to playtester's challenge); 1 had no proof
+SECRET_ENV = "PLAYTESTER_SECRET"  # the launch's secret, in the game's environment (not on its command line)
+MAX_HELLO = 1 << 20  # bytes: a longer first message from a peer not yet authenticated is dropped unread
+MAX_PEERS = 32  # connections waiting to prove the secret at once (more: the oldest is dropped)
 MAX_MESSAGE = 64 << 20  # bytes: a larger length prefix is a broken peer, not a message
 SYNC = "@@playtester sync "
 HELLO_MARK = "@@playtester hello"  # printed to stderr just before the hello: what came before is start-up noise
@@ -69,6 +79,9 @@ NAP_MAX = 0.002  # s (at most)
 GROUP = 8  # ... and "batch_each": steps per request (the first and its "then", each answered as it ends)
 HANG_SHARE = 0.8  # of step_timeout_s: the episode reports the hang (with the game's stderr) before the
 #                   worker's own watchdog, which would kill the episode process without a word
+
+
+log = logging.getLogger(__name__)
 
 
 class ProtocolError(Exception):
@@ -877,20 +890,27 @@ def launch_game(command: list[str], cwd: str | None, env: dict[str, str], start_
                 on_stderr: Callable[[subprocess.Popen[bytes]], None] | None = None
                 ) -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, Any]]:
     """Start a game in a process group of its own (killed when this process dies), wait for it to connect and
-    read its first message. ``on_stderr`` gets the process as soon as it runs (to read its stderr).
+    prove the launch's secret in its hello (`accept_game`); the connection and the hello. ``on_stderr`` gets the
+    process as soon as it runs (to read its stderr).
+
+    The secret (``secrets.token_hex(32)``, new at each launch) goes in the game's environment (``PLAYTESTER_SECRET``):
+    /proc/PID/environ is readable only by the game's own user, while the port, on its command line, is readable by
+    every user.
 
     Raises:
         GameGone: it exited before it connected (the process is in the exception's ``proc``).
-        GameTimeout: no connection and first message within ``start_timeout``.
-        ProtocolError: it could not be started, or its first message is not a message.
+        GameTimeout: no connection and proved hello within ``start_timeout``.
+        ProtocolError: it could not be started, its first message is not a message, or the game itself failed the
+            proof (a wrong or missing secret, an older protocol: the message says which).
     """
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     proc = None
+    secret = secrets.token_hex(32)
     try:
         listener.bind(("127.0.0.1", 0))
-        listener.listen(1)
+        listener.listen(MAX_PEERS)
         port = listener.getsockname()[1]
-        full_env = dict(os.environ) | env | {"PLAYTESTER_PORT": str(port)}
+        full_env = dict(os.environ) | env | {"PLAYTESTER_PORT": str(port), SECRET_ENV: secret}
         argv = [*command, *([f"--playtester-port={port}"] if port_arg else [])]
         try:
             proc = subprocess.Popen(argv, cwd=cwd, env=full_env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -899,26 +919,204 @@ def launch_game(command: list[str], cwd: str | None, env: dict[str, str], start_
             raise ProtocolError(f"cannot start {argv[0]}: {e}") from None
         if on_stderr is not None:
             on_stderr(proc)
-        deadline = time.monotonic() + start_timeout
-        while True:  # accept, watching for a game that dies before it connects
-            listener.settimeout(max(0.0, min(0.2, deadline - time.monotonic())))
-            try:
-                sock, _ = listener.accept()
-                break
-            except TimeoutError:
-                if proc.poll() is not None:
-                    raise GameGone("the game exited before it connected") from None
-                if time.monotonic() >= deadline:
-                    raise GameTimeout() from None
+        sock, msg = accept_game(listener, proc, secret, time.monotonic() + start_timeout)
     finally:
         listener.close()
+    sock.setblocking(True)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    try:
-        msg = recv_msg(sock, deadline)
-    except BaseException:
-        sock.close()
-        raise
     return proc, sock, msg
+
+
+def prove(secret: str, nonce: str) -> str:
+    """The game's proof: HMAC-SHA256 keyed with the secret's text (UTF-8) of the nonce's text, in lowercase hex."""
+    return hmac.new(secret.encode(), nonce.encode(), hashlib.sha256).hexdigest()
+
+
+@dataclass
+class _Peer:
+    """A connection to the game's port that has not proved the secret yet."""
+
+    sock: socket.socket
+    addr: tuple[str, int]
+    nonce: str
+    buf: bytearray = field(default_factory=bytearray)
+
+
+def accept_game(listener: socket.socket, proc: subprocess.Popen[bytes], secret: str,
+                deadline: float) -> tuple[socket.socket, dict[str, Any]]:
+    """The connection of the game ``proc`` and its hello, once it proved ``secret``: each peer that connects is sent
+    a ``challenge`` (a fresh nonce) and must answer with a hello whose ``auth`` is `prove` (secret, nonce). Any other
+    peer (a local user who read the port in /proc, a game of an older protocol) is answered with an ``error``,
+    dropped and logged (a warning naming its address, uid and pid where /proc tells them), and the listener goes on
+    waiting for the real game until ``deadline``. A refused peer that is the game itself (a process of its process
+    group) is a `ProtocolError` at once (a wrong secret, an older protocol); so is a refusal when the game then
+    exits or the time runs out (the refusal was most likely the game's)."""
+    peers: dict[int, _Peer] = {}
+    refusal: str | None = None  # why the last peer was refused
+    exited: float | None = None  # when the game's process was first seen dead
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                if refusal is not None:
+                    raise ProtocolError(refusal)
+                raise GameTimeout()
+            if proc.poll() is not None:  # dead: a hello it sent just before is read (0.5 s), then it is gone
+                exited = exited if exited is not None else time.monotonic()
+                if not peers or time.monotonic() - exited > 0.5:
+                    if refusal is not None:
+                        raise ProtocolError(refusal)
+                    raise GameGone("the game exited before it connected")
+            nap = min(0.05 if exited is not None else 0.2, left)
+            ready, _, _ = select.select([listener, *(p.sock for p in peers.values())], [], [], nap)
+            for r in ready:
+                if r is listener:
+                    try:
+                        conn, addr = listener.accept()
+                    except OSError:
+                        continue
+                    conn.setblocking(False)
+                    peer = _Peer(conn, addr, secrets.token_hex(32))
+                    try:
+                        send_msg(conn, {"type": "challenge", "protocol": PROTOCOL, "nonce": peer.nonce})
+                    except OSError:
+                        conn.close()
+                        continue
+                    if len(peers) >= MAX_PEERS:  # a flood: the oldest waiting peer goes
+                        oldest = next(iter(peers))
+                        _refuse(peers.pop(oldest), proc, "too many connections waiting to prove the secret", None)
+                    peers[conn.fileno()] = peer
+                    continue
+                peer = peers[r.fileno()]
+                try:
+                    chunk = peer.sock.recv(65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    del peers[r.fileno()]
+                    _refuse(peer, proc, "it closed the connection before its hello", None)
+                    continue
+                peer.buf += chunk
+                if len(peer.buf) < 4:
+                    continue
+                (n,) = struct.unpack(">I", peer.buf[:4])
+                if n > MAX_HELLO:
+                    del peers[r.fileno()]
+                    _refuse(peer, proc, f"a first message of {n} bytes announced", None)
+                    continue
+                if len(peer.buf) < 4 + n:
+                    continue
+                del peers[r.fileno()]
+                try:
+                    msg = parse_body(bytes(peer.buf[4:4 + n]))
+                except ProtocolError as e:
+                    msg = {"type": f"<{e}>"}
+                why = _unproved(msg, secret, peer.nonce)
+                if why is None and len(peer.buf) > 4 + n:
+                    why = "it sent more than its hello before any request"
+                if why is None:
+                    for other in peers.values():
+                        other.sock.close()
+                    peers.clear()
+                    return peer.sock, msg
+                whose = _refuse(peer, proc, why[0], why[1])
+                if whose == "game":
+                    raise ProtocolError(f"the game's hello was refused: {why[0]}")
+                if whose == "unknown":  # (the game's, if it then exits or never proves the secret)
+                    refusal = f"the game's hello was refused: {why[0]}"
+    except BaseException:
+        for p in peers.values():
+            p.sock.close()
+        raise
+
+
+def _unproved(msg: dict[str, Any], secret: str, nonce: str) -> tuple[str, str] | None:
+    """Why a peer's first message does not prove the secret (the text for playtester, the error for the peer), or
+    None when it does."""
+    if msg.get("type") != "hello":
+        return (f"its first message is {str(msg.get('type'))[:200]!r}, not hello",
+                "the first message must be a hello answering the challenge")
+    if msg.get("protocol") != PROTOCOL:
+        text = (f"the game speaks protocol {msg.get('protocol')!r}; playtester speaks {PROTOCOL}, whose hello "
+                f"proves the launch's secret (the HMAC-SHA256 of the challenge's nonce with {SECRET_ENV}): update "
+                "the game's side of the protocol (Godot: the add-on shipped with this playtester, "
+                "playtester/drive/godot_addon/playtester.gd; another engine: docs/protocol.md, *Authentication*)")
+        return text, f"playtester speaks protocol {PROTOCOL}, the game {msg.get('protocol')!r}: {text}"
+    auth = msg.get("auth")
+    if not isinstance(auth, str) or not hmac.compare_digest(auth.lower().encode(), prove(secret, nonce).encode()):
+        what = "no proof" if auth is None else "a wrong proof"
+        text = (f"its hello carries {what} of the launch's secret (auth: the HMAC-SHA256, keyed with the "
+                f"environment variable {SECRET_ENV}, of the challenge's nonce): a game that does not read "
+                f"{SECRET_ENV} from its environment, or one whose {SECRET_ENV} was changed")
+        return text, f"refused: the hello does not prove the launch's secret ({SECRET_ENV})"
+    return None
+
+
+def _refuse(peer: _Peer, proc: subprocess.Popen[bytes], why: str, tell: str | None) -> str:
+    """Answer a peer that did not prove the secret with an error (``tell``), close it, log it. Whose it was:
+    ``game`` (a process of the game's process group holds its end), ``other`` (another process, or another user's:
+    the game runs as this user, whose processes /proc shows), ``unknown`` (/proc does not tell)."""
+    who = _peer_owner(peer.addr, peer.sock.getsockname())
+    if who is None:
+        whose, note = "unknown", ""
+    elif who[1] is not None and _pgid(who[1]) == proc.pid:
+        whose, note = "game", ": the game's own process"
+    else:
+        whose, note = "other", ": not the game's process"
+    if tell is not None:
+        try:
+            peer.sock.setblocking(True)
+            peer.sock.settimeout(0.2)
+            send_msg(peer.sock, {"type": "error", "seq": -1, "message": tell})
+        except OSError:
+            pass
+    peer.sock.close()
+    uid, pid = who if who is not None else (None, None)
+    log.warning("playtester: dropped a connection to the game's port from %s:%d (uid %s, pid %s%s): %s",
+                peer.addr[0], peer.addr[1], "?" if uid is None else uid, "?" if pid is None else pid, note, why)
+    return whose
+
+
+def _peer_owner(addr: tuple[str, int], ours: tuple[str, int]) -> tuple[int, int | None] | None:
+    """The uid (from /proc/net/tcp) and, where this user may see it, the pid of the local process at the other end
+    of a connection to ``ours`` from ``addr``; None where /proc does not tell."""
+    def hexaddr(a: tuple[str, int]) -> str:
+        return f"{int.from_bytes(socket.inet_aton(a[0]), sys.byteorder):08X}:{a[1]:04X}"
+
+    local, remote = hexaddr(addr), hexaddr(ours)
+    try:
+        with open("/proc/net/tcp") as f:
+            rows = [line.split() for line in f.readlines()[1:]]
+    except OSError:
+        return None
+    for row in rows:
+        if len(row) > 9 and row[1] == local and row[2] == remote:
+            uid, inode = int(row[7]), row[9]
+            break
+    else:
+        return None
+    target = f"socket:[{inode}]"
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{pid}").st_uid != uid:
+                continue
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                    return uid, int(pid)
+        except OSError:
+            continue
+    return uid, None
+
+
+def _pgid(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
 
 
 def choose_encoding(hello: Hello | None, frames: bool = False) -> str:
@@ -934,7 +1132,8 @@ def choose_encoding(hello: Hello | None, frames: bool = False) -> str:
 
 
 def check_hello(sock: socket.socket, msg: dict[str, Any], engine: str) -> Hello:
-    """The game's hello, checked (a wrong version is answered with an error, then refused)."""
+    """The game's hello, checked (a wrong version is answered with an error, then refused; `accept_game` already
+    refused one that does not prove the secret)."""
     if msg.get("type") != "hello":
         raise ProtocolError(f"the game's first message is {msg.get('type')!r}, not hello")
     if msg.get("protocol") != PROTOCOL:

@@ -1,10 +1,11 @@
 extends Node
-# playtester's Godot 3 add-on: speaks playtester's remote-game protocol (docs/protocol.md, version 1).
+# playtester's Godot 3 add-on: speaks playtester's remote-game protocol (docs/protocol.md, version 2).
 #
 # playtester copies the project to a temporary folder, puts this script in it and adds an override.cfg
 # that makes it an autoload (the user's project is never edited), then starts Godot with --fixed-fps
-# (virtual time: every frame is 1/fps long) and PLAYTESTER_PORT set. The add-on connects to
-# 127.0.0.1:PORT and blocks the main loop between steps: each step holds the asked actions/keys for
+# (virtual time: every frame is 1/fps long) and PLAYTESTER_PORT and PLAYTESTER_SECRET set. The add-on connects to
+# 127.0.0.1:PORT, answers playtester's challenge with a hello that proves the secret (HMAC-SHA256 of its nonce:
+# Godot 3.2 has no HMACContext, so HMAC is built on HashingContext) and blocks the main loop between steps: each step holds the asked actions/keys for
 # exactly N frames, then reports the scene's entities, the signals emitted and the frame (godot3-runner).
 # Errors are not seen here: Godot prints SCRIPT ERROR/ERROR lines to stderr, which playtester reads; the
 # "@@playtester sync SEQ" line printed before each reply tells it where a step's lines end.
@@ -22,7 +23,7 @@ extends Node
 # to play before the one answer, with "each" (every step answered) and "join" (those answers in one message, after
 # the batch's last step; each step's sync line is still printed as it ends).
 
-const PROTOCOL = 1
+const PROTOCOL = 2
 const USAGE_SCRIPT_VARIABLE = 8192
 
 var peer := StreamPeerTCP.new()
@@ -106,6 +107,11 @@ func _setup():
 		tree.quit(3)
 		return
 	peer.set_no_delay(true)
+	var auth = _answer_challenge()
+	if auth == null:
+		peer.disconnect_from_host()
+		tree.quit(3)
+		return
 	tree.connect("node_added", self, "_on_node_added")
 	tree.connect("node_removed", self, "_on_node_removed")
 	tree.connect("idle_frame", self, "_on_idle_frame")
@@ -123,7 +129,44 @@ func _setup():
 				tree.get_root().get_visible_rect().size.x, tree.get_root().get_visible_rect().size.y],
 			"stderr_sync": true, "fps": fps, "encodings": ["json", "godot-variant"], "delta": true, "batch": true,
 			"pipeline": true, "batch_each": true, "compact": true, "batch_joined": true},
-		"actions": _input_actions()})
+		"actions": _input_actions(), "auth": auth})
+
+
+func _answer_challenge():
+	# playtester's first message is a challenge: the hello proves the launch's secret (PLAYTESTER_SECRET, from the
+	# environment, never the command line) with HMAC-SHA256(secret, nonce), in hex; null when there is no challenge
+	var text = _recv()
+	var parsed = JSON.parse(text) if typeof(text) == TYPE_STRING else null
+	if parsed == null or parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY or \
+			parsed.result.get("type", "") != "challenge":
+		printerr("playtester: no challenge from playtester (an older playtester, or not playtester): quitting")
+		return null
+	var secret := OS.get_environment("PLAYTESTER_SECRET")
+	if secret == "":
+		printerr("playtester: PLAYTESTER_SECRET is not set: the hello cannot prove the launch's secret")
+	return _hmac_sha256(secret.to_utf8(), String(parsed.result.get("nonce", "")).to_utf8())
+
+
+func _sha256(parts: Array) -> PoolByteArray:
+	var h := HashingContext.new()
+	h.start(HashingContext.HASH_SHA256)
+	for p in parts:
+		if p.size() > 0:
+			h.update(p)
+	return h.finish()
+
+
+func _hmac_sha256(key: PoolByteArray, msg: PoolByteArray) -> String:
+	# HMAC(K, m) = H((K ^ opad) || H((K ^ ipad) || m)), 64-byte blocks (RFC 2104)
+	if key.size() > 64:
+		key = _sha256([key])
+	var ipad := PoolByteArray()
+	var opad := PoolByteArray()
+	for i in range(64):
+		var k: int = key[i] if i < key.size() else 0
+		ipad.append(k ^ 0x36)
+		opad.append(k ^ 0x5c)
+	return _sha256([opad, _sha256([ipad, msg])]).hex_encode()
 
 
 func _on_idle_frame() -> void:

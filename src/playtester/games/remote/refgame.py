@@ -1,8 +1,9 @@
-"""The remote-game protocol's reference game: a tiny Python game server (docs/protocol.md, version 1).
+"""The remote-game protocol's reference game: a tiny Python game server (docs/protocol.md, version 2).
 
 A corridor of 20 cells: the player walks ``left``/``right`` and may ``jump``; a coin sits at cell 15 and
 emits a ``coin_collected`` event. It shows the game side of the protocol in plain Python (no playtester
-import): connect to ``127.0.0.1:$PLAYTESTER_PORT``, say hello, answer ``reset``/``step`` with observations,
+import): connect to ``127.0.0.1:$PLAYTESTER_PORT``, read the challenge, say hello with the proof of
+``$PLAYTESTER_SECRET`` (HMAC-SHA256 of the challenge's nonce), answer ``reset``/``step`` with observations,
 ``quit``, and answer anything else with an error. Errors go to stderr the way Godot prints them (an error
 line, then ``   At: FILE:LINE.``), followed by the ``@@playtester sync SEQ`` marker before each reply.
 
@@ -18,6 +19,8 @@ Run it as ``remote:python -m playtester.games.remote.refgame --bug=error``.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import random
@@ -28,7 +31,7 @@ import subprocess
 import sys
 import time
 
-PROTOCOL = 1
+PROTOCOL = 2
 ACTIONS = ["jump", "left", "right"]
 
 
@@ -96,12 +99,17 @@ def main() -> None:
         sys.exit(4)
     print("ERROR: start-up noise before hello is not a finding\n   At: engine/start.cpp:1.", file=sys.stderr)
     sock = socket.create_connection(("127.0.0.1", port))
+    protocol = int(opts.get("protocol", PROTOCOL))
+    hello = {"type": "hello", "protocol": protocol, "engine": "refgame", "engine_version": "1", "game": "corridor",
+             "capabilities": {"pixels": False, "entities": True, "snapshots": False, "inputs": ["actions"],
+                              "stderr_sync": True},
+             "actions": ACTIONS}
+    if protocol >= 2:  # the challenge first: prove the launch's secret (an older game says hello unasked)
+        challenge = recv(sock) or {}
+        secret = os.environ.get("PLAYTESTER_SECRET", "")
+        hello["auth"] = hmac.new(secret.encode(), str(challenge.get("nonce", "")).encode(), hashlib.sha256).hexdigest()
     print("@@playtester hello", file=sys.stderr, flush=True)
-    send(sock, {"type": "hello", "protocol": int(opts.get("protocol", PROTOCOL)), "engine": "refgame",
-                "engine_version": "1", "game": "corridor",
-                "capabilities": {"pixels": False, "entities": True, "snapshots": False, "inputs": ["actions"],
-                                 "stderr_sync": True},
-                "actions": ACTIONS})
+    send(sock, hello)
     game = Game(0)
     while True:
         msg = recv(sock)
