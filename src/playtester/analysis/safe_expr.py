@@ -268,12 +268,18 @@ def safe_getattr(obj: Any, name: Any, *default: Any) -> Any:
 _BUILTIN_METHOD = (types.BuiltinMethodType, types.MethodWrapperType)
 
 
+_OK_METHODS: set[Any] = set()  # functions whose bound methods passed the guard (the fast path)
+
+
 def _call(f: Any, *args: Any) -> Any:
+    if type(f) is types.MethodType and f.__func__ in _OK_METHODS:
+        return f(*args)
     if f is bool or f is len or f is safe_getattr:
         return f(*args)
     if isinstance(f, types.MethodType):
         fn = f.__func__
         if isinstance(fn, types.FunctionType) and (_is_game_code(fn.__code__) or fn.__name__.startswith(METHOD_PREFIXES)):
+            _OK_METHODS.add(fn)
             return f(*args)
     elif isinstance(f, types.FunctionType):
         if _is_game_code(f.__code__):
