@@ -42,6 +42,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from playtester.errors import NoValidActionError, UsageError
+from playtester.files import UnsafeDataFile, pack_tree, unpack_tree
 
 
 # ------------------------------------------------------------------------------------- the protocol
@@ -178,7 +179,7 @@ class Explorer:
     shared = True
     capture: tuple[int, int] | None = None  # frame size the explorer wants (None: the campaign's)
     learns_from_demos = False  # True: it takes demonstrations (see `demonstrate`)
-    torch_state = False  # True: its state holds tensors (saved with torch.save)
+    torch_state = False  # True: its state holds tensors (kept as arrays by `files.pack_tree`, read back as tensors)
 
     def __init__(self, n_actions: int, seed: int = 0, workers: int = 1) -> None:
         self.n_actions = n_actions
@@ -221,19 +222,20 @@ class Explorer:
         pass
 
     def state_bytes(self) -> bytes:
-        """`state` with the agent's name and random state, for the store (``torch.save`` where
-        ``torch_state``: tensors and state dicts inside)."""
-        data = {"agent": self.name, "state": self.state(), "rng": self.rng.bit_generator.state}
-        if self.torch_state:
-            return torch_bytes(data)
-        import pickle
-
-        return pickle.dumps(data)
+        """`state` with the agent's name and random state, for the store: a numpy ``.npz`` of its arrays and
+        tensors with a JSON skeleton (`files.pack_tree`), a format that cannot run code when read back."""
+        return pack_tree({"agent": self.name, "state": self.state(), "rng": self.rng.bit_generator.state})
 
     def load_state(self, blob: bytes) -> None:
-        import pickle
-
-        data = torch_load(blob) if self.torch_state else pickle.loads(blob)  # noqa: S301 - our own store's
+        """The state `state_bytes` wrote. A state of the old format (a pickle or ``torch.save``: formats that run
+        code when read) is refused with a `UsageError`: resume the campaign from the start, or run it again."""
+        try:
+            data = unpack_tree(blob, "the stored agent state")
+        except UnsafeDataFile as e:
+            raise UsageError(f"{e}. Agent states stored by playtester before this format cannot be resumed: start "
+                             "the campaign again (without --resume)") from None
+        if not isinstance(data, dict):
+            raise UsageError("the stored agent state is not an agent's state")
         if data.get("agent") != self.name:
             raise UsageError(f"the stored agent state is {data.get('agent')!r}'s, not {self.name!r}'s")
         self.rng.bit_generator.state = data["rng"]
@@ -489,9 +491,10 @@ def torch_bytes(obj: Any) -> bytes:
 
 
 def torch_load(blob: bytes) -> Any:
+    """What `torch_bytes` wrote, read with ``weights_only=True`` (tensors and plain containers: no code runs)."""
     import torch
 
-    return torch.load(io.BytesIO(blob), weights_only=False)
+    return torch.load(io.BytesIO(blob), weights_only=True)
 
 
 def setup_torch(seed: int) -> None:

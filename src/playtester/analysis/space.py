@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import logging
 import weakref
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -25,6 +26,13 @@ from typing import Any
 import numpy as np
 
 from playtester.actions.space import Action, ActionContext, ActionSpace, register_loader
+from playtester.analysis.safe_expr import (
+    UnsafeExpression,
+    check_analysis,
+    compile_game_expr,
+    eval_game_expr,
+    namespace,
+)
 from playtester.drive.inputs import InputFrame, frame_from_dict, frame_to_dict
 
 
@@ -34,6 +42,10 @@ class AnalyzedSpace(ActionSpace):
 
     analysis: dict[str, Any] = field(default_factory=dict)
     _rt: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # its expressions are data (a file, a trace, the store): refused on load unless of the analysis' form
+        check_analysis(self.analysis, self.source or "analysed action space")
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
@@ -253,9 +265,9 @@ class _Runtime:
             if act.get("p_g_free") is not None:
                 free[src] = act["p_g_free"]
             self.pred_of[i] = preds.index(src)
-        self.preds = [compile(p, f"<p_g {k}>", "eval") for k, p in enumerate(preds)]
+        self.preds = [compile_game_expr(p, f"p_g {k}") for k, p in enumerate(preds)]
         # per predicate on instances: its tests on the rest of the game, for while no instance exists
-        self.pred_free = [compile(free[p], f"<p_g free {k}>", "eval") if p in free else None
+        self.pred_free = [compile_game_expr(free[p], f"p_g_free {k}") if p in free else None
                           for k, p in enumerate(preds)]
         self.pred_src = preds
         self.pred_inst = inst
@@ -293,7 +305,7 @@ class _Runtime:
         if game is not None and not self.is_module:
             fr = game.frame(*self.loop_key)
             L = fr.f_locals if fr is not None else None
-        return {"L": L, "M": self._M, "H": ctx.held, "S": None, "getattr": getattr, "bool": bool}
+        return namespace(L=L, M=self._M, H=ctx.held, S=None)
 
     def _eval(self, code: Any, ns: dict[str, Any], k: int) -> bool:
         try:
@@ -301,17 +313,17 @@ class _Runtime:
                 if not any(r.all() for r in self.inst_roots):
                     # no instance yet (the game is still setting up): its tests on the rest of the game decide
                     free = self.pred_free[k]
-                    return True if free is None else bool(eval(free, ns))  # noqa: S307
+                    return True if free is None else bool(eval_game_expr(free, ns))
                 for inst_root in self.inst_roots:
                     for obj in inst_root.all():
                         ns["S"] = _S(obj)
                         try:
-                            if eval(code, ns):  # noqa: S307 - our own compiled predicate
+                            if eval_game_expr(code, ns):
                                 return True
                         except Exception:  # noqa: BLE001
                             continue
                 return False
-            return bool(eval(code, ns))  # noqa: S307
+            return bool(eval_game_expr(code, ns))
         except Exception:  # noqa: BLE001 - the game changed shape: keep the action (over-approximate)
             self.errors += 1
             return True
@@ -393,7 +405,7 @@ class _Runtime:
             for o in cands:
                 ns["S"] = _S(o)
                 try:
-                    if eval(code, ns):  # noqa: S307
+                    if eval_game_expr(code, ns):
                         ok.append(o)
                 except Exception:  # noqa: BLE001
                     continue
@@ -433,9 +445,9 @@ class _Runtime:
             info = self.a["game_vars"][name]
             code = self._var_code.get(name)
             if code is None:
-                code = self._var_code[name] = compile(info["src"], f"<{name}>", "eval")
+                code = self._var_code[name] = compile_game_expr(info["src"], f"game variable {name}")
             try:
-                v = eval(code, ns)  # noqa: S307 - our own compiled game-variable expression
+                v = eval_game_expr(code, ns)
             except Exception:  # noqa: BLE001
                 v = None
             raw.append(v)
@@ -454,7 +466,12 @@ class _Runtime:
         for name in names:
             if name.startswith("in:keyat:"):
                 try:
-                    keyat[name] = int(eval(name[len("in:keyat:"):], ns))  # noqa: S307
+                    code = compile_game_expr(name[len("in:keyat:"):], f"input {name}")
+                except UnsafeExpression as e:
+                    _warn_once(str(e))
+                    continue
+                try:
+                    keyat[name] = int(eval_game_expr(code, ns))
                 except Exception:  # noqa: BLE001
                     continue
         return keyat
@@ -873,6 +890,15 @@ def real_clock() -> Any:
 
 
 _CLOCK: list[Any] = []
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _WARNED:
+        _WARNED.add(message)
+        logging.getLogger(__name__).warning("%s", message)
 
 
 def _now() -> float:

@@ -35,6 +35,8 @@ from typing import Any
 
 import z3
 
+from playtester.analysis.safe_expr import compile_game_expr, eval_game_expr, namespace
+
 MAX_PATHS = 1000  # forks per frame before the analysis stops forking (follows one side) and says so
 HARD_SECONDS = 10.0  # CPU time of the whole analysis (every loop) before it gives up (`AnalysisBudget`)
 FORK_SHARE = 0.2  # the share of the budget during which the executor may fork
@@ -523,9 +525,9 @@ class Executor:
         val: Any = _NOPE
         if info is not None and self.live_ns is not None:
             try:
-                ns = dict(self.live_ns)
-                ns["S"] = self.instances
-                val = eval(info["src"], ns)  # noqa: S307 - a game-state expression of our own making
+                code = compile_game_expr(info["src"], f"game variable {name}")
+                ns = namespace(**{k: v for k, v in self.live_ns.items() if k in ("L", "M", "H")}, S=self.instances)
+                val = eval_game_expr(code, ns)
                 if info["kind"] == "enum":
                     val = self.gv.enums[name].get(val, -1)
             except Exception:  # noqa: BLE001 - not evaluable now

@@ -14,7 +14,6 @@ import hashlib
 import importlib.util
 import logging
 import os
-import pickle
 import sys
 import time
 import zlib
@@ -28,11 +27,18 @@ from playtester.agents.common import Demo, DemoStep
 from playtester.drive.spec import GameSpec, resolve
 from playtester.env import GameEnv
 from playtester.errors import ConfigError, TraceFormatError
-from playtester.files import cache_dir, folder_fingerprint, write_atomic
+from playtester.files import (
+    UnsafeDataFile,
+    cache_dir,
+    folder_fingerprint,
+    pack_tree,
+    unpack_tree,
+    write_atomic,
+)
 from playtester.findings import Trace
 
 log = logging.getLogger(__name__)
-CACHE_FORMAT = 1  # of an entry (bumped when what it holds changes)
+CACHE_FORMAT = 2  # of an entry (bumped when what it holds changes; 2: `files.pack_tree`, no longer a pickle)
 CACHE_MAX_BYTES = 4 << 30  # the oldest entries (by last use) go when the folder holds more
 BIG_FILE = 64 << 20  # a game file larger than this is known by its size and time, not read
 MAX_FILES, MAX_READ = 5000, 512 << 20  # a game folder larger than this is not fingerprinted (no cache)
@@ -194,12 +200,15 @@ def _read(entry: Path | None, trace: Trace) -> list[DemoStep] | None:
     if entry is None:
         return None
     try:
-        data = pickle.loads(zlib.decompress(entry.read_bytes()))
+        data = unpack_tree(zlib.decompress(entry.read_bytes()), f"demonstration cache entry {entry}")
         if data["format"] != CACHE_FORMAT or list(data["actions"]) != list(trace.actions[:len(data["actions"])]):
             return None
         steps = [DemoStep(o, i, int(a), float(r))
                  for o, i, a, r in zip(data["obs"], data["infos"], data["actions"], data["rewards"], strict=True)]
-    except (OSError, zlib.error, pickle.UnpicklingError, EOFError, KeyError, TypeError, ValueError,
+    except UnsafeDataFile as e:  # a pickle (the old format) or not ours: never unpickled; played again
+        log.warning("%s; the demonstration is played again and its entry replaced", e)
+        return None
+    except (OSError, zlib.error, EOFError, KeyError, TypeError, ValueError,
             AttributeError, ImportError, IndexError):
         return None
     try:
@@ -212,9 +221,13 @@ def _read(entry: Path | None, trace: Trace) -> list[DemoStep] | None:
 def _write(entry: Path | None, steps: list[DemoStep]) -> None:
     if entry is None:
         return
-    blob = zlib.compress(pickle.dumps({"format": CACHE_FORMAT, "obs": [s.obs for s in steps],
-                                       "infos": [s.info for s in steps], "actions": [s.action for s in steps],
-                                       "rewards": [s.reward for s in steps]}, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    try:
+        blob = zlib.compress(pack_tree({"format": CACHE_FORMAT, "obs": [s.obs for s in steps],
+                                        "infos": [s.info for s in steps], "actions": [s.action for s in steps],
+                                        "rewards": [s.reward for s in steps]}), 1)
+    except TypeError as e:  # something in an observation or info that is not plain data: not kept
+        log.info("demonstrations: not kept in the cache (%s); played again next time", e)
+        return
     try:
         write_atomic(entry, blob)
         _prune(entry.parent)

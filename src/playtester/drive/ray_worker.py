@@ -410,7 +410,7 @@ class RayWorker(Stepper):
         if not isinstance(value, bytes):
             return value
         self._answer_bytes = len(value)
-        return pickle.loads(value)
+        return pickle.loads(value)  # noqa: S301 - vetted (tests/test_no_code_from_data.py): our own process's bytes, not a file
 
     def _fit_chunk(self, steps: int) -> None:
         """Steps per call from now on: the caller's, or fewer where an answer of that many steps (by the size of the
