@@ -203,11 +203,11 @@ CAMERA = re.compile(r"camera", re.I)
 def gameplay(folder: Path, steps: int, seed: int, move_px: float) -> dict:
     """Whether a player-like entity moves within ``steps`` random steps of the declared space (a worker of this
     process: what ``playtester run`` plays), and which entity moved how far."""
+    import random
+
     from playtester.drive.spec import resolve
     from playtester.drive.worker import Worker
     from playtester.env import default_space
-
-    import random
 
     spec = resolve(f"godot:{folder}")
     space = default_space(spec)
@@ -259,8 +259,9 @@ def analysed(output: str, path: Path) -> dict:
 
 
 def run_game(game: dict, mirrors: Path, steps: int, seed: int, budget: int, timeout: float, move_px: float) -> dict:
-    from playtester.drive.godot import import_targets, input_actions
     from repo_games import read_store
+
+    from playtester.drive.godot import import_targets, input_actions
 
     folder, dropped = extract(game, mirrors)
     rec: dict = {"game": game["name"], "repo": game["repo"], "commit": game["commit"], "path": game["path"],

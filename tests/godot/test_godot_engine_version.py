@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 NEWAPI = Path(__file__).resolve().parent / "newapiproj"
 
 
