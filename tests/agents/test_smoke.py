@@ -62,9 +62,8 @@ def test_agent_features_are_what_wuji_sees_and_a_wrong_name_is_a_clear_error(tmp
     """``[agent] features`` widens a learning agent's input beyond the coverage features (combat: where the boss
     is); coverage still counts ``features``. A name the probe does not report stops before anything is
     stored, naming it and what the game does report."""
-    import pickle
-
     from playtester.errors import ConfigError
+    from playtester.files import unpack_tree
 
     spec = resolve("combat").with_config(max_episode_steps=10)
     from playtester.agents.settings import agent_settings
@@ -72,7 +71,7 @@ def test_agent_features_are_what_wuji_sees_and_a_wrong_name_is_a_clear_error(tmp
     assert "boss_dx" in agent_settings(spec).features and "boss_dx" not in spec.config.features
     r = explore(spec, out=tmp_path / "ok", agent=SMALL["wuji"], budget=Budget(steps=12), workers=1,
                 code_coverage=False, replay_known=False)
-    state = pickle.loads(r.store.campaign(r.campaign_id).agent_state)["state"]
+    state = unpack_tree(r.store.campaign(r.campaign_id).agent_state)["state"]
     assert state["n_in"] == len(agent_settings(spec).features)
     keys = r.store.states(r.campaign_id)  # coverage: the same features as before
     assert keys and all("boss_hp" in k and "boss_dx" not in k for k in keys), list(keys)[:2]

@@ -129,11 +129,15 @@ def test_a_game_that_dies_is_a_crash(worker_for, bug, kind):
     assert finding.signature == ("crash:exit:3" if kind == "exit" else "crash:signal:11")
 
 
-def test_a_game_that_exits_before_it_connects_is_a_crash_at_reset(worker_for):
+def test_a_game_that_exits_before_it_connects_cannot_be_played(worker_for):
+    """A game that quits before its first step is a project playtester cannot run as it is (exit code 2 with what
+    it printed), never a finished episode nor a bug of the game (issue 56; before: an exit at reset)."""
+    from playtester.errors import GameSpecError
+
     spec = ref_spec("--bug=early")
     w = worker_for(spec, space=default_space(ref_spec()), capture=None)
-    obs = w.reset(0)
-    assert obs.done and obs.exit.kind == "exit" and obs.exit.code == 4
+    with pytest.raises(GameSpecError, match=r"exited with code 4 before its first step.*its start-up code"):
+        w.reset(0)
 
 
 def test_a_game_that_stops_answering_is_a_hang_within_the_timeout_and_leaves_nothing_behind(worker_for):

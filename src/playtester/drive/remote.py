@@ -1750,7 +1750,8 @@ class RemoteRunner:
             why = (f"the {self.launch.engine} project did not get to its first step: {exit.message}"
                    + ("; its error lines:\n  " + "\n  ".join(errors) if errors else
                       " before its first step, printing no error (a game that quits by itself at start-up cannot "
-                      "be played: what makes it quit is in its scripts' _ready / _init)")
+                      "be played: what makes it quit is in " + ("its scripts' _ready / _init)" if "godot" in
+                                                                 self.launch.engine.lower() else "its start-up code)"))
                    + self.load_hint(errors))
         self.conn.send(("spec_error", why))
         return True
