@@ -25,8 +25,7 @@ the spec a user would write from that folder, its controls and blacklist in the 
      ``actions`` (every action of the space an agent picks from), ``analysed_actions`` (those from the analysis:
      one per distinct input), ``fallback_actions`` (the blind fallback's, named with
      ``playtester.analysis.space.FALLBACK_PREFIX``, carried when an input loop was left unanalysed or a loop's
-     analysis was partial), ``path_actions`` (the input-code paths the analysed actions stand for, summed over
-     the loops), ``unanalysed`` (the input loops left without analysed actions) and ``actions_per_control``
+     analysis was partial), ``path_actions`` (the solved paths the analysed actions stand for, each once), ``unanalysed`` (the input loops left without analysed actions) and ``actions_per_control``
      (``actions`` over the documented controls). Rows measured before these fields existed count ``actions`` as
      the analysed actions alone;
    - the random agent, same seeds and steps, with the analyzed and the blind space: distinct states (the
@@ -320,8 +319,8 @@ def distinct_inputs(space_file: str | Path) -> int:
 def space_counts(space_file: str | Path) -> dict:
     """The space an exported analysis gives, loaded as the coverage runs load it (``analyzed:FILE``): ``actions``
     (all of them), ``fallback_actions`` (the blind fallback's, `FALLBACK_PREFIX`), ``analysed_actions`` (the
-    rest), ``path_actions`` (the input-code paths the analysed actions were made from, summed over the loops: a
-    merged result's own ``stats`` holds its first loop's) and ``unanalysed`` (the input loops left without
+    rest), ``path_actions`` (the solved paths the analysed actions stand for, counted in the actions: each
+    once, however many analyses of its loop found it) and ``unanalysed`` (the input loops left without
     analysed actions; None where the result predates the field)."""
     from playtester.analysis.export import load_analyzed
     from playtester.analysis.space import FALLBACK_PREFIX
@@ -329,10 +328,10 @@ def space_counts(space_file: str | Path) -> dict:
     space = load_analyzed(space_file)
     fallback = sum(1 for a in space.actions if a.name.startswith(FALLBACK_PREFIX))
     result = space.analysis
-    loops = result.get("loops") or [result]
-    paths = [lp.get("stats", {}).get("path_actions") for lp in loops]
+    from playtester.analysis.space import paths_of
+
     return {"actions": len(space.actions), "analysed_actions": len(space.actions) - fallback,
-            "fallback_actions": fallback, "path_actions": sum(paths) if None not in paths else None,
+            "fallback_actions": fallback, "path_actions": sum(len(paths_of(a)) for a in result["actions"]),
             "unanalysed": result.get("unanalysed")}
 
 

@@ -127,7 +127,7 @@ def analyze(
     console.print(f"main loop: {loop['file']}:{loop['line']} in {loop['function']}()")
     console.print(f"analysis {a.seconds:.2f} s (prepare {t['prepare_s']:.2f}, symbolic execution {t['execute_s']:.2f}, "
                   f"actions {t['actions_s']:.2f}) after a {a.run_seconds:.2f} s recording run")
-    n_paths = st.get("path_actions", len(a.actions))
+    n_paths = len(a.paths)  # the solved paths the actions stand for (each once: an analysis again adds new ones)
     console.print(f"{len(a.actions)} actions from {n_paths} solved paths (paths with the same inputs are one action, "
                   "valid when one of them is)")
     from playtester.analysis.space import fallback_actions, needs_fallback

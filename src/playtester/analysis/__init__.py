@@ -427,7 +427,7 @@ def absorb(into: dict[str, Any], more: dict[str, Any]) -> None:
     into["actions"] = group_actions(paths)
     into["unsupported"] += [u for u in more["unsupported"] if u not in into["unsupported"]]
     st, st2 = into["stats"], more["stats"]
-    for key in ("paths", "path_actions", "merged", "kept_statements", "sliced_statements"):
+    for key in ("paths", "merged", "kept_statements", "sliced_statements"):
         st[key] = st.get(key, 0) + st2.get(key, 0)
     st["inlined"] = sorted(set(st["inlined"]) | set(st2["inlined"]))
     st["notes"] = [*st.get("notes", []), *(n for n in st2.get("notes", []) if n not in st.get("notes", []))]
@@ -754,7 +754,6 @@ def merge_loops(results: list[dict[str, Any]]) -> dict[str, Any]:
             merged["actions"].append(act)
     stats = [r["stats"] for r in results]
     merged["stats"] = dict(stats[0], loops=len(results), paths=sum(x["paths"] for x in stats),
-                           path_actions=sum(x.get("path_actions", 0) for x in stats),
                            merged=sum(x["merged"] for x in stats),
                            horizon_cuts=sum(x.get("horizon_cuts", 0) for x in stats),
                            kept_statements=sum(x["kept_statements"] for x in stats),

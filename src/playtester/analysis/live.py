@@ -192,7 +192,6 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
     actions, merged = build_actions(ex, ends, screen)
     result_actions = {"actions": actions}
     name_actions(result_actions, screen, ex)
-    n_paths = len(result_actions["actions"])
     actions = group_actions(result_actions["actions"])
     t_end = _PERF()
     unsupported = [{"file": f, "line": line, "what": what} for (f, line), what in sorted(ex.unsupported.items())]
@@ -205,7 +204,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
         "game_vars": {k: v for k, v in ex.gv.info.items()},
         "enums": ex.gv.enums,
         "partial": ex.partial,
-        "stats": {"paths": len(ends), "merged": merged, "path_actions": n_paths, "horizon_cuts": ex.horizon_cuts, "notes": ex.notes, "kept_statements": ex.kept_stmts,
+        "stats": {"paths": len(ends), "merged": merged, "horizon_cuts": ex.horizon_cuts, "notes": ex.notes, "kept_statements": ex.kept_stmts,
                   "sliced_statements": ex.sliced_stmts, "inlined": sorted(ex.inlined),
                   "summarized": sorted(ex.summarized), "functions": len(fn_index),
                   "reaching_input": sorted(c.co_name for c in reaches), "truncated": ex.truncated, "dynamic_edges": sum(len(v) for v in _EDGES.values())},

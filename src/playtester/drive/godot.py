@@ -641,6 +641,35 @@ class GodotRunner(RemoteRunner):
     def version_refusal(self, lines: list[str]) -> str | None:
         return needs_newer_godot(lines, self.runtime())
 
+    startup_code = "its scripts' _ready / _init"
+
+    def load_hint(self, errors: list[str]) -> str:
+        """What to do about Godot's load errors ``errors``: the ``res://`` files they name that are not in the
+        project folder, a script that did not parse (an autoload said so), assets that were never imported."""
+        text = "\n".join(errors)
+        target = self.spec.target
+        named = sorted(set(re.findall(r"res://([^\s'\"()]+?)[.,]?(?=[\s'\"()]|$)", text)))
+        named = [n.rsplit(":", 1)[0] if re.search(r":\d+$", n) else n for n in named]
+        missing = [n for n in dict.fromkeys(named) if not os.path.exists(os.path.join(target, n))]
+        if missing:
+            return f"\nNot in the project folder {target}: " + ", ".join(f"res://{n}" for n in missing)
+        broken = [m for m in re.findall(r"At: (res://[^\s)]+:\d+)", text)] if "Parse Error" in text else []
+        if broken:
+            try:
+                settings = Path(target, "project.godot").read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                settings = ""
+            autoload = settings.split("[autoload]", 1)[1].split("\n[", 1)[0] if "[autoload]" in settings else ""
+            where = ", ".join(f"{b} (an autoload in project.godot)" if f'"*{b.rsplit(":", 1)[0]}"' in autoload
+                              or f'"{b.rsplit(":", 1)[0]}"' in autoload else b for b in dict.fromkeys(broken))
+            return (f"\nA script of the project does not parse in this Godot: {where}. Fix it there (Godot's "
+                    "parse error is above; the Godot 3 editor shows it too), then run again")
+        if named and not os.path.isdir(os.path.join(target, ".import")):
+            return ("\nIts assets were not imported: playtester runs Godot's editor on a copy of a project that "
+                    "lacks them (`ensure_imported`), and that import failed or found no editor (godot3-server or "
+                    "godot3: `make godot` installs them; PLAYTESTER_GODOT_EDITOR names another)")
+        return ""
+
     def observe(self, reply: dict[str, Any]) -> Any:
         buttons = reply.get("buttons")
         if buttons is not None:  # sent when they changed

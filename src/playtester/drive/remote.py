@@ -1750,39 +1750,16 @@ class RemoteRunner:
             why = (f"the {self.launch.engine} project did not get to its first step: {exit.message}"
                    + ("; its error lines:\n  " + "\n  ".join(errors) if errors else
                       " before its first step, printing no error (a game that quits by itself at start-up cannot "
-                      "be played: what makes it quit is in " + ("its scripts' _ready / _init)" if "godot" in
-                                                                 self.launch.engine.lower() else "its start-up code)"))
+                      f"be played: what makes it quit is in {self.startup_code})")
                    + self.load_hint(errors))
         self.conn.send(("spec_error", why))
         return True
 
+    startup_code = "its start-up code"  # where a game that quits at start-up decides to (an engine's runner says)
+
     def load_hint(self, errors: list[str]) -> str:
-        """What to do about the project's load errors ``errors`` (the engine's lines): the files they name that are
-        not in the project folder, a script that did not parse, assets never imported."""
-        if self.spec.kind not in ("godot", "godot-runner"):
-            return ""
-        text = "\n".join(errors)
-        named = sorted(set(re.findall(r"res://([^\s'\"()]+?)[.,]?(?=[\s'\"()]|$)", text)))
-        named = [n.rsplit(":", 1)[0] if re.search(r":\d+$", n) else n for n in named]
-        missing = [n for n in dict.fromkeys(named) if not os.path.exists(os.path.join(self.spec.target, n))]
-        if missing:
-            return f"\nNot in the project folder {self.spec.target}: " + ", ".join(f"res://{n}" for n in missing)
-        broken = [m for m in re.findall(r"At: (res://[^\s)]+:\d+)", text)] if "Parse Error" in text else []
-        if broken:
-            project = os.path.join(self.spec.target, "project.godot")
-            try:
-                settings = open(project, encoding="utf-8", errors="replace").read()
-            except OSError:
-                settings = ""
-            autoload = settings.split("[autoload]", 1)[1].split("\n[", 1)[0] if "[autoload]" in settings else ""
-            where = ", ".join(f"{b} (an autoload in project.godot)" if f'"*{b.rsplit(":", 1)[0]}"' in autoload
-                              or f'"{b.rsplit(":", 1)[0]}"' in autoload else b for b in dict.fromkeys(broken))
-            return (f"\nA script of the project does not parse in this Godot: {where}. Fix it there (Godot's "
-                    "parse error is above; the Godot 3 editor shows it too), then run again")
-        if named and not os.path.isdir(os.path.join(self.spec.target, ".import")):
-            return ("\nIts assets were never imported (the project has no .import/ folder, which Godot's default "
-                    ".gitignore leaves out): open it once in the Godot 3 editor, or run `xvfb-run godot3 --path "
-                    "FOLDER --editor --quit`, then try again")
+        """What to do about the project's load errors ``errors`` (the engine's lines); an engine's `RemoteRunner`
+        says (`GodotRunner`: files named that are not in the project, a script that did not parse)."""
         return ""
 
     def version_refusal(self, lines: list[str]) -> str | None:
