@@ -82,3 +82,26 @@ def write_results(name: str, record: dict[str, object], made: dict[str, object] 
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({**(made or provenance()), **record}, indent=1))
     return out
+
+
+def select_games(every: list[dict], where: str, split: str, games: str) -> list[dict]:
+    """The games of a corpus (``every``, read from ``where``) in ``split`` (``all``: every split), only those named
+    in ``games`` when given (comma-separated); exits naming any game the corpus does not hold, or that lies in
+    another split (so that no held-out game is run by naming it under a development split)."""
+    import sys
+
+    chosen = [g for g in every if split == "all" or g["split"] == split]
+    if split != "all" and not chosen:
+        sys.exit(f"no game of {where} is in split {split!r}")
+    if games:
+        wanted = games.split(",")
+        unknown = set(wanted) - {g["name"] for g in every}
+        if unknown:
+            sys.exit(f"not in {where}: {', '.join(sorted(unknown))}")
+        elsewhere = sorted(set(wanted) - {g["name"] for g in chosen})
+        if elsewhere:
+            splits = {g["name"]: g["split"] for g in every}
+            sys.exit(f"not in split {split!r}: " + ", ".join(f"{n} ({splits[n]})" for n in elsewhere)
+                     + "; name their split with --split")
+        chosen = [g for g in chosen if g["name"] in wanted]
+    return chosen

@@ -69,7 +69,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import ROOT, provenance  # noqa: E402
+from provenance import ROOT, provenance, select_games  # noqa: E402
 
 CORPUS = ROOT / "bench" / "real_games.toml"
 CACHE = ROOT / ".cache" / "real_games"
@@ -109,22 +109,7 @@ def select(games: str, corpus: str = "pypi", split: str = "all") -> list[dict]:
     """The games of ``corpus`` in ``split`` (``all``: every split), only those named in ``games`` when given
     (comma-separated); exits naming any game the corpus does not hold, or that lies in another split (so that
     no held-out game is run by naming it with the default ``--split dev``)."""
-    every = load_games(corpus)
-    chosen = [g for g in every if split == "all" or g["split"] == split]
-    if split != "all" and not chosen:
-        sys.exit(f"no game of {CORPORA[corpus].relative_to(ROOT)} is in split {split!r}")
-    if games:
-        wanted = games.split(",")
-        unknown = set(wanted) - {g["name"] for g in every}
-        if unknown:
-            sys.exit(f"not in {CORPORA[corpus].relative_to(ROOT)}: {', '.join(sorted(unknown))}")
-        elsewhere = sorted(set(wanted) - {g["name"] for g in chosen})
-        if elsewhere:
-            splits = {g["name"]: g["split"] for g in every}
-            sys.exit(f"not in split {split!r}: " + ", ".join(f"{n} ({splits[n]})" for n in elsewhere)
-                     + "; name their split with --split")
-        chosen = [g for g in chosen if g["name"] in wanted]
-    return chosen
+    return select_games(load_games(corpus), str(CORPORA[corpus].relative_to(ROOT)), split, games)
 
 
 def pins(game: dict) -> dict:

@@ -46,7 +46,7 @@ import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import ROOT, provenance, write_results  # noqa: E402
+from provenance import ROOT, provenance, select_games, write_results  # noqa: E402
 from real_games import load_corpus  # noqa: E402
 
 CORPUS = ROOT / "bench" / "repo_games.toml"
@@ -63,14 +63,7 @@ SPLITS = ("dev", "heldout", "heldout2")
 
 # ------------------------------------------------------------------------------------------------ corpus, triage
 def select(split: str, games: str) -> list[dict]:
-    corpus = load_corpus(CORPUS)
-    if games:
-        wanted = games.split(",")
-        unknown = set(wanted) - {g["name"] for g in corpus}
-        if unknown:
-            sys.exit(f"not in {CORPUS}: {', '.join(sorted(unknown))}")
-        return [g for g in corpus if g["name"] in wanted]
-    return [g for g in corpus if split == "all" or g["split"] == split]
+    return select_games(load_corpus(CORPUS), str(CORPUS.relative_to(ROOT)), split, games)
 
 
 def load_triage(path: Path = TRIAGE) -> list[dict]:
