@@ -31,6 +31,7 @@ from playtester.campaign.loop import CampaignLoop, Observer, Slot, Step
 from playtester.coverage.code import CodeCoverage
 from playtester.coverage.maps import PositionMap
 from playtester.coverage.state import encode_key
+from playtester.report.maps import BIRDSEYE_FILE  # noqa: F401  (where it was; the report reads the file)
 from playtester.vision.evaluate import box_iou
 
 
@@ -158,7 +159,6 @@ class PositionWatch(Observer):
             self.episode.setdefault(step.slot.index, PositionMap(self.cell, self.source)).add(step.game_obs)
 
 
-BIRDSEYE_FILE = "birdseye-{cid}.jsonl"  # in the run folder, next to the store: `BirdsEyeWatch` writes it
 LAYOUT_HOOK = "playtester.vision.dataset:call_hook"  # runs a game's probe hook in its process (`Worker.call`)
 
 

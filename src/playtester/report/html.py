@@ -518,8 +518,7 @@ def _birdseye(view: Any, store: Store, campaign_id: int) -> str:
     """The bird's-eye maps (`report.maps.BirdsEye`) when there is one to show: the one given, else the
     campaign's own record next to the store (``birdseye-ID.jsonl``, written by `BirdsEyeWatch` during
     ``playtester explore``)."""
-    from playtester.campaign.observers import BIRDSEYE_FILE
-    from playtester.report.maps import birdseye_html, load_birdseye
+    from playtester.report.maps import BIRDSEYE_FILE, birdseye_html, load_birdseye
 
     if view is None:
         view = load_birdseye(Path(store.folder) / BIRDSEYE_FILE.format(cid=campaign_id))

@@ -27,6 +27,8 @@ import numpy as np
 
 from playtester.report.images import png_bytes
 
+BIRDSEYE_FILE = "birdseye-{cid}.jsonl"  # in the run folder, next to the store: `campaign.observers.BirdsEyeWatch`
+#                                     writes it, `load_birdseye` reads it (the report, by itself)
 TILE_RGB = {  # muted ground, pathways light (the paper draws them white) so the traces stand out
     ".": (92, 120, 86), "=": (236, 236, 228), "~": (70, 110, 160), "#": (200, 190, 170), "_": (170, 170, 170),
     "T": (50, 80, 50), "B": (120, 100, 90), "H": (40, 64, 40),
