@@ -86,7 +86,7 @@ def coverage(spec, space, steps: int, seed: int) -> tuple[int, int]:
     spec = spec.with_config(abstraction="auto")
     with tempfile.TemporaryDirectory() as out:
         r = explore(spec, out=out, agent="random", budget=Budget(steps=steps), workers=1, seed=seed,
-                    actions=space, code_coverage=True, replay_known=False)
+                    actions=space, code_coverage=True, replay_known=False, finalize=False)
         states, lines = r.states, r.code_covered
         r.store.close()
     return states, lines

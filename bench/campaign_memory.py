@@ -74,7 +74,7 @@ def main() -> None:
     made = provenance()  # as the run starts: the commit it ran
     t0 = time.perf_counter()
     result = explore(resolve(a.game), out=a.out, agent=a.agent, budget=Budget(seconds=a.seconds), workers=a.workers,
-                     seed=0)
+                     seed=0, finalize=False)
     stop.set()
     sampler.join()
     workers = sorted(peaks.values(), key=lambda p: -p["uss_mb"])[: a.workers]  # hosts restarted after a hang

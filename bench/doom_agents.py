@@ -69,7 +69,7 @@ def campaign(job: dict[str, Any]) -> dict[str, Any]:
         wall0 = time.perf_counter()
         r = explore(spec, out=out, agent=job["agent"], budget=Budget(steps=job["steps"] * job["episodes"]),
                     workers=1, seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"],
-                    observers=[RouteWatch()])
+                    observers=[RouteWatch()], finalize=False)
         wall = time.perf_counter() - wall0
     r.store.close()
     cpu = used["s"]

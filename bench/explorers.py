@@ -137,7 +137,7 @@ def run(game: str, agent: str, seed: int, seconds: float, workers: int, actions:
         r = explore(spec, out=out, agent=AGENTS[agent], budget=Budget(seconds=seconds), workers=workers,
                     seed=seed, code_coverage=False, replay_known=False,
                     actions=None if actions == "default" else actions,
-                    demos=[Path(__file__).parent.parent / demos[game]] if game in demos else ())
+                    demos=[Path(__file__).parent.parent / demos[game]] if game in demos else (), finalize=False)
         first: dict[str, float] = {}
         for b in r.bugs:
             which = injected(game, b)

@@ -45,7 +45,7 @@ def recall(seconds: float, workers: int, seed: int, size: int) -> list[float]:
     spec = resolve("blockmaze").with_config(game_args={"size": size, "n_bugs": 5})
     with tempfile.TemporaryDirectory() as out:
         r = explore(spec, out=out, budget=Budget(seconds=seconds), workers=workers, seed=seed,
-                    code_coverage=False, replay_known=False)
+                    code_coverage=False, replay_known=False, finalize=False)
         expected = {b["message"] for b in injected_bugs(5)}
         return sorted(b.first_found_s for b in r.bugs if b.message in expected)
 
@@ -54,7 +54,7 @@ def campaign_seconds(spec, steps: int) -> float:
     """Wall seconds of a whole `explore` campaign of ``steps`` steps (start-up, store and report included)."""
     with tempfile.TemporaryDirectory() as out:
         t = time.perf_counter()
-        explore(spec, out=out, budget=Budget(steps=steps), code_coverage=True, replay_known=False)
+        explore(spec, out=out, budget=Budget(steps=steps), code_coverage=True, replay_known=False, finalize=False)
         return time.perf_counter() - t
 
 

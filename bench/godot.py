@@ -738,7 +738,7 @@ def campaign(kind: str, agent: str, actions: str, steps: int, seed: int) -> dict
     with tempfile.TemporaryDirectory() as out:
         t0 = time.perf_counter()
         r = explore(spec, out=out, agent=agent, budget=Budget(steps=steps), workers=1, seed=seed, actions=space,
-                    code_coverage=False, replay_known=False)
+                    code_coverage=False, replay_known=False, finalize=False)
         wall = time.perf_counter() - t0
         cells = r.store.db.execute("SELECT COUNT(*) FROM positions").fetchone()[0] \
             if _has_table(r.store, "positions") else None

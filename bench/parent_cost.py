@@ -85,7 +85,7 @@ def one_run(spec, space, steps: int, backend: str, ahead: int, where: str) -> di
     clock = Clock()
     with tempfile.TemporaryDirectory() as d:
         r = explore(spec, out=d, budget=Budget(steps=steps), workers=2, seed=3, actions=space, replay_known=False,
-                    backend=backend, observers=[clock], oracles_in=where)
+                    backend=backend, observers=[clock], oracles_in=where, finalize=False)
         bugs = len(r.bugs)
         r.store.close()
     n = clock.loop.steps

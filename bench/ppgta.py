@@ -309,7 +309,7 @@ def campaign(job: dict[str, Any], observers: Sequence[Any] = ()) -> dict[str, An
         wall0 = time.perf_counter()
         r = explore(spec, out=out, agent=job["agent"], budget=Budget(steps=job["steps"] * job["episodes"]),
                     workers=1, seed=job["seed"], code_coverage=False, replay_known=False, demos=job["demos"],
-                    observers=observers)
+                    observers=observers, finalize=False)
         wall = time.perf_counter() - wall0
     r.store.close()
     lines = [json.loads(x) for x in (out / BIRDSEYE_FILE.format(cid=r.campaign_id)).read_text().splitlines()]

@@ -354,7 +354,7 @@ def inner_coverage(game: dict, actions: str, seed: int, steps: int) -> dict:
     space = resolve_space(spec, actions)  # analyzed:FILE: the space the analysis exported, not analysed again
     with tempfile.TemporaryDirectory() as out:
         r = explore(spec, out=out, agent="random", budget=Budget(steps=steps), workers=1, seed=seed, actions=space,
-                    code_coverage=True, replay_known=False)
+                    code_coverage=True, replay_known=False, finalize=False)
         row = {"states": r.states, "lines": r.code_covered, "lines_total": r.code_total, "episodes": r.episodes,
                "bugs": len(r.new_bugs), "seconds": r.seconds, "actions": len(space),
                "bug_list": [{"kind": b.kind, "message": b.message[:300], "location": b.location, "count": b.count}

@@ -89,7 +89,7 @@ def run(cfg: dict, seed: int, steps: int, workers: int) -> dict:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as out:
         r = explore(spec, out=out, agent=cfg["agent"], budget=Budget(steps=steps), workers=workers, seed=seed,
-                    code_coverage=False, replay_known=False, actions=None)
+                    code_coverage=False, replay_known=False, actions=None, finalize=False)
         found: dict[str, dict] = {}
         alarms = []
         for b in r.bugs:

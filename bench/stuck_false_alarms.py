@@ -47,7 +47,7 @@ def campaign(game: str, agent: str, seed: int, steps: int, criterion: str, worke
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as out:
         r = explore(spec, out=out, agent=AGENTS.get(agent, agent), budget=Budget(steps=steps), workers=workers,
-                    seed=seed, code_coverage=False, replay_known=False)
+                    seed=seed, code_coverage=False, replay_known=False, finalize=False)
         stuck = [{"signature": b.signature, "message": b.message, "count": b.count, "first_step": b.first_step,
                   "state": b.details.get("state"), "inputs": b.details.get("inputs"),
                   "injected": injected(game, b)} for b in r.bugs if b.kind == "stuck"]

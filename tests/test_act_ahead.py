@@ -61,7 +61,7 @@ def campaign(tmp_path, monkeypatch, game: str, ahead: int, steps: int = 300, wor
     spec = resolve(game)
     watch = Watch()
     r = explore(spec, out=tmp_path / f"{game}-{ahead}-{backend}", budget=Budget(steps=steps), workers=workers, seed=3,
-                actions=space, replay_known=False, backend=backend, observers=[watch])
+                actions=space, replay_known=False, backend=backend, observers=[watch], finalize=False)
     eps = [(e["seed"], e["steps"], e["outcome"]) for e in r.store.episodes(r.campaign_id)]
     out = (bugs_of(r), eps, r.states, r.code_covered, r.steps, [s[:3] for s in watch.steps], watch.ends)
     r.store.close()

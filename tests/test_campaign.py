@@ -26,7 +26,7 @@ def of_kind(bugs, kind):
 
 
 def test_explore_blockmaze_stores_bugs_coverage_and_timeline(tmp_path):
-    r = explore(resolve("blockmaze"), out=tmp_path, budget=Budget(steps=600), workers=2)
+    r = explore(resolve("blockmaze"), out=tmp_path, budget=Budget(steps=600), workers=2, finalize=False)
     store = Store(tmp_path)
     c = store.campaign(r.campaign_id)
     assert c.status == "finished" and c.steps == 600 and c.abstraction == "features"
@@ -44,20 +44,20 @@ def test_explore_blockmaze_stores_bugs_coverage_and_timeline(tmp_path):
 
 def test_killed_game_and_infinite_loop_are_findings_and_the_campaign_goes_on(tmp_path):
     spec = fixture_spec("os_exit", game_args={"sig": int(signal.SIGKILL)})
-    r = explore(spec, out=tmp_path / "a", budget=Budget(steps=12), actions="blind")
+    r = explore(spec, out=tmp_path / "a", budget=Budget(steps=12), actions="blind", finalize=False)
     [bug] = of_kind(r.bugs, "crash")
     assert bug.kind == "crash" and bug.signature == "crash:signal:9" and bug.count >= 3
     spec = fixture_spec("forever", step_timeout_s=1.0)
-    r = explore(spec, out=tmp_path / "b", budget=Budget(steps=4), actions="blind")
+    r = explore(spec, out=tmp_path / "b", budget=Budget(steps=4), actions="blind", finalize=False)
     [bug] = of_kind(r.bugs, "hang")
     assert bug.kind == "hang" and "forever.py:spin" in bug.signature and r.episodes >= 2
 
 
 def test_known_failures_are_replayed_first_in_the_next_campaign(tmp_path):
     spec = fixture_spec("raise_at", game_args={"n": 30})
-    first = explore(spec, out=tmp_path, budget=Budget(steps=8), actions="blind")
+    first = explore(spec, out=tmp_path, budget=Budget(steps=8), actions="blind", finalize=False)
     assert [b.kind for b in first.bugs] == ["crash"]
-    second = explore(spec, out=tmp_path, budget=Budget(steps=1), actions="blind")
+    second = explore(spec, out=tmp_path, budget=Budget(steps=1), actions="blind", finalize=False)
     assert second.replayed_known == 1 and second.reproduced_known == 1
     [bug] = of_kind(second.bugs, "crash")
     assert bug.first_found_s == 0.0  # found by the replay, before any exploration
@@ -65,7 +65,7 @@ def test_known_failures_are_replayed_first_in_the_next_campaign(tmp_path):
 
 def test_flaky_game_is_flagged(tmp_path):
     spec = fixture_spec("flaky", game_args={"counter": str(tmp_path / "counter")})
-    r = explore(spec, out=tmp_path, budget=Budget(steps=30), actions="blind")
+    r = explore(spec, out=tmp_path, budget=Budget(steps=30), actions="blind", finalize=False)
     [bug] = of_kind(r.bugs, "crash")
     finalize_bugs(r.store, r.campaign_id, [bug.id], shrink=False)
     assert r.store.bug(bug.id).flaky is True
@@ -75,14 +75,14 @@ def test_flaky_game_is_flagged(tmp_path):
 def test_full_disk_is_a_clear_error_that_keeps_what_was_stored(tmp_path):
     # a store size limit just above the empty schema: SQLite's own "database or disk is full" failure
     with pytest.raises(StoreError, match="full.*free some disk space.*--resume.*kept"):
-        explore(resolve("blockmaze"), out=tmp_path, budget=Budget(steps=50000), max_store_mb=0.16)
+        explore(resolve("blockmaze"), out=tmp_path, budget=Budget(steps=50000), max_store_mb=0.16, finalize=False)
     store = Store(tmp_path)
     c = store.campaign()
     assert c.status == "running" and c.episodes > 0
     found = store.bugs(c.id)
     assert found and found[0].trace is not None  # found before the disk filled up, still there
     # with space again, the campaign resumes
-    r = explore(None, out=tmp_path, budget=Budget(steps=c.steps + 20), resume=True)
+    r = explore(None, out=tmp_path, budget=Budget(steps=c.steps + 20), resume=True, finalize=False)
     assert r.campaign_id == c.id and r.steps >= c.steps + 20 and r.store.campaign().status == "finished"
     assert {b.signature for b in found} <= {b.signature for b in r.bugs}
 
@@ -116,8 +116,73 @@ def test_explore_calls_extra_observers_on_every_step(tmp_path):
 
     count = Count()
     r = explore(resolve("blockmaze"), out=tmp_path, budget=Budget(steps=40), code_coverage=False,
-                replay_known=False, observers=[count])
+                replay_known=False, observers=[count], finalize=False)
     assert r.steps == 40 and count.steps == 40 and count.ends == 1
+
+
+def test_explore_is_the_whole_job_and_returns_the_verdict(tmp_path):
+    """`explore` replays known failures, runs the loop, checks each new bug (replayed twice, shrunk) and writes
+    the report, junit.xml and bug folders; its `CampaignResult` says where, and the exit code."""
+    from playtester.campaign import CampaignResult
+
+    spec = fixture_spec("raise_at", game_args={"n": 30})
+    heard: list = []
+    r = explore(spec, out=tmp_path, budget=Budget(steps=8), actions="blind", shrink_seconds=10,
+                on_check=lambda bug_id, msg: heard.append((bug_id, msg)))
+    assert isinstance(r, CampaignResult) and r.stopped is None
+    [bug] = of_kind(r.bugs, "crash")
+    assert r.checked == r.new_bugs and bug.id in r.checked
+    assert r.store.bug_replay(bug.id) is not None and not bug.flaky and bug.min_trace is not None
+    assert heard[0] == (None, f"checking {len(r.checked)} bug(s): replay twice, then shrink")
+    assert any(i == bug.id and msg.startswith("shrunk") for i, msg in heard)
+    assert r.report == tmp_path / "report.html" and "boom at frame 30" in r.report.read_text()
+    assert r.junit == tmp_path / "junit.xml" and "<error" in r.junit.read_text()  # a crash: an error, not a failure
+    assert (tmp_path / "bugs" / str(bug.id) / "bug.json").is_file()
+    assert r.exit_code == 1  # a bug that reproduced fails the run
+    # the next campaign replays it first; nothing new to check, the report is written again
+    again = explore(spec, out=tmp_path, budget=Budget(steps=1), actions="blind")
+    assert again.replayed_known == 1 and again.checked == again.new_bugs and again.report.is_file()
+    with pytest.raises(UsageError, match="--fail-on 'sometimes'"):
+        explore(spec, out=tmp_path / "x", budget=Budget(steps=1), fail_on="sometimes")
+    assert not (tmp_path / "x").exists()  # refused before anything was stored
+
+
+def test_explore_without_finalize_keeps_bugs_unchecked_for_finalize(tmp_path):
+    from playtester.campaign import unfinished_bugs
+
+    spec = fixture_spec("raise_at", game_args={"n": 30})
+    r = explore(spec, out=tmp_path, budget=Budget(steps=8), actions="blind", finalize=False)
+    assert r.report is None and r.junit is None and r.checked == []
+    assert not (tmp_path / "report.html").exists() and unfinished_bugs(r.store, r.campaign_id) == r.new_bugs != []
+
+
+def test_an_observer_stops_a_campaign_and_what_it_found_is_kept_checked_and_reported(tmp_path):
+    """An observer of a real campaign on a bundled game returns False at the first failed check (blockmaze's bug
+    cells): the campaign stops long before its budget, its workers are closed, the bug it found is stored,
+    replayed and in the report, and the verdict fails the run."""
+    from playtester.campaign.loop import Observer
+
+    class StopAtFirstBug(Observer):
+        def __init__(self) -> None:
+            self.workers: list = []
+
+        def on_start(self, loop) -> None:
+            self.workers = [slot.env.worker for slot in loop.slots]
+
+        def on_step(self, step) -> bool:
+            return not (step.game_obs is not None and step.game_obs.checks)
+
+    stop = StopAtFirstBug()
+    r = explore(resolve("blockmaze"), out=tmp_path, budget=Budget(steps=100_000), workers=2, code_coverage=False,
+                replay_known=False, observers=[stop], shrink=False)
+    assert r.stopped is not None and r.stopped.startswith("StopAtFirstBug stopped the campaign at step ")
+    assert 0 < r.steps < 100_000 and r.store.campaign(r.campaign_id).status == "finished"
+    assert len(stop.workers) == 2 and all(w.host_pid is None for w in stop.workers)  # closed: no host runs
+    bugs = r.bugs
+    assert bugs and all(b.kind == "assertion" for b in bugs) and r.checked == [b.id for b in bugs]
+    assert all(r.store.bug_replay(b.id) is not None for b in bugs)
+    assert bugs[0].message in r.report.read_text() and r.exit_code == 1
+    assert "stopped" in {e["outcome"] for e in r.store.episodes(r.campaign_id)}
 
 
 def test_a_bug_found_again_is_counted_without_a_transaction_each_time_and_every_count_is_kept(tmp_path):
@@ -157,7 +222,7 @@ def test_an_interrupted_campaign_keeps_the_counts_of_its_episode_in_flight(tmp_p
     monkeypatch.setattr(Store, "record_finding", recording)
     with pytest.raises(KeyboardInterrupt):
         explore(fixture_spec("buggy"), out=tmp_path, budget=Budget(steps=20_000), workers=1, replay_known=False,
-                actions="blind")
+                actions="blind", finalize=False)
     store = Store(tmp_path)
     by_sig = {b.signature: b.count for b in store.bugs()}
     store.close()
@@ -196,7 +261,7 @@ def test_code_coverage_counts_the_files_the_game_ran_not_its_neighbours(tmp_path
     game = tmp_path / "game"
     shutil.copytree(GAMES / "repo_layout", game)
     (game / "src" / "level_editor.py").write_text("\n".join(f"x{i} = {i}" for i in range(500)) + "\n")
-    r = explore(resolve(f"{game}/src/main.py:main"), out=tmp_path / "out", budget=Budget(steps=20))
+    r = explore(resolve(f"{game}/src/main.py:main"), out=tmp_path / "out", budget=Budget(steps=20), finalize=False)
     files = set(r.store.code_lines(r.campaign_id))
     assert files and not any(f.endswith("level_editor.py") for f in files)
     assert {f.rsplit("/", 1)[-1] for f in files} >= {"main.py", "const.py"}

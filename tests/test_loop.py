@@ -80,6 +80,41 @@ def test_an_observer_can_end_the_episode_and_the_outcome_is_agent():
                                                       ("a", "step", 0, 0)]
 
 
+def test_an_observer_that_returns_false_stops_the_campaign_after_the_round_in_flight():
+    """`Observer.on_step` returning False (as an SB3 callback's ``_on_step``): the other slot's step of that round
+    is still answered and observed (by every observer, the later ones too), the episodes in flight end as
+    ``stopped``, ``on_end`` runs once, and ``loop.stopped`` says who stopped it. None and True go on."""
+
+    class StopAt(Observer):
+        def __init__(self) -> None:
+            self.ends = 0
+
+        def on_step(self, step: Any) -> bool | None:
+            if step.slot.index == 0 and step.index == 2:
+                return False
+            return True if step.index == 1 else None
+
+        def on_end(self, loop: Any) -> None:
+            self.ends += 1
+
+    log: list = []
+    stopper = StopAt()
+    envs = [Counter10(), Counter10()]
+    loop = CampaignLoop(envs, [Explorer(2, seed=0), Explorer(2, seed=1)], Budget(steps=1000),
+                        observers=[stopper, Log("a", log)])
+    loop.run()
+    # two rounds of two slots: slot 0's step 2 stops the campaign, slot 1's step 2 of that round is still seen
+    assert loop.steps == 4 and loop.stopped == "StopAt stopped the campaign at step 3"
+    steps = [e for e in log if e[1] == "step"]
+    assert steps[-2:] == [("a", "step", 0, 2), ("a", "step", 1, 2)] and len(steps) == 6
+    assert [e for e in log if e[1] == "end"] == [("a", "end", 0, "stopped"), ("a", "end", 1, "stopped")]
+    assert stopper.ends == 1 and loop.episodes == 2
+    # the budget alone ends a campaign with ``stopped`` None
+    other = CampaignLoop([Counter10()], [Explorer(2)], Budget(steps=3))
+    other.run()
+    assert other.stopped is None and other.steps == 3
+
+
 def test_no_valid_action_ends_the_episode_and_a_mask_that_never_allows_anything_is_an_error():
     log: list = []
     loop = CampaignLoop([Counter10(mask=[0, 0])], [Explorer(2)], Budget(steps=5), observers=[Log("a", log)])

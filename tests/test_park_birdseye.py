@@ -39,7 +39,8 @@ def test_explore_on_the_park_writes_both_birdseye_maps_with_a_dot_per_probe_obje
         probe_objects = {k: e for k, e in obs.entities.items() if "bug_faces" in e.attrs}
     assert len(probe_objects) == 38
 
-    result = explore(spec, out=tmp_path, budget=Budget(steps=120), code_coverage=False, replay_known=False)
+    result = explore(spec, out=tmp_path, budget=Budget(steps=120), code_coverage=False, replay_known=False,
+        finalize=False)
     record = tmp_path / BIRDSEYE_FILE.format(cid=result.campaign_id)
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     assert len(lines[0]["map"]) == 96 and {o["id"] for o in lines[0]["objects"]} == set(probe_objects)

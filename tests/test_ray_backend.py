@@ -126,7 +126,7 @@ def test_same_seeds_same_findings_on_the_local_and_the_ray_backend(tmp_path, ray
     runs = {}
     for backend in ("local", "ray"):
         r = explore(spec, out=tmp_path / backend, budget=Budget(steps=300), workers=1, seed=3, actions=space,
-                    replay_known=False, backend=backend)
+                    replay_known=False, backend=backend, finalize=False)
         runs[backend] = (findings_of(r.store, r.campaign_id), episodes_of(r.store, r.campaign_id), r.states,
                          r.code_covered)
     assert runs["local"][0], "blockmaze's injected bugs should be found in 300 steps"
@@ -153,7 +153,7 @@ def test_acting_ahead_on_ray_is_one_actor_call_per_batch_with_the_same_findings(
     for backend, ahead in (("local", 1), ("ray", 8)):
         monkeypatch.setattr(loop_module, "AHEAD", ahead)
         r = explore(spec, out=tmp_path / backend, budget=Budget(steps=300), workers=2, seed=3, actions=space,
-                    replay_known=False, backend=backend)
+                    replay_known=False, backend=backend, finalize=False)
         runs[backend] = (findings_of(r.store, r.campaign_id), episodes_of(r.store, r.campaign_id), r.states,
                          r.code_covered, sorted(tuple(b.trace.actions) for b in r.store.bugs(r.campaign_id)
                                                 if b.kind != "frame_time"))
@@ -176,7 +176,7 @@ def test_go_explore_returns_by_snapshot_in_its_actor_as_it_does_locally(tmp_path
     runs = {}
     for backend in ("local", "ray"):
         r = explore(spec, out=tmp_path / backend, agent="goexplore", budget=Budget(steps=450), workers=1, seed=0,
-                    actions=space, replay_known=False, backend=backend)
+                    actions=space, replay_known=False, backend=backend, finalize=False)
         runs[backend] = (episodes_of(r.store, r.campaign_id), r.states, r.agent_stats["snapshots"],
                          r.agent_stats["returns"])
         assert r.agent_stats.get("restore_ms", 0) > 0  # it returned to snapshots (in its actor, on Ray)
@@ -219,7 +219,7 @@ def test_an_actor_killed_mid_campaign_is_worker_lost_and_the_campaign_goes_on(tm
             ray_local.kill(rec.made[1].actor)  # slot 1's actor dies between two of its steps, mid-episode
 
     r = explore(spec, out=tmp_path, budget=Budget(steps=400), workers=2, seed=0, actions="analyzed",
-                replay_known=False, on_progress=on_progress, backend="ray")
+                replay_known=False, on_progress=on_progress, backend="ray", finalize=False)
     store = Store(tmp_path)
     assert state["killed"] >= 150 and state["before"] and r.steps == 400
     episodes = store.episodes(r.campaign_id)

@@ -221,7 +221,7 @@ def test_a_frozen_screen_found_by_a_campaign_replays_and_shrinks(tmp_path):
         f"  - name: {k.lower()}\n    keys: [{k}]\n" for k in ARROWS))
     space = load_manual(tmp_path / "arrows.yaml")
     r = explore(spec, out=tmp_path / "out", agent="random", budget=Budget(steps=40 + 3 * N), seed=0, actions=space,
-                code_coverage=False, replay_known=False)
+                code_coverage=False, replay_known=False, finalize=False)
     try:
         [bug] = [r.store.bug(b) for b in r.new_bugs]
         assert bug.signature.startswith("stuck:screen:")

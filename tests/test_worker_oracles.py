@@ -254,7 +254,7 @@ def campaign(spec: Any, out: Any, where: str, monkeypatch: Any, **kw: Any) -> tu
 
     monkeypatch.setattr(Store, "record_finding", recording)
     keys = KeysSent()
-    r = explore(spec, out=out, replay_known=False, oracles_in=where, observers=[keys], **kw)
+    r = explore(spec, out=out, replay_known=False, oracles_in=where, observers=[keys], **kw, finalize=False)
     r.keys, r.visits = keys, r.store.states(r.campaign_id)
     episodes = [(e["seed"], e["steps"], e["outcome"]) for e in r.store.episodes(r.campaign_id)]
     r.store.close()

@@ -270,14 +270,14 @@ def explore(
     """Run a testing campaign: explore, catch bugs with oracles, store them, write the report."""
     from rich.live import Live
 
-    from playtester.campaign import Budget, unfinished_bugs
+    from playtester.campaign import Budget, Observer, check_fail_on
     from playtester.campaign import explore as run_explore
     from playtester.drive.ray_worker import check_backend
     from playtester.drive.spec import resolve
 
     try:
         check_backend(backend)
-        _check_fail_on(fail_on)
+        check_fail_on(fail_on)
         parsed = Budget.parse(budget)
         spec = None
         if not resume:
@@ -306,29 +306,46 @@ def explore(
             progress.update(task, completed=done, stats=f"steps {p['steps']:,}  episodes {p['episodes']}  "
                             f"states {p['states']:,}  bugs {bugs_seen[0]}")
 
-        with Live(progress, console=console, refresh_per_second=4):
+        live = Live(progress, console=console, refresh_per_second=4)
+
+        class EndLive(Observer):  # the progress bar ends with the loop, before the bugs are checked
+            def on_end(self, loop: Any) -> None:
+                live.stop()
+
+        with live:
             result = run_explore(spec, out=out, agent=agent, budget=parsed, workers=workers, seed=seed,
                                  actions=None if actions == "default" else actions, resume=resume,
                                  code_coverage=code_coverage, on_progress=on_progress, demos=demos,
-                                 backend=backend, ahead=ahead, oracles_in=oracles_in)
-        store, cid = result.store, result.campaign_id
-        if result.replayed_known:
-            console.print(f"replayed {result.replayed_known} known failure(s) first: "
-                          f"{result.reproduced_known} still fail")
-        # the new bugs, and on --resume those a killed run stored but never replayed
-        pending = list(dict.fromkeys(result.new_bugs + unfinished_bugs(store, cid)))
-        report, junit = _finish(store, cid, out, pending, shrink, shrink_seconds, fail_on)
+                                 backend=backend, ahead=ahead, oracles_in=oracles_in, observers=[EndLive()],
+                                 shrink=shrink, shrink_seconds=shrink_seconds, fail_on=fail_on, on_check=_say_check)
     except PlaytesterError as e:
         _fail(e)
         return
-    bugs = store.bugs(cid)
-    table = Table(title=f"playtester explore: {store.campaign(cid).game}", show_header=False,  # type: ignore[union-attr]
-                  title_justify="left")
+    _print_result(result, resume, code_coverage)
+    console.print(f"report: {result.report}\njunit:  {result.junit}\n"
+                  f"replay a bug: playtester replay {out.resolve()}/bugs/ID")
+    raise typer.Exit(result.exit_code)
+
+
+def _say_check(bug_id: int | None, message: str) -> None:
+    """What `campaign.finish_campaign` says as it checks bugs: a heading, then a line a bug."""
+    console.print(message if bug_id is None else f"  bug {bug_id}: {message}", highlight=False)
+
+
+def _print_result(result: Any, resume: bool, code_coverage: bool) -> None:
+    """A finished campaign's table (`campaign.CampaignResult`), its warnings and its bugs."""
+    store, cid = result.store, result.campaign_id
+    campaign, bugs = store.campaign(cid), result.bugs
+    if result.replayed_known:
+        console.print(f"replayed {result.replayed_known} known failure(s) first: {result.reproduced_known} still fail")
+    table = Table(title=f"playtester explore: {campaign.game}", show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
     table.add_row("steps", f"{result.steps:,} in {result.seconds:.0f} s ({result.episodes} episodes)"
                   + (" in all, the resumed campaign's earlier part included" if resume else ""))
-    table.add_row("states", f"{result.states:,} ({store.campaign(cid).abstraction} abstraction)")  # type: ignore[union-attr]
+    if result.stopped:
+        table.add_row("stopped", result.stopped)
+    table.add_row("states", f"{result.states:,} ({campaign.abstraction} abstraction)")
     if result.code_total:
         table.add_row("code coverage", f"{result.code_covered}/{result.code_total} statements "
                       f"({100 * result.code_covered / result.code_total:.0f}%) of the game's files that ran")
@@ -348,20 +365,6 @@ def explore(
     for w in result.warnings:
         console.print(f"  [yellow]warning:[/] {w}", highlight=False)
     _print_bugs(bugs)
-    console.print(f"report: {report}\njunit:  {junit}\nreplay a bug: playtester replay {out.resolve()}/bugs/ID")
-    raise typer.Exit(_verdict(bugs, fail_on))
-
-
-def _check_fail_on(fail_on: str) -> None:
-    if fail_on not in ("reproduced", "flaky"):
-        raise UsageError(f"--fail-on {fail_on!r}: use reproduced (the default: only bugs that fire again when "
-                         "replayed fail the run) or flaky (any bug fails it)")
-
-
-def _verdict(bugs: list[Any], fail_on: str) -> int:
-    """Exit code 1 when a bug fails the run (`Bug.fails`: it reproduced, or any bug with ``--fail-on flaky``);
-    else 0: a finding that did not fire again is noise a CI build should see, not fail on."""
-    return 1 if any(b.fails(fail_on == "flaky") for b in bugs) else 0
 
 
 def _print_bugs(bugs: list[Any]) -> None:
@@ -373,32 +376,6 @@ def _print_bugs(bugs: list[Any]) -> None:
                       highlight=False)
 
 
-def _finish(store: Any, cid: int, out: Path, pending: list[int], shrink: bool, shrink_seconds: float,
-            fail_on: str) -> tuple[Path, Path]:
-    """Replay and shrink the ``pending`` bugs, then write the bug folders, junit.xml and report.html."""
-    from playtester.campaign import bug_frames, finalize_bugs
-    from playtester.oracles import settings_model
-    from playtester.report import write_bug_folders, write_junit, write_report
-
-    if pending:
-        console.print(f"checking {len(pending)} bug(s): replay twice, then shrink")
-        finalize_bugs(store, cid, pending, shrink=shrink, shrink_seconds=shrink_seconds,
-                      on_bug=lambda i, msg: console.print(f"  bug {i}: {msg}", highlight=False))
-    frames_cache: dict[int, Any] = {}
-
-    def frames_for(bug: Any) -> Any:
-        if bug.id not in frames_cache:
-            frames_cache[bug.id] = bug_frames(bug)
-        return frames_cache[bug.id]
-
-    oracles = store.campaign(cid).config.get("oracles", {})
-    kinds = settings_model().model_validate(oracles).enabled  # the table as stored; all when not set
-    write_bug_folders(store, cid, out, frames_for_bug=frames_for)
-    junit = write_junit(store, cid, out / "junit.xml", kinds, fail_on_flaky=fail_on == "flaky")
-    report = write_report(store, cid, out / "report.html", frames_for_bug=frames_for)
-    return report, junit
-
-
 @app.command()
 def finalize(out: Path = typer.Argument(..., help="a campaign's folder (explore's --out)"),
              shrink: bool = typer.Option(True, help="shrink each bug's trace with delta debugging"),
@@ -406,28 +383,28 @@ def finalize(out: Path = typer.Argument(..., help="a campaign's folder (explore'
              fail_on: str = typer.Option("reproduced", "--fail-on", help="reproduced or flaky (as explore's)")) -> None:
     """Finish a campaign that was stopped before its end: replay and shrink the bugs it stored but never checked,
     then write its report, junit.xml and bug folders again."""
-    from playtester.campaign import unfinished_bugs
+    from playtester.campaign import check_fail_on, exit_code, finish_campaign, unfinished_bugs
     from playtester.store import Store
 
     _load_replayers()
     try:
-        _check_fail_on(fail_on)
+        check_fail_on(fail_on)
         if not (out / "playtester.sqlite").is_file():
             raise UsageError(f"{out} holds no campaign (no playtester.sqlite); name the folder explore wrote (--out)")
         store = Store(out, create=False)
         c = store.campaign()
         if c is None:
             raise UsageError(f"{out}/playtester.sqlite holds no campaign yet")
-        pending = unfinished_bugs(store, c.id)
-        report, junit = _finish(store, c.id, out, pending, shrink, shrink_seconds, fail_on)
+        done = finish_campaign(store, c.id, unfinished_bugs(store, c.id), shrink=shrink,
+                               shrink_seconds=shrink_seconds, fail_on=fail_on, on_check=_say_check)
     except PlaytesterError as e:
         _fail(e)
         return
     bugs = store.bugs(c.id)
-    console.print(f"campaign {c.id} on {c.game}: {len(pending)} bug(s) checked now, {len(bugs)} in all")
+    console.print(f"campaign {c.id} on {c.game}: {len(done.checked)} bug(s) checked now, {len(bugs)} in all")
     _print_bugs(bugs)
-    console.print(f"report: {report}\njunit:  {junit}")
-    raise typer.Exit(_verdict(bugs, fail_on))
+    console.print(f"report: {done.report}\njunit:  {done.junit}")
+    raise typer.Exit(exit_code(bugs, fail_on))
 
 
 # ------------------------------------------------------------------------------------------------ init

@@ -101,7 +101,7 @@ def test_a_campaign_plays_its_demonstrations_for_wuji_before_the_first_step(tmp_
     combat_trace(demos / "b.json", [right] * 18 + [strike] * 30)  # longer than an episode: cut at 40 steps
     spec = resolve("combat").with_config(max_episode_steps=40)
     r = explore(spec, out=tmp_path / "out", agent=WUJI, budget=Budget(steps=60), workers=1,
-                code_coverage=False, replay_known=False, demos=[demos])
+                code_coverage=False, replay_known=False, demos=[demos], finalize=False)
     assert r.agent_stats["demos"] == 2 and r.agent_stats["demo_steps"] == 30 + 40 and r.agent_stats["cloned"] == 1
     assert r.agent_stats["bc_accuracy"] > 0.5  # ten times an untrained policy's (1 in 21 actions of the space)
     assert r.steps == 60  # the demonstrations' steps are not the campaign's
@@ -118,7 +118,7 @@ def test_bad_demonstrations_are_clear_errors_and_store_nothing(tmp_path):
         out = tmp_path / f"out{len(list(tmp_path.iterdir()))}"
         with pytest.raises(exc, match=match):
             explore(kw.pop("spec", spec), out=out, agent=agent, budget=Budget(steps=5), workers=1,
-                    code_coverage=False, replay_known=False, demos=demos, **kw)
+                    code_coverage=False, replay_known=False, demos=demos, **kw, finalize=False)
         assert not out.exists() or Store(out).campaign() is None
 
     fails([tmp_path / "missing.json"], match="missing.json does not exist")

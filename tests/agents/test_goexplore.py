@@ -20,7 +20,8 @@ def _corridor():
 
 def _run(tmp_path, agent):
     return explore(_corridor(), out=tmp_path / agent.replace(":", "_"), agent=agent, budget=Budget(steps=1500),
-                   actions=f"manual:{GAMES / 'corridor.actions.yaml'}", code_coverage=False, replay_known=False)
+                   actions=f"manual:{GAMES / 'corridor.actions.yaml'}", code_coverage=False, replay_known=False,
+        finalize=False)
 
 
 def test_random_play_does_not_reach_the_deep_cell(tmp_path):
@@ -150,7 +151,8 @@ def test_a_return_by_replay_does_not_hold_the_other_worker_up(tmp_path):
     counted: list[int] = []
     r = explore(_corridor(), out=tmp_path / "two", agent="goexplore:explore_steps=30,return_mode=replay",
                 budget=Budget(steps=1500), workers=2, actions=f"manual:{GAMES / 'corridor.actions.yaml'}",
-                code_coverage=False, replay_known=False, on_progress=lambda p: counted.append(p["steps"]))
+                code_coverage=False, replay_known=False, on_progress=lambda p: counted.append(p["steps"]),
+        finalize=False)
     replay_steps = r.agent_stats["timings"]["replay_steps"]
     assert r.agent_stats["returns"]["replay"] > 5 and r.agent_stats["returns"]["replay_failed"] == 0
     # each loop round steps both workers; a round that counted fewer than 2 had a worker replaying
@@ -169,7 +171,7 @@ def test_a_replay_starts_from_the_nearest_snapshot_on_the_way(tmp_path):
     return still replay from the seed."""
     r = explore(_corridor(), out=tmp_path / "two", agent="goexplore:explore_steps=30,replay_weight=1", workers=2,
                 budget=Budget(steps=1500), actions=f"manual:{GAMES / 'corridor.actions.yaml'}",
-                code_coverage=False, replay_known=False)
+                code_coverage=False, replay_known=False, finalize=False)
     stats = r.agent_stats
     assert stats["returns"]["via_snapshot"] > 0 and stats["returns"]["replay_failed"] == 0
     assert stats["timings"]["replay_skipped_steps"] > stats["timings"]["replay_steps"] > 0

@@ -526,7 +526,7 @@ def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests
 
     spec = resolve("park").with_config(max_episode_steps=110)
     r = explore(spec, out=tmp_path / "out", agent=AGENT + f",approach_steps={approach}", budget=Budget(steps=200),
-                workers=1, code_coverage=False, replay_known=False, demos=_few_demos(tmp_path), seed=3)
+                workers=1, code_coverage=False, replay_known=False, demos=_few_demos(tmp_path), seed=3, finalize=False)
     s = r.agent_stats
     assert r.steps == 200 and s["fitted"] and s["warmup"] == 40
     assert s["inspect_demos"] == 2 and s["preference_demos"] == 2 and s["demo_steps"] == 120 + 2 * 110  # cut
@@ -556,7 +556,7 @@ def test_after_a_test_ppgta_can_return_to_where_the_test_began(tmp_path):
 
     spec = resolve("park").with_config(max_episode_steps=110)
     r = explore(spec, out=tmp_path / "out", agent=AGENT + ",after_test=return", budget=Budget(steps=230), workers=1,
-                code_coverage=False, replay_known=False, demos=_few_demos(tmp_path), seed=3)
+                code_coverage=False, replay_known=False, demos=_few_demos(tmp_path), seed=3, finalize=False)
     s = r.agent_stats
     assert r.steps == 230 and s["explore"] + s["test"] + s["warmup"] == 230
     assert s["test_returns"] >= 1 and s["test_return_failed"] == 0

@@ -24,7 +24,7 @@ def test_every_agent_explores_every_bundled_game(tmp_path, game):
     spec = resolve(game).with_config(max_episode_steps=10)
     for name, agent in SMALL.items():
         r = explore(spec, out=tmp_path / name, agent=agent, budget=Budget(steps=24), workers=2 if name != "random"
-                    else 1, code_coverage=False, replay_known=False)
+                    else 1, code_coverage=False, replay_known=False, finalize=False)
         c = r.store.campaign(r.campaign_id)
         assert c.status == "finished" and r.steps >= 24 and r.episodes >= 2 and r.states >= 1, (name, game)
         assert (c.agent_state is not None) == (name != "random")
@@ -34,11 +34,11 @@ def test_every_agent_explores_every_bundled_game(tmp_path, game):
 @pytest.mark.parametrize("agent", ["goexplore:explore_steps=10", "wuji:population=2,offspring=2,runs=1,hidden=16"])
 def test_a_stopped_campaign_resumes_with_its_agent_state(tmp_path, agent):
     first = explore(resolve("blockmaze"), out=tmp_path, agent=agent, budget=Budget(steps=150), workers=2,
-                    code_coverage=False)
+                    code_coverage=False, finalize=False)
     store = Store(tmp_path)
     store.update_campaign(first.campaign_id, status="running")  # as if it had been killed
     assert store.campaign().agent_state
-    again = explore(None, out=tmp_path, budget=Budget(steps=300), resume=True, code_coverage=False)
+    again = explore(None, out=tmp_path, budget=Budget(steps=300), resume=True, code_coverage=False, finalize=False)
     assert again.campaign_id == first.campaign_id and again.steps >= 300
     if agent.startswith("goexplore"):
         assert again.agent_stats["cells"] >= first.agent_stats["cells"] > 0
@@ -70,7 +70,7 @@ def test_agent_features_are_what_wuji_sees_and_a_wrong_name_is_a_clear_error(tmp
 
     assert "boss_dx" in agent_settings(spec).features and "boss_dx" not in spec.config.features
     r = explore(spec, out=tmp_path / "ok", agent=SMALL["wuji"], budget=Budget(steps=12), workers=1,
-                code_coverage=False, replay_known=False)
+                code_coverage=False, replay_known=False, finalize=False)
     state = unpack_tree(r.store.campaign(r.campaign_id).agent_state)["state"]
     assert state["n_in"] == len(agent_settings(spec).features)
     keys = r.store.states(r.campaign_id)  # coverage: the same features as before
@@ -78,5 +78,5 @@ def test_agent_features_are_what_wuji_sees_and_a_wrong_name_is_a_clear_error(tmp
     bad = spec.with_config(agent=spec.config.agent | {"features": ["hero_x", "boss_dz"]})
     with pytest.raises(ConfigError, match=r"\[agent\] features lists 'boss_dz'.*reports .*boss_dx"):
         explore(bad, out=tmp_path / "bad", agent=SMALL["wuji"], budget=Budget(steps=12), workers=1,
-                code_coverage=False, replay_known=False)
+                code_coverage=False, replay_known=False, finalize=False)
     assert not (tmp_path / "bad").exists() or Store(tmp_path / "bad").campaign() is None

@@ -279,7 +279,7 @@ def test_a_campaign_acting_ahead_finds_the_same_as_one_step_per_call(tmp_path, m
         monkeypatch.setattr(loop_module, "AHEAD", ahead_steps)
         watch = Steps()
         r = explore(resolve("godot:coinhop"), out=tmp_path / f"run{ahead_steps}", budget=Budget(steps=400), workers=1,
-                    seed=2, replay_known=False, observers=[watch])
+                    seed=2, replay_known=False, observers=[watch], finalize=False)
         bugs = sorted((b.signature, b.trace.seed, b.first_step, tuple(b.trace.actions))
                       for b in r.store.bugs(r.campaign_id) if b.kind != "frame_time")
         eps = [(e["seed"], e["steps"], e["outcome"]) for e in r.store.episodes(r.campaign_id)]

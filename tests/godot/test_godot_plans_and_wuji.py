@@ -57,7 +57,8 @@ def test_wuji_explores_coinhop(tmp_path):
     from playtester.campaign import Budget, explore
 
     r = explore(resolve("godot:coinhop"), out=tmp_path, agent="wuji:population=2,offspring=2,runs=1,hidden=16,"
-                "max_train_rounds=1", budget=Budget(steps=80), workers=1, code_coverage=False, replay_known=False)
+                "max_train_rounds=1", budget=Budget(steps=80), workers=1, code_coverage=False, replay_known=False,
+        finalize=False)
     try:
         assert r.steps >= 80 and r.episodes >= 1 and r.states > 10
         assert not [b for b in r.bugs if b.kind == "worker"]

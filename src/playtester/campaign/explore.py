@@ -1,6 +1,8 @@
-"""``playtester explore``: the campaign loop with every observer: oracles, state and code coverage, the
-position map, the explorer's hooks, and the SQLite store, which gets findings, traces and coverage as they
-happen (so a killed campaign resumes and its report still renders)."""
+"""``playtester explore``, the whole job (as Stable-Baselines3's ``learn()``): the known failures of the game replayed
+first, the campaign loop with every observer (oracles, state and code coverage, the position map, the explorer's
+hooks, and the SQLite store, which gets findings, traces and coverage as they happen, so a killed campaign resumes
+and its report still renders), then the new bugs checked and the reports written (`finish.finish_campaign`); `explore`
+returns the verdict (`CampaignResult`). An observer may stop the campaign (`Observer.on_step` returns False)."""
 
 from __future__ import annotations
 
@@ -15,9 +17,9 @@ from playtester.actions.space import space_to_dict
 from playtester.agents.settings import agent_settings
 from playtester.campaign.control import EpisodeControl
 from playtester.campaign.demos import load_demos, play_demos
+from playtester.campaign.finish import check_fail_on, exit_code, finish_campaign, unfinished_bugs
 from playtester.campaign.loop import Budget, CampaignLoop, Observer, Slot
 from playtester.campaign.observers import (
-    BIRDSEYE_FILE,
     AgentSaver,
     BirdsEyeWatch,
     CodeWatch,
@@ -41,6 +43,7 @@ from playtester.env import GameEnv, resolve_space, space_from_dict
 from playtester.errors import UsageError
 from playtester.findings import Trace
 from playtester.oracles import frames_needed, make_oracles, oracle_settings
+from playtester.report.maps import BIRDSEYE_FILE
 from playtester.store import Store
 
 CAPTURE = (48, 48)  # frames the explorer captures: enough for pixel cells and the frozen-screen oracle
@@ -72,8 +75,8 @@ def choose_abstraction(name: str, obs: Observation, features: list[str] | None,
 
 
 @dataclass
-class ExploreResult:
-    """What a campaign found, with where it is stored."""
+class CampaignResult:
+    """A campaign's verdict: what it played and found, where it is stored, the files written, and its exit code."""
 
     campaign_id: int
     store: Store
@@ -89,10 +92,22 @@ class ExploreResult:
     agent_stats: dict[str, Any] = field(default_factory=dict)  # the explorer's own numbers (stats())
     warnings: list[str] = field(default_factory=list)  # workers dropped (lost past their restarts)
     demos: dict[str, Any] = field(default_factory=dict)  # the demonstrations: read (from the cache), played, seconds
+    stopped: str | None = None  # why an observer stopped the campaign before its budget was spent (None: it was not)
+    checked: list[int] = field(default_factory=list)  # bugs replayed (and shrunk) at the end: the new ones, and on
+    #                                                   a resume those a killed run stored but never replayed
+    report: Path | None = None  # report.html (None: explore ran with ``finalize=False``)
+    junit: Path | None = None  # junit.xml
+    fail_on: str = "reproduced"  # what fails the run (`finish.exit_code`)
 
     @property
     def bugs(self) -> list[Any]:
+        """Every bug of the campaign (`findings.Bug`), as stored now."""
         return self.store.bugs(self.campaign_id)
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a bug fails the run (it reproduced; any bug with ``fail_on="flaky"``), else 0."""
+        return exit_code(self.bugs, self.fail_on)
 
 
 @dataclass
@@ -113,9 +128,17 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
             replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None,
             max_store_mb: float | None = None, demos: Sequence[str | Path] = (),
             backend: str | None = None, observers: Sequence[Observer] = (), ahead: int | None = None,
-            oracles_in: str | None = None) -> ExploreResult:
-    """Run a testing campaign: ``agent`` plays the game on ``workers`` workers until ``budget`` is spent;
-    every step passes through the oracles; bugs, traces and coverage go to the store in ``out``.
+            oracles_in: str | None = None, finalize: bool = True, shrink: bool = True, shrink_seconds: float = 30.0,
+            fail_on: str = "reproduced",
+            on_check: Callable[[int | None, str], None] | None = None) -> CampaignResult:
+    """Run a testing campaign, the whole job: the game's known failures replayed first (``replay_known``), then
+    ``agent`` plays the game on ``workers`` workers until ``budget`` is spent or an observer stops it (its
+    ``on_step`` returns False); every step passes through the oracles; bugs, traces and coverage go to the store
+    in ``out`` as they are found. Then (``finalize``) each new bug is replayed twice and its trace shrunk
+    (``shrink``, at most ``shrink_seconds`` a bug; ``on_check(bug_id, message)`` hears how each went), and the
+    bug folders, ``junit.xml`` and ``report.html`` are written in ``out``. The `CampaignResult` says what was found,
+    where the reports are, and the exit code (``fail_on``: ``reproduced`` or ``flaky``, see `finish.exit_code`).
+    ``finalize=False``: the loop only (the bugs stored unchecked, no report; ``playtester finalize`` does the rest).
 
     With ``resume``, the latest unfinished campaign in ``out`` continues where it stopped (its game,
     config, action space, seeds, coverage and bugs are read back from the store).
@@ -137,6 +160,7 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     The same seeds give the same findings either way.
     """
     check_backend(backend)
+    check_fail_on(fail_on)
     where = check_oracles_in(oracles_in)
     c = _open(spec, out, agent, workers, actions, resume, demos, max_store_mb)
     agents = make_agents(c.agent, len(c.space), c.workers, seed)
@@ -151,11 +175,18 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
         for _ in range(c.workers):
             envs.append(GameEnv(c.spec, actions=c.space, capture=c.capture, obs_size=capture,
                                 code_coverage=code_coverage, backend=backend, oracles=in_worker))
-        return _run(c, envs, agents, budget, seed, code_coverage, replay_known, on_progress, demo_traces,
-                    observers, ahead, in_worker is None)
+        result = _run(c, envs, agents, budget, seed, code_coverage, replay_known, on_progress, demo_traces,
+                      observers, ahead, in_worker is None)
     finally:
         for env in envs:
             env.close()
+    result.fail_on = fail_on
+    if finalize:  # the new bugs, and on a resume those a killed run stored but never replayed
+        pending = list(dict.fromkeys(result.new_bugs + unfinished_bugs(c.store, result.campaign_id)))
+        done = finish_campaign(c.store, result.campaign_id, pending, shrink=shrink, shrink_seconds=shrink_seconds,
+                      fail_on=fail_on, on_check=on_check)
+        result.checked, result.report, result.junit = done.checked, done.report, done.junit
+    return result
 
 
 def _check_warmup(agent: Any, name: str, budget: Budget, resume: bool) -> None:
@@ -212,7 +243,7 @@ def _demos_for(agent: Any, demos: Sequence[str | Path], spec: GameSpec, space: A
 def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, seed: int, code_coverage: bool,
          replay_known: bool, on_progress: Callable[[dict[str, Any]], None] | None,
          demo_traces: list[tuple[str, Trace]], extra: Sequence[Observer] = (), ahead: int | None = None,
-         oracles_here: bool = True) -> ExploreResult:
+         oracles_here: bool = True) -> CampaignResult:
     spec, store, prior, cfg = c.spec, c.store, c.prior, c.spec.config
     first_seed = prior.next_seed if prior else seed
     first = envs[0].reset(seed=first_seed)  # the first episode tells which abstraction fits the game
@@ -254,8 +285,9 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
     store.update_campaign(cid, status="finished", steps=loop.steps, episodes=loop.episodes, elapsed_s=loop.now_s())
     states = next(o for o in loop.observers if isinstance(o, StateCoverage))
     stats = agents[0].stats() if hasattr(agents[0], "stats") else {}
-    return ExploreResult(cid, store, loop.steps, loop.episodes, loop.now_s(), len(states.seen), code.covered(),
-                         code.total(), new_bugs, replayed, reproduced, stats, loop.warnings, demo_counts)
+    return CampaignResult(cid, store, loop.steps, loop.episodes, loop.now_s(), len(states.seen), code.covered(),
+                          code.total(), new_bugs, replayed, reproduced, stats, loop.warnings, demo_counts,
+                          stopped=loop.stopped)
 
 
 class CountWriter(Observer):
@@ -341,42 +373,3 @@ def _replay_known(store: Store, cid: int, game: str, new: list[int]) -> tuple[in
                     new.append(bug_id)
                 break
     return replayed, reproduced
-
-
-def unfinished_bugs(store: Store, campaign_id: int) -> list[int]:
-    """The campaign's bugs that were stored but never replayed (a campaign killed before its end, or one that ran
-    with an older playtester): what `finalize_bugs` has left to do."""
-    return [b.id for b in store.bugs(campaign_id) if b.trace is not None and store.bug_replay(b.id) is None]
-
-
-def finalize_bugs(store: Store, campaign_id: int, bug_ids: list[int], shrink: bool = True,
-                  shrink_seconds: float = 30.0, on_bug: Callable[[int, str], None] | None = None) -> None:
-    """For each new bug: replay it twice, and shrink its trace with ddmin. A bug whose replays did not fire it at
-    its step, in every run, is *flaky* (``flaky`` True): it does not fail a run unless asked (``--fail-on flaky``)."""
-    from playtester.replay import minimize_bug, replay_bug
-
-    for bug_id in bug_ids:
-        bug = store.bug(bug_id)
-        if bug.trace is None:
-            continue
-        report = replay_bug(bug)
-        store.set_bug(bug_id, flaky=not report.reproduced, replay=report.describe())
-        if on_bug:
-            on_bug(bug_id, report.describe())
-        if shrink and report.reproduced and bug.kind != "hang":
-            result = minimize_bug(store.bug(bug_id), max_seconds=shrink_seconds)
-            if result.reproduced:
-                store.set_bug(bug_id, min_trace=result.trace)
-            if on_bug:
-                on_bug(bug_id, f"shrunk {result.describe(len(bug.trace.actions))}" if result.reproduced
-                       else result.describe(len(bug.trace.actions)))
-
-
-def bug_frames(bug: Any, n: int = 8) -> list[Any]:
-    """The last ``n`` full-size frames of a bug's (shrunk) trace, by replaying it."""
-    from playtester.replay import run_trace
-
-    trace = bug.min_trace or bug.trace
-    if trace is None:
-        return []
-    return run_trace(trace, stop_on=bug.signature, keep_frames=n, capture="full").frames

@@ -134,10 +134,14 @@ class Observer:
     - ``on_reset(slot)``: the slot's game was reset or restored (a new episode process runs).
     - ``on_episode_start(slot, fresh)``: an episode begins; ``fresh`` when the campaign reset it (its step
       0 follows), False when the explorer started it itself (a return to a snapshot or a trace).
-    - ``on_step(step)``: a played step (`Step`), step 0 included.
+    - ``on_step(step)``: a played step (`Step`), step 0 included. Returning False stops the campaign (as a
+      Stable-Baselines3 callback's ``_on_step``): the round in flight is finished (every step already sent is
+      answered and observed), the episodes in flight end (outcome ``stopped``), ``on_end`` is called, and
+      `campaign.explore` keeps what was found, checks it and writes the report as after a spent budget.
+      None (no return) or True goes on.
     - ``on_replay_step(slot, index)``: a step of a replayed trace (watched, not counted, nothing re-reported).
     - ``on_episode_end(slot, outcome, reason)``: an episode ended (finished, done, truncated, crash, hang,
-      memory, worker_lost, no-valid-action, agent, budget).
+      memory, worker_lost, no-valid-action, agent, budget, stopped).
     - ``on_round(loop)``: after every round of steps.
     - ``on_end(loop)``: once, after the budget was spent and the episodes in flight were ended.
     """
@@ -145,7 +149,7 @@ class Observer:
     def on_start(self, loop: CampaignLoop) -> None: ...
     def on_reset(self, slot: Slot) -> None: ...
     def on_episode_start(self, slot: Slot, fresh: bool) -> None: ...
-    def on_step(self, step: Step) -> None: ...
+    def on_step(self, step: Step) -> bool | None: ...
     def on_replay_step(self, slot: Slot, index: int) -> None: ...
     def on_episode_end(self, slot: Slot, outcome: str, reason: str) -> None: ...
     def on_round(self, loop: CampaignLoop) -> None: ...
@@ -171,6 +175,9 @@ class CampaignLoop:
     warning (``warnings``) and the others go on; with none left, `WorkerError`. ``ahead``: acting ahead, the
     steps per call to a Ray worker (see the module's doc; None: `AHEAD`; 1: off, one step per call).
 
+    An observer whose ``on_step`` returns False, or anyone calling `stop`, ends the campaign after the round in
+    flight (``stopped`` says why; None when the budget ended it).
+
     The campaign's clock (`now_s`, a time budget, steps/s) starts when every slot has started its first
     episode: the workers' own start (a Ray actor's and the game host inside it, which start at its first call)
     is not campaign time, so a backend is not charged for starting up (``startup_s`` holds how long it took).
@@ -192,6 +199,7 @@ class CampaignLoop:
         self.agents = list({id(a): a for a in agents}.values())  # a shared explorer once
         self._empty_rounds = 0
         self.warnings: list[str] = []
+        self.stopped: str | None = None  # why the campaign was stopped before its budget was spent (`stop`)
 
     # ---- time and events
     def now_s(self) -> float:
@@ -201,6 +209,23 @@ class CampaignLoop:
     def emit(self, event: str, *args: Any) -> None:
         for o in self.observers:
             getattr(o, event)(*args)
+
+    def emit_step(self, step: Step) -> None:
+        """Every observer's ``on_step``; one that returns False stops the campaign (`stop`), the later ones still
+        see the step."""
+        for o in self.observers:
+            if o.on_step(step) is False and self.stopped is None:
+                self.stop(f"{type(o).__name__} stopped the campaign at step {self.steps}")
+
+    def stop(self, reason: str) -> None:
+        """End the campaign after the round in flight: every step already sent is answered and observed, then the
+        episodes in flight end (outcome ``stopped``) and ``on_end`` is called."""
+        self.stopped = self.stopped or reason
+
+    @property
+    def done(self) -> bool:
+        """The budget is spent, or the campaign was stopped."""
+        return self.stopped is not None or self.budget.spent(self.steps, self.now_s())
 
     def new_suite(self) -> Any:
         if self.make_suite is None:
@@ -218,12 +243,13 @@ class CampaignLoop:
             self.start(slot, reset=True if reset is None else reset[slot.index])
         now = time.perf_counter()
         self.startup_s, self.t0 = now - self.t0, now  # the clock starts once every worker is up
-        while not self.budget.spent(self.steps, self.now_s()):
+        while not self.done:
             self.round()
             self.emit("on_round", self)
+        outcome, why = ("stopped", self.stopped) if self.stopped else ("budget", "the campaign's budget was spent")
         for slot in self.slots:  # the episodes in flight count too (not a return still replaying its way there)
             if slot.actions and slot.replayed is None and not slot.dropped:
-                self.finish(slot, "budget", "the campaign's budget was spent")
+                self.finish(slot, outcome, why)
         self.emit("on_end", self)
 
     def start(self, slot: Slot, reset: bool = True) -> None:
@@ -248,7 +274,7 @@ class CampaignLoop:
         slot.actions = []
         slot.suite = self.new_suite()
         self.emit("on_episode_start", slot, True)
-        self.emit("on_step", Step(slot, 0, None, None, None, slot.obs, 0.0, False, False, slot.info, slot.last_obs))
+        self.emit_step(Step(slot, 0, None, None, None, slot.obs, 0.0, False, False, slot.info, slot.last_obs))
 
     def finish(self, slot: Slot, outcome: str, reason: str) -> None:
         self.episodes += 1
@@ -292,7 +318,7 @@ class CampaignLoop:
             self.steps += 1
             step = Step(slot, len(slot.actions), slot.actions[-1], prev, prev_info, slot.obs, r, term, trunc,
                         slot.info, slot.last_obs)
-            self.emit("on_step", step)
+            self.emit_step(step)
             if term or trunc:
                 exit = slot.info.get("exit")
                 self.finish(slot, outcome_of(exit, trunc, slot.info.get("done_reason")),

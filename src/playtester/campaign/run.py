@@ -115,7 +115,7 @@ class RunCounts(Observer):
 
     def on_episode_end(self, slot: Slot, outcome: str, reason: str) -> None:
         steps, read = len(slot.actions), self.read.pop(slot.index, 0)
-        if outcome == "budget":
+        if outcome in ("budget", "stopped"):
             return  # still running when the run ended: not an ended episode
         exit = slot.info.get("exit") if outcome != "no-valid-action" else None
         self.summary.episodes.append(EpisodeEnd(slot.index, slot.seed, steps, outcome, exit,
