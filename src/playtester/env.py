@@ -22,6 +22,7 @@ from playtester.drive.backend import backend_for
 from playtester.drive.observation import Observation, resize_nearest
 from playtester.drive.spec import GameSpec, resolve
 from playtester.drive.worker import Worker
+from playtester.drive.workerlike import WorkerLike
 from playtester.errors import UsageError
 
 
@@ -86,9 +87,9 @@ def resolve_space(spec: GameSpec, actions: str | ActionSpace | None) -> ActionSp
     return make_space(actions, spec.config.blacklist)
 
 
-def make_worker(backend: str | None, spec: GameSpec, space: Any = None, **kwargs: Any) -> Any:
+def make_worker(backend: str | None, spec: GameSpec, space: Any = None, **kwargs: Any) -> WorkerLike:
     """A worker for ``backend`` (``local``, None, ``ray`` or ``ray:ADDRESS``): a `Worker`, or a `RayWorker`
-    (Ray is imported only then: it is the ``ray`` extra)."""
+    (Ray is imported only then: it is the ``ray`` extra); either is a `WorkerLike`, used as one."""
     from playtester.drive.ray_worker import parse_backend
 
     kind, address = parse_backend(backend)
@@ -139,8 +140,9 @@ class GameEnv(gym.Env):
         self.render_mode = render_mode
         if capture == "obs":
             capture = self.obs_size if (obs_type == "pixels" or render_mode) else None
-        self.worker = make_worker(backend, self.spec_, self.space, capture=capture, code_coverage=code_coverage,
-                                  **({"oracles": oracles} if oracles is not None else {}))
+        self.worker: WorkerLike = make_worker(backend, self.spec_, self.space, capture=capture,
+                                              code_coverage=code_coverage,
+                                              **({"oracles": oracles} if oracles is not None else {}))
         self.action_space = gym.spaces.Discrete(len(self.space))
         self.feature_names: list[str] = list(self.spec_.config.features or [])
         if obs_type == "features" and not self.feature_names:
@@ -178,8 +180,8 @@ class GameEnv(gym.Env):
     # acting ahead (`CampaignLoop`): a batch of steps whose later actions ``plan`` chooses where the game runs
     @property
     def can_act_ahead(self) -> bool:
-        """The worker plays batches (`Worker.act_ahead_async`: the local `Worker` and the `RayWorker`)."""
-        return hasattr(self.worker, "act_ahead_async")
+        """The worker plays batches (`WorkerLike.can_act_ahead`: the local `Worker` and the `RayWorker` do)."""
+        return self.worker.can_act_ahead
 
     def act_ahead_async(self, action: int, plan: Any, n: int, chunk: int) -> None:
         """Start a batch of at most ``n`` steps, ``action`` first (`Worker.act_ahead_async`); `step_wait`
@@ -189,7 +191,7 @@ class GameEnv(gym.Env):
     @property
     def ahead(self) -> bool:
         """The next `step_wait` answers a batch step that was not sent with `step_async`."""
-        return bool(getattr(self.worker, "ahead", False))
+        return self.worker.ahead
 
     @property
     def played(self) -> int | None:
@@ -204,14 +206,9 @@ class GameEnv(gym.Env):
         truncated = not terminated and self.episode_steps >= self.max_episode_steps
         return self._convert(obs), float(obs.reward), terminated, truncated, self._info(obs)
 
-    def watch_states(self, state_key: Any) -> bool:
-        """The worker computes each step's abstract state where it runs (`Worker.watch_states`): True, or False
-        when this worker cannot (the caller computes it)."""
-        watch = getattr(self.worker, "watch_states", None)
-        if watch is None:
-            return False
-        watch(state_key)
-        return True
+    def watch_states(self, state_key: Any) -> None:
+        """The worker computes each step's abstract state where it runs (`WorkerLike.watch_states`)."""
+        self.worker.watch_states(state_key)
 
     def snapshot(self) -> int | None:
         """Park a copy of the running episode (see `Worker.snapshot`); its id, or None."""

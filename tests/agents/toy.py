@@ -66,7 +66,8 @@ class Line:
 class ToyEnv:
     """A toy as a campaign environment (``step_async`` / ``step_wait``; no driver observation)."""
 
-    last_obs = None
+    last_obs = None  # a `LoopEnv`: no driver observation, no batches
+    can_act_ahead = ahead = False
 
     def __init__(self, toy: Any) -> None:
         self.toy, self.pending = toy, None

@@ -7,10 +7,11 @@ nothing of oracles, coverage, stores or progress bars: those are observers (`obs
 run`` is the loop with counting observers only; ``playtester explore`` adds the oracles, coverage, the
 store and the explorer's hooks; the agent tests drive the same loop on toy environments.
 
-An environment is anything with ``reset(seed=) -> (obs, info)``, ``step_async(action)``,
+An environment is a `LoopEnv`: ``reset(seed=) -> (obs, info)``, ``step_async(action)``,
 ``step_wait() -> (obs, reward, terminated, truncated, info)``, ``last_obs`` (the driver's `Observation`
-of the latest step, or None for environments that have none) and ``close()``: `playtester.env.GameEnv`
-and toy environments alike. An agent is an `playtester.agents.common.Explorer`.
+of the latest step, or None for environments that have none), ``can_act_ahead`` and ``ahead`` (False for an
+environment that plays no batches) and ``close()``: `playtester.env.GameEnv` and toy environments alike. An
+agent is a `LoopAgent` (every `playtester.agents.common.Explorer` is one).
 
 Acting ahead (``ahead`` > 1): when a slot's agent answers `Explorer.plan` with a plan (the random agent does)
 and its environment can play batches (``env.can_act_ahead``: `GameEnv` over the local `Worker` or the
@@ -38,7 +39,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, cast
 
 from playtester.errors import NoValidActionError, UsageError, WorkerError, WorkerLostError
 
@@ -54,6 +55,47 @@ def check_ahead(ahead: Any) -> int:
         raise UsageError(f"ahead = {ahead!r}: the steps per call to a worker when acting ahead must be an integer "
                          f">= 1 (1: off, one step per call; default {AHEAD})")
     return ahead
+
+
+class LoopEnv(Protocol):
+    """What the loop asks of an environment (see the module's doc). One that can act ahead (``can_act_ahead``
+    True, as `playtester.env.GameEnv`) is an `AheadEnv` too."""
+
+    last_obs: Any  # the driver's `Observation` of the latest step, or None
+    can_act_ahead: bool  # it plays batches (`AheadEnv`); False: one step a call
+
+    @property
+    def ahead(self) -> bool:
+        """The next ``step_wait`` answers a batch's step that was not sent with ``step_async`` (False: never)."""
+        ...
+
+    def reset(self, *, seed: int | None = None) -> tuple[Any, dict[str, Any]]: ...
+    def step_async(self, action: int) -> None: ...
+    def step_wait(self) -> tuple[Any, float, bool, bool, dict[str, Any]]: ...
+    def close(self) -> None: ...
+
+
+class AheadEnv(LoopEnv, Protocol):
+    """An environment that plays batches (``can_act_ahead``): its episode's step limit and steps so far, the
+    batch's start, and the action of each step it answers."""
+
+    max_episode_steps: int
+    episode_steps: int
+    played: int | None
+
+    def act_ahead_async(self, action: int, plan: Any, n: int, chunk: int) -> None: ...
+
+
+class LoopAgent(Protocol):
+    """What the loop asks of an agent: its ``name``, an action (``act``), a `Plan` to act ahead with or None
+    (``plan``), and whether it starts the slot's next episode itself (``episode_start``: a return to a snapshot or
+    a trace). `playtester.agents.common.Explorer` implements it (and the hooks `observers.ExplorerHooks` calls)."""
+
+    name: str
+
+    def act(self, obs: Any, info: dict[str, Any], slot: int = 0) -> int: ...
+    def plan(self, obs: Any, info: dict[str, Any], slot: int = 0) -> Any | None: ...
+    def episode_start(self, slot: int) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -87,8 +129,8 @@ class Slot:
     """One worker's episode in flight."""
 
     index: int
-    env: Any
-    agent: Any
+    env: LoopEnv
+    agent: LoopAgent
     seed: int = 0
     actions: list[int] = field(default_factory=list)  # played in this episode, from its start (its trace)
     obs: Any = None
@@ -104,7 +146,7 @@ class Slot:
     @property
     def last_obs(self) -> Any:
         """The driver's `Observation` of the latest step (None for environments without one)."""
-        return getattr(self.env, "last_obs", None)
+        return self.env.last_obs
 
 
 @dataclass
@@ -183,7 +225,7 @@ class CampaignLoop:
     is not campaign time, so a backend is not charged for starting up (``startup_s`` holds how long it took).
     """
 
-    def __init__(self, envs: Sequence[Any], agents: Sequence[Any], budget: Budget, *, seed: int = 0,
+    def __init__(self, envs: Sequence[LoopEnv], agents: Sequence[LoopAgent], budget: Budget, *, seed: int = 0,
                  observers: Sequence[Observer] = (), make_suite: Callable[[], Any] | None = None,
                  steps: int = 0, episodes: int = 0, elapsed_s: float = 0.0, ahead: int | None = None) -> None:
         self.ahead = check_ahead(AHEAD if ahead is None else ahead)
@@ -264,7 +306,7 @@ class CampaignLoop:
                 raise WorkerError(f"every worker was lost; the last: {e}") from e
 
     def _start(self, slot: Slot, reset: bool) -> None:
-        if getattr(slot.agent, "episode_start", None) and slot.agent.episode_start(slot.index):
+        if slot.agent.episode_start(slot.index):
             self.emit("on_episode_start", slot, False)
             return
         if reset:
@@ -289,7 +331,7 @@ class CampaignLoop:
         for slot in active:
             replay = bool(slot.replaying)
             prev, prev_info = slot.obs, slot.info
-            if not replay and getattr(slot.env, "ahead", False):  # the batch's next step: already played or playing
+            if not replay and slot.env.ahead:  # the batch's next step: already played or playing
                 sent.append((slot, False, prev, prev_info, True))
                 continue
             a = slot.replaying.popleft() if replay else self._act(slot)  # type: ignore[union-attr]
@@ -299,7 +341,7 @@ class CampaignLoop:
             n = 1 if replay else self._plan_len(slot, len(active))
             plan = slot.agent.plan(prev, prev_info, slot.index) if n > 1 else None
             if plan is not None:
-                slot.env.act_ahead_async(a, plan, n, self.ahead)
+                _ahead_env(slot).act_ahead_async(a, plan, n, self.ahead)
                 self.batches += 1
             else:
                 slot.env.step_async(a)
@@ -325,20 +367,17 @@ class CampaignLoop:
                             exit.message if exit else slot.info.get("done_reason", "step limit"))
                 self.start(slot)
             elif step.stop:
-                self.finish(slot, "agent", f"{getattr(slot.agent, 'name', 'the agent')} ended the episode")
+                self.finish(slot, "agent", f"{slot.agent.name} ended the episode")
                 self.start(slot)
 
     def _plan_len(self, slot: Slot, active: int) -> int:
         """How many steps a plan of the slot may play: up to the episode's step limit and the step budget's
         rounds left (in calls of ``ahead`` steps); 1 when acting ahead is off (``ahead`` 1), the slot's environment
         plays no batches or its agent has no plan."""
-        if self.ahead <= 1 or not getattr(slot.env, "can_act_ahead", False) \
-                or getattr(slot.agent, "plan", None) is None:
+        if self.ahead <= 1 or not slot.env.can_act_ahead:
             return 1
-        n = PLAN_MAX
-        limit, done = getattr(slot.env, "max_episode_steps", None), getattr(slot.env, "episode_steps", None)
-        if isinstance(limit, int) and isinstance(done, int):
-            n = min(n, limit - done)
+        env = _ahead_env(slot)
+        n = min(PLAN_MAX, env.max_episode_steps - env.episode_steps)
         if self.budget.steps is not None:
             n = min(n, -(-(self.budget.steps - self.steps) // max(1, active)))  # the rounds left, rounded up
         return max(1, n)
@@ -346,14 +385,14 @@ class CampaignLoop:
     def _ahead_step(self, slot: Slot, prev: Any, prev_info: dict[str, Any]) -> None:
         """A batch's step, answered: its action into the trace, and the agent asked as if it chose it (its
         state advances as it would have); a plan that chose otherwise than the agent's ``act`` is an error."""
-        played = slot.env.played
+        played = _ahead_env(slot).played
         self.batched_steps += 1
         try:
             own = slot.agent.act(prev, prev_info, slot.index)
         except NoValidActionError:
             own = None
         if own != played:
-            raise WorkerError(f"{getattr(slot.agent, 'name', 'the agent')}'s plan chose action {played} where its "
+            raise WorkerError(f"{slot.agent.name}'s plan chose action {played} where its "
                               f"act chooses {own} (step {len(slot.actions) + 1} of the episode with seed {slot.seed}): "
                               "a plan must choose what act would, from the action mask alone")
         slot.actions.append(played)
@@ -384,3 +423,8 @@ class CampaignLoop:
     def close(self) -> None:
         for slot in self.slots:
             slot.env.close()
+
+
+def _ahead_env(slot: Slot) -> AheadEnv:
+    """The slot's environment as one that plays batches (the loop asks only when its ``can_act_ahead``)."""
+    return cast(AheadEnv, slot.env)

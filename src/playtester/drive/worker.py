@@ -253,9 +253,11 @@ class Plan(Protocol):
 
 class Stepper:
     """Blocking steps and the action check, built on a worker's own ``step_async`` / ``act_async`` /
-    ``step_wait`` (the local `Worker` and `playtester.drive.ray_worker.RayWorker` alike)."""
+    ``step_wait`` (the local `Worker` and `playtester.drive.ray_worker.RayWorker` alike; both are
+    `playtester.drive.workerlike.WorkerLike`)."""
 
     space: SpaceLike | None
+    can_act_ahead = True  # both workers play batches (`act_ahead_async`)
 
     def step(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> Observation:
         """Hold ``inputs`` for ``frames`` frames (the config's frames per action by default)."""
