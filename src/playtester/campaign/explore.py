@@ -123,7 +123,7 @@ class _Campaign:
     capture: Any = None  # the frames the campaign's workers capture (and its oracles see)
 
 
-def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", budget: Budget = Budget(steps=1000),
+def explore(spec: GameSpec | str | None, *, out: str | Path, agent: str = "random", budget: Budget = Budget(steps=1000),
             workers: int = 1, seed: int = 0, actions: Any = None, resume: bool = False, code_coverage: bool = True,
             replay_known: bool = True, on_progress: Callable[[dict[str, Any]], None] | None = None,
             max_store_mb: float | None = None, demos: Sequence[str | Path] = (),
@@ -139,6 +139,9 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     bug folders, ``junit.xml`` and ``report.html`` are written in ``out``. The `CampaignResult` says what was found,
     where the reports are, and the exit code (``fail_on``: ``reproduced`` or ``flaky``, see `finish.exit_code`).
     ``finalize=False``: the loop only (the bugs stored unchecked, no report; ``playtester finalize`` does the rest).
+
+    ``spec``: a `GameSpec`, or a game spec's text (``blockmaze``, ``path/to/game.py``: `resolve`d); None with
+    ``resume``.
 
     With ``resume``, the latest unfinished campaign in ``out`` continues where it stopped (its game,
     config, action space, seeds, coverage and bugs are read back from the store).
@@ -161,6 +164,8 @@ def explore(spec: GameSpec | None, *, out: str | Path, agent: str = "random", bu
     """
     check_backend(backend)
     check_fail_on(fail_on)
+    if isinstance(spec, str):
+        spec = resolve(spec)
     where = check_oracles_in(oracles_in)
     c = _open(spec, out, agent, workers, actions, resume, demos, max_store_mb)
     agents = make_agents(c.agent, len(c.space), c.workers, seed)
