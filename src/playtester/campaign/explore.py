@@ -171,7 +171,7 @@ def explore(spec: GameSpec | str | None, *, out: str | Path, agent: str = "rando
     agents = make_agents(c.agent, len(c.space), c.workers, seed)
     _check_warmup(agents[0], c.agent, budget, resume)
     demo_traces = _demos_for(agents[0], demos, c.spec, c.space)
-    capture = getattr(agents[0], "capture", None) or CAPTURE
+    capture = agents[0].capture or CAPTURE
     # the workers capture what the oracles need (full-size frames for the texture oracle); the agent sees its size
     c.capture = frames_needed(oracle_settings(c.spec)) or capture
     in_worker = WorkerOracles(oracle_settings(c.spec)) if where == "worker" else None
@@ -236,11 +236,11 @@ def _open(spec: GameSpec | None, out: str | Path, agent: str, workers: int, acti
 def _demos_for(agent: Any, demos: Sequence[str | Path], spec: GameSpec, space: Any) -> list[tuple[str, Trace]]:
     if not demos:
         return []
-    if not getattr(agent, "learns_from_demos", False):
+    if not agent.learns_from_demos:
         from playtester.agents import AGENTS, agent_class
 
-        takers = [n for n in AGENTS if getattr(agent_class(n), "learns_from_demos", False)]
-        raise UsageError(f"the {getattr(agent, 'name', agent)!r} agent does not learn from demonstrations; "
+        takers = [n for n in AGENTS if agent_class(n).learns_from_demos]
+        raise UsageError(f"the {agent.name!r} agent does not learn from demonstrations; "
                          f"--demos works with: {', '.join(takers)}")
     return load_demos(demos, spec, space_to_dict(space))
 
@@ -289,7 +289,7 @@ def _run(c: _Campaign, envs: list[GameEnv], agents: list[Any], budget: Budget, s
         raise
     store.update_campaign(cid, status="finished", steps=loop.steps, episodes=loop.episodes, elapsed_s=loop.now_s())
     states = next(o for o in loop.observers if isinstance(o, StateCoverage))
-    stats = agents[0].stats() if hasattr(agents[0], "stats") else {}
+    stats = agents[0].stats()
     return CampaignResult(cid, store, loop.steps, loop.episodes, loop.now_s(), len(states.seen), code.covered(),
                           code.total(), new_bugs, replayed, reproduced, stats, loop.warnings, demo_counts,
                           stopped=loop.stopped)
@@ -331,7 +331,7 @@ def _observers(loop: CampaignLoop, c: _Campaign, cid: int, abstraction: Abstract
     birdseye = BirdsEyeWatch(store.folder / BIRDSEYE_FILE.format(cid=cid), cov.position)  # the report's maps
     observers: list[Observer] = [OracleWatch(sink), CountWriter(store), birdseye, states, positions, code_watch,
                                  ExplorerHooks(), EpisodeWriter(store, cid, states, positions, code_watch)]
-    if getattr(agent, "shared", False):
+    if agent.shared:
         observers.append(AgentSaver(lambda blob: store.update_campaign(cid, agent_state=blob), agent,
                                     SAVE_AGENT_EVERY_S))
     if on_progress:
@@ -352,7 +352,7 @@ def _prepare(loop: CampaignLoop, c: _Campaign, info: Any, demo_traces: list[tupl
         first.obs, first.info = first.env.reset(seed=first_seed)
     for slot in loop.slots:
         slot.agent.attach(slot.index, EpisodeControl(slot, loop))
-    if c.prior is not None and c.prior.agent_state and getattr(agent, "shared", False):
+    if c.prior is not None and c.prior.agent_state and agent.shared:
         agent.load_state(c.prior.agent_state)
     if not replay_known or c.prior is not None:
         return 0, 0

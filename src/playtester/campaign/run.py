@@ -145,7 +145,7 @@ def with_memory_limit(spec: GameSpec, workers: int) -> GameSpec:
 def make_agents(agent: str, n_actions: int, workers: int, seed: int) -> list[Any]:
     """One agent per worker (seeds ``seed * 1000 + i``), or one shared explorer serving every worker."""
     first = make_agent(agent, n_actions, seed=seed * 1000, workers=workers)
-    if getattr(first, "shared", False):
+    if first.shared:
         return [first] * workers
     return [first] + [make_agent(agent, n_actions, seed=seed * 1000 + i) for i in range(1, workers)]
 
@@ -183,7 +183,7 @@ def run_agent(spec: GameSpec, agent: str = "random", steps: int = 1000, workers:
     check_backend(backend)
     spec = with_memory_limit(spec, workers)
     # frames only for an agent that sees them, at its size (the random agent sees none: no capture cost)
-    size = getattr(agent_class(agent), "capture", None)
+    size = agent_class(agent).capture
     view = {"capture": size, "obs_size": size} if size else {"capture": None}
     envs = [GameEnv(spec, actions=actions, obs_type="pixels", backend=backend, **view)]
     envs += [GameEnv(spec, actions=envs[0].space, obs_type="pixels", backend=backend, **view)
