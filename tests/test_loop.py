@@ -15,8 +15,9 @@ from playtester.errors import NoValidActionError
 class Counter10:
     """Counts steps; an episode lasts ``length`` steps; the mask is ``mask``; remembers its seeds."""
 
-    last_obs = None  # a `LoopEnv`: no driver observation, no batches
+    last_obs = None  # a `LoopEnv`: no driver observation, no batches, no game
     can_act_ahead = ahead = False
+    worker = None
 
     def __init__(self, length: int = 10, mask: Any = None) -> None:
         self.length, self.mask, self.t, self.seeds, self.pending = length, mask, 0, [], None

@@ -66,8 +66,9 @@ class Line:
 class ToyEnv:
     """A toy as a campaign environment (``step_async`` / ``step_wait``; no driver observation)."""
 
-    last_obs = None  # a `LoopEnv`: no driver observation, no batches
+    last_obs = None  # a `LoopEnv`: no driver observation, no batches, no game
     can_act_ahead = ahead = False
+    worker = None
 
     def __init__(self, toy: Any) -> None:
         self.toy, self.pending = toy, None

@@ -32,7 +32,7 @@ class EpisodeControl:
     def __init__(self, slot: Slot, loop: CampaignLoop) -> None:
         self._slot, self._loop = slot, loop
         self.slot = slot.index
-        worker = getattr(slot.env, "worker", None)
+        worker = slot.env.worker
         self.snapshots = bool(worker is not None and worker.snapshots_supported)
         self._t = {"restore_s": 0.0, "restores": 0, "restore_failed": 0, "replay_s": 0.0, "replays": 0,
                    "replay_steps": 0, "replay_skipped_steps": 0, "snapshot_s": 0.0, "snapshots": 0}

@@ -10,7 +10,7 @@ store and the explorer's hooks; the agent tests drive the same loop on toy envir
 An environment is a `LoopEnv`: ``reset(seed=) -> (obs, info)``, ``step_async(action)``,
 ``step_wait() -> (obs, reward, terminated, truncated, info)``, ``last_obs`` (the driver's `Observation`
 of the latest step, or None for environments that have none), ``can_act_ahead`` and ``ahead`` (False for an
-environment that plays no batches) and ``close()``: `playtester.env.GameEnv` and toy environments alike. An
+environment that plays no batches), ``worker`` (None for one with no game) and ``close()``: `playtester.env.GameEnv` and toy environments alike. An
 agent is a `LoopAgent` (every `playtester.agents.common.Explorer` is one).
 
 Acting ahead (``ahead`` > 1): when a slot's agent answers `Explorer.plan` with a plan (the random agent does)
@@ -63,6 +63,7 @@ class LoopEnv(Protocol):
 
     last_obs: Any  # the driver's `Observation` of the latest step, or None
     can_act_ahead: bool  # it plays batches (`AheadEnv`); False: one step a call
+    worker: Any  # the `playtester.drive.workerlike.WorkerLike` that plays the game (None: no game, a toy)
 
     @property
     def ahead(self) -> bool:

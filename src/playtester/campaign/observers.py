@@ -329,7 +329,7 @@ class CodeWatch(Observer):
         self.episode: dict[int, dict[str, set[int]]] = {}
 
     def on_reset(self, slot: Slot) -> None:
-        worker = getattr(slot.env, "worker", None)
+        worker = slot.env.worker
         late = worker.final_code_lines if worker is not None else None
         if late:
             self.code.add(late)
