@@ -291,7 +291,8 @@ def _ray_env(root: str) -> dict[str, str]:
     from playtester.drive.ray_worker import ensure_token
 
     token = ensure_token(os.path.join(root, "token", "ray_auth_token"))
-    env = dict(os.environ, RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=token, RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0",
+    env = dict(os.environ, RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=token,
+               RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="1",  # a second node (a local Ray sets 0: loopback, one node)
                RAY_USAGE_STATS_ENABLED="0",
                # a dead node is noticed in seconds instead of 30 (not faster: a loaded machine misses checks)
                RAY_health_check_period_ms="1000", RAY_health_check_timeout_ms="3000",
