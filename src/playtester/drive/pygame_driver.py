@@ -1539,7 +1539,7 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
     warm.episode_started()
     seed_python(seed, spec.config.seeded_entropy)
     if spec.workdir:
-        os.chdir(spec.workdir)
+        os.chdir(opts.folder or spec.workdir)  # the episode's own copy of the game's folder (`drive.isolation`)
     if spec.root:
         sys.path.insert(0, spec.root)
     rt = RT = Runtime(conn, spec, seed, space, opts)
@@ -1572,7 +1572,7 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
             from playtester.drive.workdir import describe
 
             exit.message = (f"{exit.message} [{missing!r} is a path relative to the working folder: "
-                            f"{describe(os.getcwd(), spec.root or os.getcwd())}]")[:2000]
+                            f"{describe(spec.workdir or os.getcwd(), spec.root or os.getcwd())}]")[:2000]
     try:
         rt.send("final", rt.observe(done=True, exit=exit))
         warm.note(opts.warm_notes)

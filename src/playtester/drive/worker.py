@@ -36,7 +36,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from playtester.drive import lifetime
+from playtester.drive import isolation, lifetime
 from playtester.drive.backend import backend_for, capabilities
 from playtester.drive.episode import send, send_many
 from playtester.drive.inputs import InputFrame
@@ -110,6 +110,8 @@ def host_main(fd: int, parent_pid: int) -> None:
             prepare()  # work every episode would repeat (parsing an analyzed space) is done once, here
         if opts.home:
             _fresh_home(opts.home, opts.home_from)
+        if opts.game_copies and spec.workdir:
+            opts.folder = isolation.fresh_copy(spec.workdir, opts.game_copies, host_pid)
         pid = os.fork()
         if pid == 0:
             try:
@@ -488,7 +490,8 @@ class Worker(Stepper):
                               code_include=self.code_include, code_trace=self._code_tracing,
                               code_known={f: sorted(v) for f, v in self.code_known.items()} if self._code_tracing
                               else None, code_patience=self.code_patience, memory_limit_mb=self.memory_limit_mb,
-                              warm_notes=os.path.join(self._tmp_dir, "warm.txt"), **self._home_options())
+                              warm_notes=os.path.join(self._tmp_dir, "warm.txt"), **self._home_options(),
+                              game_copies=isolation.episode_root(self.spec, self._tmp_dir))
         self._conn.send(("episode", self.spec, int(seed), self.space, opts))
         hello = self._recv(timeout=self.spec.config.start_timeout_s)
         if hello is None or hello[0] != "hello":
