@@ -36,7 +36,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from playtester.drive import lifetime
+from playtester.drive import lifetime, sandbox
 
 LINKED = frozenset({
     ".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tga", ".webp", ".svg", ".ico", ".tif", ".tiff", ".pcx", ".xcf",
@@ -103,7 +103,7 @@ def copy_file(source: str, dest: str) -> str:
         _reflink_ok[key] = True
         return "reflink"
     _reflink_ok[key] = False
-    if Path(source).suffix.lower() in LINKED:
+    if Path(source).suffix.lower() in LINKED and not sandbox.active():  # the sandbox: no write reaches an original
         try:
             os.link(source, dest)
             return "link"

@@ -1567,6 +1567,11 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
         exit = lifetime.exit_of_exception(e, rt.opts.memory_limit_mb, skip_file=__file__)
         while len(exit.frames) > 1 and exit.frames[-1].file == __file__:
             exit.frames.pop()  # a replaced pygame function that raised: the game's call is where it failed
+        from playtester.drive.sandbox import denial_note
+
+        note = denial_note(e)
+        if note is not None:
+            exit.message = f"{exit.message} {note}"[:2000]
         missing = _relative_file_missing(e)
         if missing is not None:
             from playtester.drive.workdir import describe

@@ -36,7 +36,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from playtester.drive import isolation, lifetime
+from playtester.drive import isolation, lifetime, sandbox
 from playtester.drive.backend import backend_for, capabilities
 from playtester.drive.episode import send, send_many
 from playtester.drive.inputs import InputFrame
@@ -384,13 +384,19 @@ class Worker(Stepper):
     def _start_host(self) -> None:
         parent_sock, child_sock = socket.socketpair()
         log = open(self.log_path, "ab")  # noqa: SIM115 - owned by the host process
+        # -P: the current folder (often the game's) is not put first on the host's sys.path, where a game's
+        # own top-level module (a bundled old `yaml`) would shadow playtester's dependencies
+        cmd = [sys.executable, "-P", "-m", "playtester.drive.worker", str(child_sock.fileno()), str(os.getpid())]
+        preexec = None
         try:
+            if self.spec.config.sandbox:  # under bubblewrap (`drive.sandbox`); the host's parent is then bwrap
+                spec = self.spec
+                cmd, preexec = sandbox.host_command(cmd[:-1] + ["0"], [self._tmp_dir], [
+                    spec.workdir or "", spec.root or "", os.path.dirname(spec.target), *sys.path,
+                    *_worker_env()["PYTHONPATH"].split(os.pathsep)])
             self._proc = subprocess.Popen(
-                # -P: the current folder (often the game's) is not put first on the host's sys.path, where a game's
-                # own top-level module (a bundled old `yaml`) would shadow playtester's dependencies
-                [sys.executable, "-P", "-m", "playtester.drive.worker", str(child_sock.fileno()), str(os.getpid())],
-                pass_fds=(child_sock.fileno(),), env=_worker_env(), start_new_session=True,
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+                cmd, pass_fds=(child_sock.fileno(),), env=_worker_env(), start_new_session=True,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=preexec)
         except OSError as e:
             raise WorkerError(f"cannot start a worker process ({sys.executable}): {e}") from e
         finally:
@@ -1076,4 +1082,4 @@ class Worker(Stepper):
 
 
 if __name__ == "__main__":
-    host_main(int(sys.argv[1]), int(sys.argv[2]))
+    host_main(int(sys.argv[1]), int(sys.argv[2]) or os.getppid())  # 0: the parent is the sandbox's bwrap
