@@ -86,3 +86,13 @@ def test_a_bug_of_the_first_run_replays_from_the_cli(tmp_path):
     assert replay.returncode == 0 and "fired at step 1 in all 2 runs" in replay.stdout, replay.stdout + replay.stderr
     assert bug.get("flaky") in (False, None), bug  # the campaign's own replays reproduced it too
     assert not (game / "save.txt").exists()
+
+
+def test_a_folder_too_large_to_copy_is_shared_with_a_note(tmp_path, monkeypatch, capsys):
+    src = tmp_path / "big"
+    src.mkdir()
+    for i in range(5):
+        (src / f"level{i}.txt").write_text(str(i))
+    monkeypatch.setattr(isolation, "MAX_ENTRIES", 3)
+    assert isolation.fresh_copy(str(src), str(tmp_path / "copies")) is None
+    assert list((tmp_path / "copies").iterdir()) == [] and "more than 3 files" in capsys.readouterr().err

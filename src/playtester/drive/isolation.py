@@ -47,6 +47,7 @@ LINKED = frozenset({
 })
 SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", "node_modules",
                      ".mypy_cache", ".pytest_cache", ".ruff_cache", ".idea", ".vscode"})
+MAX_ENTRIES = 20000  # files and folders copied at most; a larger folder (a cwd of "/", a home) runs shared
 FICLONE = 0x40049409  # linux/fs.h: _IOW(0x94, 9, int)
 _reflink_ok: dict[tuple[int, int], bool] = {}  # (source device, copy's device) -> reflinks work there
 _serial = itertools.count(1)
@@ -63,20 +64,38 @@ def episode_root(spec: Any, tmp_dir: str) -> str | None:
     return os.path.join(tmp_dir, "games")
 
 
-def fresh_copy(source: str, root: str, keep_pid: int | None = None) -> str:
+def fresh_copy(source: str, root: str, keep_pid: int | None = None) -> str | None:
     """A new copy of the folder ``source`` under ``root`` (``root/ep-N``), for the next episode; folders of earlier
     episodes that no process below ``keep_pid`` (the host: its episodes and their snapshots) works in are
-    removed first. Answers the copy's path."""
+    removed first. Answers the copy's path; None (with a line on stderr, the worker's log) for a folder of more
+    than `MAX_ENTRIES` files and folders, which the episode then shares."""
     os.makedirs(root, mode=0o700, exist_ok=True)
     _prune(root, keep_pid)
     dest = os.path.join(root, f"ep-{next(_serial)}")
     shutil.rmtree(dest, ignore_errors=True)
-    copy_tree(source, dest)
+    try:
+        copy_tree(source, dest, [MAX_ENTRIES])
+    except _TooLarge:
+        shutil.rmtree(dest, ignore_errors=True)
+        import sys
+
+        print(f"playtester: {source} holds more than {MAX_ENTRIES} files and folders: the episodes run in it, "
+              f"not in copies (set cwd in the game's playtester.toml to the game's own folder)", file=sys.stderr)
+        return None
     return dest
 
 
-def copy_tree(source: str, dest: str) -> None:
-    """``dest`` as a copy-on-write view of ``source`` (the rules of the module docstring)."""
+class _TooLarge(Exception):
+    pass
+
+
+def copy_tree(source: str, dest: str, budget: list[int] | None = None) -> None:
+    """``dest`` as a copy-on-write view of ``source`` (the rules of the module docstring); ``budget``: entries
+    left to copy (a one-item list, shared down the tree), past which `_TooLarge` is raised."""
+    if budget is not None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooLarge
     os.mkdir(dest)
     shutil.copystat(source, dest, follow_symlinks=False)
     with os.scandir(source) as entries:
@@ -89,8 +108,12 @@ def copy_tree(source: str, dest: str) -> None:
                     if entry.name in SKIPPED:
                         os.symlink(entry.path, target)
                     else:
-                        copy_tree(entry.path, target)
+                        copy_tree(entry.path, target, budget)
                 elif entry.is_file():
+                    if budget is not None:
+                        budget[0] -= 1
+                        if budget[0] < 0:
+                            raise _TooLarge
                     copy_file(entry.path, target)
             except OSError:
                 continue  # unreadable (a socket, a file of another user): the game meets it missing
