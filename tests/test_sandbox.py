@@ -78,3 +78,12 @@ def test_explore_sandbox_reports_the_denied_write_as_a_finding(tmp_path):
     bugs = [json.loads((b / "bug.json").read_text()) for b in sorted((out / "bugs").iterdir())]
     assert any("denied by playtester's --sandbox" in json.dumps(b) for b in bugs), bugs
     assert not (tmp_path / "escaped.txt").exists()
+
+
+def test_sandbox_without_bubblewrap_is_a_usage_error_saying_how_to_install_it(tmp_path):
+    game = _game(tmp_path)
+    env = dict(os.environ, PATH=str(CLI.parent), PYTHONPATH=str(Path(__file__).parents[1] / "src"))
+    res = subprocess.run([str(CLI), "run", f"{game}/escape.py:main_write", "--sandbox", "--steps", "5"],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert res.returncode == 2 and "apt-get install bubblewrap" in res.stdout + res.stderr, res.stdout + res.stderr
+    assert not (tmp_path / "escaped.txt").exists()

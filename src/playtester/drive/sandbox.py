@@ -46,20 +46,12 @@ def bwrap() -> str:
     return path
 
 
-PRIVATE = ("/dev/shm",)  # empty and private in the sandbox (/tmp is read-only: $TMPDIR is in the worker's folder)
-
-
-def host_command(cmd: list[str], writable: list[str], readable: list[str] = ()) -> tuple[list[str], Callable[[], None]]:
-    """``cmd`` (the worker host's command line) run under bubblewrap, with only ``writable`` folders writable,
-    and the function to run in the child before it execs ``bwrap`` (it dies with its parent). ``readable``: folders
-    the game needs (its own, ``sys.path``) that are bound back, read-only, where they lie under a private folder."""
+def host_command(cmd: list[str], writable: list[str]) -> tuple[list[str], Callable[[], None]]:
+    """``cmd`` (the worker host's command line) run under bubblewrap, with only ``writable`` folders writable (the
+    first also holds ``$TMPDIR``: ``/tmp`` is read-only), and the function to run in the child before it execs
+    ``bwrap`` (it dies with its parent)."""
     args = [bwrap(), "--die-with-parent", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for folder in PRIVATE:
-        args += ["--tmpfs", folder]
-    for folder in sorted({os.path.realpath(f) for f in readable if f and os.path.isdir(f)}):
-        if folder.startswith(tuple(p + "/" for p in PRIVATE)):
-            args += ["--ro-bind", folder, folder]
+            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/dev/shm"]
     for folder in writable:
         os.makedirs(folder, exist_ok=True)
         args += ["--bind", folder, folder]

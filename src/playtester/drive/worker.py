@@ -390,10 +390,7 @@ class Worker(Stepper):
         preexec = None
         try:
             if self.spec.config.sandbox:  # under bubblewrap (`drive.sandbox`); the host's parent is then bwrap
-                spec = self.spec
-                cmd, preexec = sandbox.host_command(cmd[:-1] + ["0"], [self._tmp_dir], [
-                    spec.workdir or "", spec.root or "", os.path.dirname(spec.target), *sys.path,
-                    *_worker_env()["PYTHONPATH"].split(os.pathsep)])
+                cmd, preexec = sandbox.host_command(cmd[:-1] + ["0"], [self._tmp_dir])
             self._proc = subprocess.Popen(
                 cmd, pass_fds=(child_sock.fileno(),), env=_worker_env(), start_new_session=True,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=preexec)
