@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-slow bench lint docs clean browser wordnet godot
+.PHONY: demo test test-slow bench lint docs clean browser wordnet godot bwrap
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "playtester needs Python 3.11+"'
@@ -47,6 +47,13 @@ godot:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq godot3-server godot3-runner godot3 xvfb >/dev/null) ; } || \
 	  echo "note: godot3-server/godot3-runner/godot3/xvfb are not installed; the Godot backend's tests will be skipped"
 
+# bubblewrap (Debian's package): `--sandbox` runs episodes under it. Installed when missing and we can (root with
+# apt-get); without it the sandbox's tests are skipped (PLAYTESTER_REQUIRE_BWRAP=1 makes them fail instead).
+bwrap:
+	@command -v bwrap >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null) ; } || \
+	  echo "note: bubblewrap (bwrap) is not installed; the --sandbox tests will be skipped"
+
 # WordNet 3.0's dict files (Debian's wordnet-base, /usr/share/wordnet): synonyms for text-to-plan
 # (`plan from-text`). Installed when missing and we can (root with apt-get); without them text-to-plan
 # says so and matches the plan config's own words only.
@@ -56,7 +63,7 @@ wordnet:
 	  echo "note: WordNet (wordnet-base) is not installed; text-to-plan will not know synonyms outside the plan config"
 
 # lint-imports: the layers of docs/architecture.md and no import cycles ([tool.importlinter] in pyproject.toml)
-test: $(VENV)/.dev browser wordnet godot
+test: $(VENV)/.dev browser wordnet godot bwrap
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 

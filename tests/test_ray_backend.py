@@ -285,8 +285,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _ray_env() -> dict[str, str]:
-    env = dict(os.environ, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0",
+def _ray_env(root: str) -> dict[str, str]:
+    """A loopback cluster with token authentication on (issue 57): its token in a 0600 file of the test's own,
+    given to every `ray start` and to the driver that joins."""
+    from playtester.drive.ray_worker import ensure_token
+
+    token = ensure_token(os.path.join(root, "token", "ray_auth_token"))
+    env = dict(os.environ, RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=token,
+               RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="1",  # a second node (a local Ray sets 0: loopback, one node)
+               RAY_USAGE_STATS_ENABLED="0",
                # a dead node is noticed in seconds instead of 30 (not faster: a loaded machine misses checks)
                RAY_health_check_period_ms="1000", RAY_health_check_timeout_ms="3000",
                RAY_health_check_failure_threshold="3", RAY_health_check_initial_delay_ms="2000")
@@ -331,7 +338,7 @@ def two_nodes():
     root = tempfile.mkdtemp(prefix="rt", dir="/tmp")  # short: Ray's socket paths must fit in 107 bytes
     port, node_port = _free_port(), _free_port()
     groups: list[int] = []
-    env = _ray_env()
+    env = _ray_env(root)
     ray_bin = str(VENV_BIN / "ray")
     try:
         for args in (["--head", f"--port={port}", "--include-dashboard=false", f"--temp-dir={root}/h"],

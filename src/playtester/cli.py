@@ -54,6 +54,21 @@ def _parse_game_args(items: list[str]) -> dict[str, Any]:
     from playtester.drive.spec import parse_game_args
 
     return parse_game_args(items)
+SANDBOX_OPTION = typer.Option(None, "--sandbox/--no-sandbox",
+                              help="run the episodes under bubblewrap: no network, writes only in the episode's copy "
+                              "of the game's folder and its HOME; a denied attempt is a crash finding (default: the "
+                              "config's sandbox, else off)")
+
+
+def _with_sandbox(spec: Any, sandbox: bool | None) -> Any:
+    """``--sandbox``/``--no-sandbox`` over the config's ``sandbox``; bubblewrap must be there when it is on."""
+    if sandbox is not None:
+        spec = spec.with_config(sandbox=sandbox)
+    if spec.config.sandbox:
+        from playtester.drive.sandbox import bwrap
+
+        bwrap()
+    return spec
 
 
 def _with_memory_limit(spec: Any, text: str | None) -> Any:
@@ -172,6 +187,7 @@ def run(
     json_out: Path | None = typer.Option(None, "--json", help="also write the summary as JSON here"),
     memory_limit: str | None = MEMORY_LIMIT_OPTION,
     silent_audio: bool | None = SILENT_AUDIO_OPTION,
+    sandbox: bool | None = SANDBOX_OPTION,
     backend: str = BACKEND_OPTION,
     ahead: int | None = AHEAD_OPTION,
 ) -> None:
@@ -196,6 +212,7 @@ def run(
         spec = _with_memory_limit(spec, memory_limit)
         if silent_audio is not None:
             spec = spec.with_config(silent_audio=silent_audio)
+        spec = _with_sandbox(spec, sandbox)
         progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[stats]}"), TimeElapsedColumn(), console=console)
         with progress:
@@ -257,6 +274,7 @@ def explore(
                                      "file, a folder of them, or a bug folder DIR/bugs/N; repeatable"),
     memory_limit: str | None = MEMORY_LIMIT_OPTION,
     silent_audio: bool | None = SILENT_AUDIO_OPTION,
+    sandbox: bool | None = SANDBOX_OPTION,
     backend: str = BACKEND_OPTION,
     ahead: int | None = AHEAD_OPTION,
     fail_on: str = typer.Option("reproduced", "--fail-on", help="what sets exit code 1: reproduced (bugs that fired "
@@ -289,6 +307,7 @@ def explore(
             spec = _with_memory_limit(spec, memory_limit)
             if silent_audio is not None:
                 spec = spec.with_config(silent_audio=silent_audio)
+            spec = _with_sandbox(spec, sandbox)
             if abstraction:
                 if abstraction not in ("auto", "features", "scene", "pixels"):
                     raise UsageError(f"--abstraction {abstraction!r}: use auto, features, scene or pixels")

@@ -92,6 +92,9 @@ class EpisodeOptions:
         home: the folder the host makes afresh before each episode (a copy of ``home_from``, else empty) and
             the episode process takes as its HOME (`GameConfig.fresh_home`); None: the worker's own HOME.
         home_from: the folder ``home`` starts as a copy of; None: empty.
+        game_copies: the folder under which the host makes each episode a copy of the game's folder of its own
+            (`drive.isolation`, `GameConfig.fresh_folder`); None: the episode runs in the game's folder itself.
+        folder: set by the host: this episode's copy of the game's folder, its working folder.
     """
 
     capture: object = "full"
@@ -105,6 +108,8 @@ class EpisodeOptions:
     warm_notes: str | None = None
     home: str | None = None
     home_from: str | None = None
+    game_copies: str | None = None
+    folder: str | None = None
 
     @property
     def fatal_dump(self) -> str | None:

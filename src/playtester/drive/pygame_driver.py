@@ -1539,7 +1539,7 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
     warm.episode_started()
     seed_python(seed, spec.config.seeded_entropy)
     if spec.workdir:
-        os.chdir(spec.workdir)
+        os.chdir(opts.folder or spec.workdir)  # the episode's own copy of the game's folder (`drive.isolation`)
     if spec.root:
         sys.path.insert(0, spec.root)
     rt = RT = Runtime(conn, spec, seed, space, opts)
@@ -1567,12 +1567,17 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
         exit = lifetime.exit_of_exception(e, rt.opts.memory_limit_mb, skip_file=__file__)
         while len(exit.frames) > 1 and exit.frames[-1].file == __file__:
             exit.frames.pop()  # a replaced pygame function that raised: the game's call is where it failed
+        from playtester.drive.sandbox import denial_note
+
+        note = denial_note(e)
+        if note is not None:
+            exit.message = f"{exit.message} {note}"[:2000]
         missing = _relative_file_missing(e)
         if missing is not None:
             from playtester.drive.workdir import describe
 
             exit.message = (f"{exit.message} [{missing!r} is a path relative to the working folder: "
-                            f"{describe(os.getcwd(), spec.root or os.getcwd())}]")[:2000]
+                            f"{describe(spec.workdir or os.getcwd(), spec.root or os.getcwd())}]")[:2000]
     try:
         rt.send("final", rt.observe(done=True, exit=exit))
         warm.note(opts.warm_notes)

@@ -121,14 +121,78 @@ def check_backend(text: str | None) -> tuple[str, str | None]:
     return kind, address
 
 
+LOOPBACK = "127.0.0.1"
+TOKEN_FILE_ENV = "PLAYTESTER_RAY_TOKEN_FILE"  # where the local instance's token is kept (default: `token_file`)
+
+
+def token_file() -> str:
+    """The file holding this user's token for the local Ray instances playtester starts:
+    ``$PLAYTESTER_RAY_TOKEN_FILE``, else ``$XDG_CONFIG_HOME/playtester/ray_auth_token`` (``~/.config/...``)."""
+    if os.environ.get(TOKEN_FILE_ENV):
+        return os.environ[TOKEN_FILE_ENV]
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(config, "playtester", "ray_auth_token")
+
+
+def ensure_token(path: str) -> str:
+    """A token of 256 random bits in ``path``, made when missing (folder 0700, file 0600, created with those
+    modes: never readable by another user, not even for a moment); an existing file looser than 0600 is
+    tightened. Ray's own ``ray.init`` writes ``~/.ray/auth_token`` with the process's umask (0644 under the
+    usual 022), which any local user can read; hence a file of playtester's."""
+    import secrets
+    import stat
+
+    folder = os.path.dirname(path) or "."
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        if stat.S_IMODE(os.stat(path).st_mode) & 0o077:
+            os.chmod(path, 0o600)
+    else:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+    return path
+
+
+def secure_local_env() -> None:
+    """The environment a local Ray instance is started in (before ``import ray``; its processes inherit it):
+
+    - its node address is loopback (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``: Ray's own switch for a machine that
+      is not part of a cluster, under which the GCS, the raylet, the object manager and the workers listen on
+      127.0.0.1; Ray otherwise takes the machine's outward address and its servers listen on every interface);
+    - token authentication on (``RAY_AUTH_MODE=token``) with this user's token (`token_file`, 0600) unless the
+      environment names one (``RAY_AUTH_TOKEN`` or ``RAY_AUTH_TOKEN_PATH``). An explicit ``RAY_AUTH_MODE=disabled``
+      is respected, with a warning."""
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    mode = os.environ.setdefault("RAY_AUTH_MODE", "token").lower()
+    if mode != "token":
+        logging.getLogger(__name__).warning(
+            "RAY_AUTH_MODE=%s: the local Ray instance accepts work from any process of this machine that finds "
+            "its ports; unset it to turn Ray's token authentication on", mode)
+    elif not os.environ.get("RAY_AUTH_TOKEN") and not os.environ.get("RAY_AUTH_TOKEN_PATH"):
+        os.environ["RAY_AUTH_TOKEN_PATH"] = ensure_token(token_file())
+
+
 def connect(address: str | None) -> Any:
     """Ray, initialized: ``ray.init(address=...)`` joins a cluster, no address starts a local instance
     (no dashboard, one CPU, a small object store, quiet logs) whose processes are named to the lifetime
-    guard, so none outlives this process however it ends. Once per process: a later call with another
-    address is refused."""
+    guard, so none outlives this process however it ends, that listens on 127.0.0.1 only and asks for this
+    user's token (`secure_local_env`). Once per process: a later call with another address is refused."""
+    if not address:
+        secure_local_env()
     ray = require_ray()
     if ray.is_initialized():
         return ray
+    if not address:
+        with contextlib.suppress(ImportError, AttributeError):  # Ray imported before `secure_local_env` ran
+            from ray._private import ray_constants  # (it reads the switch when imported)
+
+            ray_constants.ENABLE_RAY_CLUSTER = False
+        with contextlib.suppress(ImportError, AttributeError):
+            from ray._raylet import Config  # Ray caches its config: reread RAY_AUTH_MODE as `ray.init` does
+
+            Config.initialize("")
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     quiet = {"logging_level": logging.WARNING, "log_to_driver": False}
     try:
@@ -136,7 +200,7 @@ def connect(address: str | None) -> Any:
             ray.init(address=address, **quiet)
         else:
             ray.init(num_cpus=LOCAL_CPUS, include_dashboard=False, object_store_memory=LOCAL_OBJECT_STORE,
-                     _system_config=dict(LOCAL_SYSTEM_CONFIG), **quiet)
+                     _node_ip_address=LOOPBACK, _system_config=dict(LOCAL_SYSTEM_CONFIG), **quiet)
             guard(descendants())  # Ray's agents outlive a killed driver otherwise (children of its raylet)
     except (ConnectionError, RuntimeError, ValueError) as e:
         raise WorkerError(f"cannot {'join the Ray cluster at ' + address if address else 'start a local Ray'}: "

@@ -99,6 +99,14 @@ class GameConfig(BaseModel):
                              "the next and the same seed plays the same on any machine; caches stay shared")
     home: str | None = Field(None, description="a folder copied as every episode's starting HOME (with "
                              "fresh_home), relative to the config file: saved settings a test needs")
+    sandbox: bool = Field(False, description="run the episodes under bubblewrap (`--sandbox`): no network, the "
+                          "filesystem read-only but for the worker's temporary folder (the episodes' copies of the "
+                          "game's folder, their HOME); a denied connection or write is the game's exception, a crash "
+                          "finding that says the sandbox denied it")
+    fresh_folder: bool = Field(True, description="each episode of a pygame game runs in a copy of the game's working "
+                               "folder of its own (hard links for images, sounds, fonts and code; a copy of the rest), "
+                               "so a save or high-score file written there is not there for the next episode nor a "
+                               "replay; the original folder is not written")
     memory_limit_mb: int | None = Field(None, ge=0, description="MiB of data each episode process (and the "
                                         "analysis in it) may use: RLIMIT_DATA; unset: half the machine's "
                                         "memory split over the workers; 0: no limit")

@@ -36,7 +36,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from playtester.drive import lifetime
+from playtester.drive import isolation, lifetime, sandbox
 from playtester.drive.backend import backend_for, capabilities
 from playtester.drive.episode import send, send_many
 from playtester.drive.inputs import InputFrame
@@ -110,6 +110,8 @@ def host_main(fd: int, parent_pid: int) -> None:
             prepare()  # work every episode would repeat (parsing an analyzed space) is done once, here
         if opts.home:
             _fresh_home(opts.home, opts.home_from)
+        if opts.game_copies and spec.workdir:
+            opts.folder = isolation.fresh_copy(spec.workdir, opts.game_copies, host_pid)
         pid = os.fork()
         if pid == 0:
             try:
@@ -384,13 +386,16 @@ class Worker(Stepper):
     def _start_host(self) -> None:
         parent_sock, child_sock = socket.socketpair()
         log = open(self.log_path, "ab")  # noqa: SIM115 - owned by the host process
+        # -P: the current folder (often the game's) is not put first on the host's sys.path, where a game's
+        # own top-level module (a bundled old `yaml`) would shadow playtester's dependencies
+        cmd = [sys.executable, "-P", "-m", "playtester.drive.worker", str(child_sock.fileno()), str(os.getpid())]
+        preexec = None
         try:
+            if self.spec.config.sandbox:  # under bubblewrap (`drive.sandbox`); the host's parent is then bwrap
+                cmd, preexec = sandbox.host_command(cmd[:-1] + ["0"], [self._tmp_dir])
             self._proc = subprocess.Popen(
-                # -P: the current folder (often the game's) is not put first on the host's sys.path, where a game's
-                # own top-level module (a bundled old `yaml`) would shadow playtester's dependencies
-                [sys.executable, "-P", "-m", "playtester.drive.worker", str(child_sock.fileno()), str(os.getpid())],
-                pass_fds=(child_sock.fileno(),), env=_worker_env(), start_new_session=True,
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+                cmd, pass_fds=(child_sock.fileno(),), env=_worker_env(), start_new_session=True,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=preexec)
         except OSError as e:
             raise WorkerError(f"cannot start a worker process ({sys.executable}): {e}") from e
         finally:
@@ -490,7 +495,8 @@ class Worker(Stepper):
                               code_include=self.code_include, code_trace=self._code_tracing,
                               code_known={f: sorted(v) for f, v in self.code_known.items()} if self._code_tracing
                               else None, code_patience=self.code_patience, memory_limit_mb=self.memory_limit_mb,
-                              warm_notes=os.path.join(self._tmp_dir, "warm.txt"), **self._home_options())
+                              warm_notes=os.path.join(self._tmp_dir, "warm.txt"), **self._home_options(),
+                              game_copies=isolation.episode_root(self.spec, self._tmp_dir))
         self._conn.send(("episode", self.spec, int(seed), self.space, opts))
         hello = self._recv(timeout=self.spec.config.start_timeout_s)
         if hello is None or hello[0] != "hello":
@@ -1075,4 +1081,4 @@ class Worker(Stepper):
 
 
 if __name__ == "__main__":
-    host_main(int(sys.argv[1]), int(sys.argv[2]))
+    host_main(int(sys.argv[1]), int(sys.argv[2]) or os.getppid())  # 0: the parent is the sandbox's bwrap
