@@ -593,7 +593,7 @@ class GodotRunner(RemoteRunner):
         col, row = int(k) % TAP_GRID, int(k) // TAP_GRID
         return [(col + 0.5) * float(screen[0]) / TAP_GRID, (row + 0.5) * float(screen[1]) / TAP_GRID]
 
-    def exchange(self, msg: dict[str, Any], what: str) -> Any:
+    def exchange(self, msg: dict[str, Any], what: str, timeout: float | None = None) -> Any:
         if msg.get("type") == "reset":
             self.held = InputFrame()
             self.buttons = []
@@ -601,7 +601,7 @@ class GodotRunner(RemoteRunner):
                 msg = dict(msg, watch=self.watch)
             if self.touch:
                 msg = dict(msg, touch=True)
-        return super().exchange(msg, what)
+        return super().exchange(msg, what, timeout)
 
     def call(self, target: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
         """Plans' hooks (``playtester.plans.hooks:call_hook`` / ``hook_names``) go to the game as a ``call``
