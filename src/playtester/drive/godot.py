@@ -7,8 +7,8 @@ reads the game's stderr; the file costs a second flushed write of every line pri
 
 - ``godot:`` runs Debian's ``godot3-server`` (headless, no rendering: entities, events and errors, no
   frames), the fast default;
-- ``godot-runner:`` runs ``godot3-runner`` (GLES2 on Mesa's software GL) on an Xvfb display of its own, for
-  frames.
+- ``godot-runner:`` runs ``godot3`` (Debian's editor package, a debug build; else ``godot3-runner``, a release
+  template that prints no script errors) with Mesa's software GL on an Xvfb display of its own, for frames.
 
 Both run with ``--fixed-fps FPS`` (the game config's ``fps``): virtual time, each step exactly N frames.
 The binaries can be named with ``PLAYTESTER_GODOT`` / ``PLAYTESTER_GODOT_RUNNER``.
@@ -121,9 +121,19 @@ def addon() -> Path:
 
 
 def godot_binary(runner: bool) -> str | None:
-    name = os.environ.get("PLAYTESTER_GODOT_RUNNER" if runner else "PLAYTESTER_GODOT") or \
-        ("godot3-runner" if runner else "godot3-server")
-    return shutil.which(name)
+    """The Godot that runs a project: ``PLAYTESTER_GODOT`` / ``PLAYTESTER_GODOT_RUNNER`` if set; else godot3-server
+    (headless, a debug build); for frames, Debian's ``godot3`` (the editor package: a debug build that renders, run
+    with ``--path`` it plays the project) before ``godot3-runner``, a release export template in which GDScript's
+    run-time checks are compiled out: it prints no ``SCRIPT ERROR`` at all (only ``push_error`` and the engine's
+    own errors), so the bugs ``godot:`` finds would go unseen."""
+    named = os.environ.get("PLAYTESTER_GODOT_RUNNER" if runner else "PLAYTESTER_GODOT")
+    if named:
+        return shutil.which(named)
+    for name in (("godot3", "godot3-runner") if runner else ("godot3-server",)):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
 
 
 # Godot 3's default InputMap: every project has these actions (arrows, Enter/Space, Esc, Tab, ...) unless it erases
