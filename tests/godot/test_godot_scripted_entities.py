@@ -24,3 +24,16 @@ def test_a_scripted_node2d_walker_is_an_entity_and_moves(godot, worker_for):
         obs = w.act(names.index("ui_right"))
     assert obs.entities["walker"].pos[0] > 160 + 40
     assert obs.features["walker_steps"] > 0
+
+
+def test_explore_counts_states_past_a_title_screen_without_entities(godot, tmp_path):
+    """gdq_beginner, boxcape: the first screen (a menu of Controls) reports no entity and godot: sends no frames; the
+    auto abstraction took pixel cells there and counted 0 states for the whole campaign. It takes the features the
+    level brings instead."""
+    from playtester.campaign import Budget, explore
+
+    spec = resolve(f"godot:{Path(__file__).resolve().parent / 'menuproj'}")
+    result = explore(spec, out=tmp_path / "run", agent="random", budget=Budget(steps=300), seed=0,
+                     code_coverage=False)
+    assert result.store.campaign(result.campaign_id).abstraction == "features"
+    assert result.states > 1
