@@ -527,6 +527,12 @@ def _launch(spec: GameSpec, opts: EpisodeOptions, runner: bool) -> Launch:
     return Launch(cmd, "godot", str(project), env, True, display=runner, keeper=keeper_folder(opts))
 
 
+# godot3-server's dummy rasterizer makes an Image of a mipmapped texture's data without its mipmaps: each such
+# texture the game loads prints this (data 4/3 of the size expected). A renderer (godot3, godot3-runner, a player's
+# Godot) loads the same texture silently, so under the server it is not the game's error.
+SERVER_ONLY = re.compile(r"^create: Expected data size of \d+ bytes in Image::create\(\), got instead \d+ bytes\.?$")
+
+
 class GodotRunner(RemoteRunner):
     """`RemoteRunner` for any action space: actions are performed by the space (press/release of ``blind``,
     the analyzed space's input sets), the held inputs are tracked for it, the reset asks the add-on to read
@@ -685,6 +691,8 @@ class GodotRunner(RemoteRunner):
         if buttons is not None:  # sent when they changed
             self.buttons = [list(b) for b in buttons]
         obs = super().observe(reply)
+        if obs.logs and not self.launch.display:  # the headless server's own error, not the game's (`SERVER_ONLY`)
+            obs.logs = [r for r in obs.logs if not SERVER_ONLY.match(r.message)]
         if obs.logs:  # an API newer than this Godot: the run stops with the version it needs (never a game's bug)
             lines = [ln for r in obs.logs for ln in (f"{r.level}: {r.message}", f"   At: {r.file}:{r.line}")]
             why = needs_newer_godot(lines, self.runtime())
