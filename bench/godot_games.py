@@ -370,8 +370,10 @@ def markdown_table(record: dict) -> str:
         bugs = r["explore"].get("bugs", [])
         found = ", ".join(f"{b['kind']}: {b['triage']['verdict']}" for b in bugs) or "0"
         n_read = len(r["actions_read"])
-        rows.append(f"| {r['game']} | {g.get('genre', '')} | {'yes' if r['loads'] else 'no'} | {reach} | {n_read} | "
-                    f"{len(r['declared_covers'])}/{n_read} | {r['analyze'].get('n_actions', 'error')} | "
+        loads = ("yes" if r["loads"] else "no") + (f" ({len(r['stand_ins'])} silent stand-in{'s' * (len(r['stand_ins']) > 1)})" if r.get("stand_ins")
+                                                     else "")
+        rows.append(f"| {r['game']} | {g.get('genre', '')} | {loads} | {reach} | {n_read} | "
+                    f"{len(r['declared_covers'])}/{n_read} | {r['analyze'].get('n_actions', 'error (' + str(r['analyze'].get('exit_code')) + ')')} | "
                     f"{len(r['analysed_covers'])}/{n_read} | {r['explore'].get('states', '-')} | {found} |")
     return "\n".join(rows)
 
