@@ -166,6 +166,31 @@ def extract(game: dict, mirrors: Path) -> tuple[Path, list[str]]:
     return dst, dropped
 
 
+STAND_IN_KINDS = (".wav",)
+
+
+def stand_ins(work: Path, dropped: list[str]) -> list[str]:
+    """Write a silent stand-in for each dropped source audio file of the scratch copy ``work`` (a valid 16-bit mono
+    WAV of 0.1 s, made with the standard library), so that the project loads as it would from GitHub; files Godot's
+    import derives from them (``.import/*.sample``) are left to the import. Only this bench does this, on its copy.
+    Returns the files written."""
+    import wave
+
+    written = []
+    for rel in dropped:
+        if rel.startswith(".import/") or Path(rel).suffix.lower() not in STAND_IN_KINDS:
+            continue
+        out = work / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with wave.open(str(out), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(22050)
+            w.writeframes(b"\0\0" * 2205)
+        written.append(rel)
+    return written
+
+
 # ------------------------------------------------------------------------------------------------ one project
 def _env(home: Path) -> dict[str, str]:
     from repo_games import playtester_src
@@ -265,6 +290,7 @@ def run_game(game: dict, mirrors: Path, steps: int, seed: int, budget: int, time
     with tempfile.TemporaryDirectory(prefix=f"godot_game_{game['name']}_") as tmp:
         work = Path(tmp) / game["name"]
         shutil.copytree(folder, work)
+        rec["stand_ins"] = stand_ins(work, dropped)  # silent WAVs for the music the git copy lacks
         home = Path(tmp) / "home"
         home.mkdir()
         env = _env(home)
@@ -344,8 +370,10 @@ def markdown_table(record: dict) -> str:
         bugs = r["explore"].get("bugs", [])
         found = ", ".join(f"{b['kind']}: {b['triage']['verdict']}" for b in bugs) or "0"
         n_read = len(r["actions_read"])
-        rows.append(f"| {r['game']} | {g.get('genre', '')} | {'yes' if r['loads'] else 'no'} | {reach} | {n_read} | "
-                    f"{len(r['declared_covers'])}/{n_read} | {r['analyze'].get('n_actions', 'error')} | "
+        loads = ("yes" if r["loads"] else "no") + (f" ({len(r['stand_ins'])} silent stand-in{'s' * (len(r['stand_ins']) > 1)})" if r.get("stand_ins")
+                                                     else "")
+        rows.append(f"| {r['game']} | {g.get('genre', '')} | {loads} | {reach} | {n_read} | "
+                    f"{len(r['declared_covers'])}/{n_read} | {r['analyze'].get('n_actions', 'error (' + str(r['analyze'].get('exit_code')) + ')')} | "
                     f"{len(r['analysed_covers'])}/{n_read} | {r['explore'].get('states', '-')} | {found} |")
     return "\n".join(rows)
 

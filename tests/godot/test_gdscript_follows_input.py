@@ -312,3 +312,33 @@ def test_components_set_in_helpers_exported_names_and_integrate_forces(tmp_path)
     assert ["move_right_p2"] in by[("move_right",)]["held"]  # player 2's name performs the same action
     assert "jumps = 1 +" in _effects(by[("jump",)])
     assert "res://ball.gd" in {h["file"] for h in r["handlers"]}
+
+
+def test_action_names_built_from_the_nodes_name_in_ready_give_each_node_its_actions():
+    """demo_pong: one script on two nodes, each reading `name.to_lower() + "_move_up"` set in _ready. The node names
+    come from the scene; each node's handler is analysed on its own, so every paddle's actions are in the space
+    (it used to give one `none` action, then one paddle's)."""
+    r = _analyze("nodenameproj")
+    assert r["input_actions"] == ["left_move_down", "left_move_up", "right_move_down", "right_move_up"]
+    assert sorted(h.get("node") for h in r["handlers"]) == ["Left", "Right"]
+    held = {a for act in r["actions"] for h in act["held"] for a in h}
+    assert held == set(r["input_actions"])
+    firsts = {tuple(a["held"][0]) for a in r["actions"]}
+    assert {("left_move_up",), ("left_move_down",), ("right_move_up",), ("right_move_down",)} <= firsts
+    assert len(r["actions"]) == 9  # 3 x 3: each paddle still, up or down
+    assert r["unsupported"] == [] and r["stats"]["notes"] == []
+
+
+def test_a_node_named_project_played_with_its_analyzed_space_moves_each_paddle_alone(godot, worker_for):
+    spec = resolve(f"godot:{FIXTURES / 'nodenameproj'}")
+    space = resolve_space(spec, "analyzed")
+    names = space.names
+    w = worker_for(spec, space=space, capture=None)
+    obs = w.reset(0)
+    left, right = obs.entities["left"].pos[1], obs.entities["right"].pos[1]
+    for _ in range(5):
+        obs = w.act(names.index("right_move_up"))
+    assert obs.entities["right"].pos[1] < right - 50 and obs.entities["left"].pos[1] == left
+    for _ in range(5):
+        obs = w.act(names.index("left_move_down"))
+    assert obs.entities["left"].pos[1] > left + 50

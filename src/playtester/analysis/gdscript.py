@@ -300,6 +300,20 @@ class Project:
                     mine.setdefault(k, set()).add(v)
         return out
 
+    def node_names(self, script: str) -> list[str]:
+        """The names of the nodes the scenes put ``script`` on (a scene's root by its own name unless another scene
+        instances that scene, where the instance's name is the one it runs under)."""
+        instanced = {ext.get(inst) for ext, nodes in self._raw.values() for _, _, inst, _, _ in nodes if inst}
+        out: list[str] = []
+        for scene, node in self.placements.get(script, []):
+            if node:
+                out.append(node.split("/")[-1])
+            elif scene not in instanced:
+                raw = self._raw.get(scene)
+                if raw and raw[1]:
+                    out.append(raw[1][0][0])
+        return list(dict.fromkeys(out))
+
     def node_script(self, script: str, rel: str) -> str | None:
         """The script of the node at ``rel`` (a node path, relative or /root/...) from the nodes running
         ``script``; None when no scene says, or the scenes disagree."""
@@ -401,6 +415,8 @@ class Executor:
         self.paths = 0
         self.line = 0  # the statement being executed (for what is reported as not analysed)
         self.fold: dict[str, Any] | None = None  # members read as these constants (an action's name being built)
+        self.node_envs: list[tuple[str, dict[str, Any]]] = []  # per node of the script: its members set in _ready
+        self.pinned: dict[str, Any] | None = None  # this run's node: those members' values (else: any node's)
         self.inlined: set[str] = set()
         self.held_conds: list[Any] = []
         self._assigned: set[str] = set()
@@ -495,6 +511,101 @@ class Executor:
             values = list(dict.fromkeys(values))
             if all(isinstance(x, (str, int, float, bool)) for x in values):
                 self.member_consts[name] = values  # several: the script's nodes differ (player 1, player 2)
+        self._fold_ready()
+
+    def _fold_ready(self) -> None:
+        """Members that ``_ready`` sets once, in its straight-line start, to a value built from constants and the
+        node's own name (``_up = name.to_lower() + "_move_up"``), and that nothing else in the script assigns: one
+        value per node the scenes put the script on (each node's name, read from the scene files), folded where an
+        action's name is built from them."""
+        if self.project is None or not self.node or "_ready" not in self.own_funcs:
+            return
+        nodes = self.project.node_names(self.script)
+        if not nodes:
+            return
+        own = self.project.trees.get(self.script)
+        if own is None:
+            return
+        counts: dict[str, int] = {}
+        for a in own.iter_subtrees():
+            if a.data == "assnmnt_expr":
+                m = _text(a.children[0]).removeprefix("self.").split(".")[0].split("[")[0]
+                counts[m] = counts.get(m, 0) + 1
+        found: dict[str, list[Any]] = {}
+        bad: set[str] = set()
+        per_node: list[tuple[str, dict[str, Any]]] = []
+        for node_name in nodes:
+            local: dict[str, Any] = {}
+            per_node.append((node_name, {}))
+            for st in self.funcs["_ready"].children[1:]:
+                kind = getattr(st, "data", None)
+                if kind == "func_var_stmt":
+                    v = st.children[0]
+                    if getattr(v, "data", None) in ("var_assigned", "var_typed_assgnd", "var_inf"):
+                        try:
+                            local[str(v.children[0])] = self._fold_value(v.children[-1], local, node_name)
+                        except Unsupported:
+                            local[str(v.children[0])] = _MISSING
+                    continue
+                if kind != "expr_stmt":
+                    break  # a branch or a loop: what follows is not straight-line
+                a = _unwrap(st.children[0])
+                if getattr(a, "data", None) != "assnmnt_expr" or len(a.children) != 3 or str(a.children[1]) != "=":
+                    continue
+                m = _text(a.children[0]).removeprefix("self.")
+                if m not in self.members or counts.get(m) != 1 or m in self.member_consts:
+                    continue
+                try:
+                    v = self._fold_value(a.children[2], local, node_name)
+                except Unsupported:
+                    bad.add(m)
+                    continue
+                found.setdefault(m, []).append(v)
+                per_node[-1][1][m] = v
+        folded = {m for m, values in found.items() if m not in bad and len(values) == len(nodes) and
+                  all(isinstance(x, (str, int, float, bool)) for x in values)}
+        for m in folded:
+            self.member_consts[m] = list(dict.fromkeys(found[m]))
+        envs = [(n, {m: v for m, v in env.items() if m in folded}) for n, env in per_node]
+        if folded and len({tuple(sorted(e.items())) for _, e in envs}) > 1:
+            self.node_envs = envs  # the nodes differ: each node's handlers are analysed on their own
+
+    def _fold_value(self, node: Any, local: dict[str, Any], node_name: str) -> Any:
+        """A value of ``_ready``'s straight-line start: constants, its locals set so far, the node's ``name``,
+        ``+`` and ``str()``, and a string's ``to_lower()`` / ``to_upper()`` / ``strip_edges()``."""
+        from lark import Token
+
+        if isinstance(node, Token) and node.type == "NAME":
+            n = str(node)
+            if n in local:
+                if local[n] is _MISSING:
+                    raise Unsupported(n)
+                return local[n]
+            if n == "name":
+                return node_name
+            return self.const_value(node)
+        d = getattr(node, "data", None)
+        if d in ("expr", "par_expr") and len(node.children) == 1:
+            return self._fold_value(node.children[0], local, node_name)
+        if d == "arith_expr" and all(str(c) == "+" for c in node.children[1::2]):
+            parts = [self._fold_value(c, local, node_name) for c in node.children[0::2]]
+            if all(isinstance(x, str) for x in parts):
+                return "".join(parts)
+            if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in parts):
+                return sum(parts)
+            raise Unsupported("+")
+        if d == "getattr_call" and not _args(node):
+            g = node.children[0]
+            if getattr(g, "data", None) == "getattr" and len(g.children) == 3:
+                base = self._fold_value(g.children[0], local, node_name)
+                op = {"to_lower": str.lower, "to_upper": str.upper, "strip_edges": str.strip}.get(str(g.children[2]))
+                if isinstance(base, str) and op is not None:
+                    return op(base)
+            raise Unsupported(_text(node))
+        if d == "standalone_call" and str(node.children[0]) == "str" and len(_args(node)) == 1:
+            v = self._fold_value(_args(node)[0], local, node_name)
+            return _gd_str(v) if isinstance(v, bool) else str(v)
+        return self.const_value(node)
 
     def _collect_base(self, base: str, level: int) -> None:
         assert self.project is not None
@@ -1110,7 +1221,9 @@ class Executor:
         between the script's nodes (an exported value the scenes set: ``"jump" + action_suffix``). [] if unknown."""
         z3 = self.z3
         used = {str(x) for x in node.scan_values(lambda v: True)} if hasattr(node, "scan_values") else {str(node)}
-        choices = [(m, vs) for m, vs in sorted(self.member_consts.items()) if m in used and m not in s.store]
+        pinned = self.pinned or {}
+        choices = [(m, [pinned[m]] if m in pinned else vs) for m, vs in sorted(self.member_consts.items())
+                   if m in used and m not in s.store]
         envs: list[dict[str, Any] | None] = [None] + [dict(zip([m for m, _ in choices], combo, strict=True))
                                                       for combo in itertools.product(*[vs for _, vs in choices])][:16]
         out: list[str] = []
@@ -1547,6 +1660,12 @@ def _effect_of(ex: Executor, s: State) -> str:
     return "; ".join(parts + s.effects)
 
 
+def _node_pins(res: str, tree: Any, input_actions: list[str], proj: Project) -> list[tuple[str, dict[str, Any]] | None]:
+    """The script's nodes whose handlers are analysed one by one (their members set in ``_ready`` differ), else
+    [None]: the script's handlers once, for any of its nodes."""
+    return list(Executor(res, tree, input_actions, {}, proj).node_envs) or [None]
+
+
 def analyze_project(project: str | Path, input_actions: list[str]) -> dict[str, Any]:
     """The analyzed action space of a Godot 3 project (JSON-ready): see the module's docstring."""
     z3 = _z3()
@@ -1579,10 +1698,11 @@ def analyze_project(project: str | Path, input_actions: list[str]) -> dict[str, 
     for res, tree in trees.items():
         if res in extended and res not in proj.placements:
             continue  # a base class no scene runs as it is: its handlers are analysed in the scripts extending it
-        for name in HANDLERS:
+        for name, pin in [(h, p) for h in HANDLERS for p in _node_pins(res, tree, input_actions, proj)]:
             ex = Executor(res, tree, input_actions, {}, proj)
             if name not in ex.funcs:
                 continue
+            ex.pinned = pin[1] if pin else None  # one node of several that differ (pong's Left and Right paddles)
             states = ex.run(name)
             for file, line, what in ex.unsupported:
                 if {"file": file, "line": line, "what": what} not in unsupported:
@@ -1607,7 +1727,7 @@ def analyze_project(project: str | Path, input_actions: list[str]) -> dict[str, 
             behaviours.append([Behaviour(f"{res}:{name}", eff, z3.simplify(z3.Or(*cs)))
                                for eff, cs in groups.items()])
             handlers.append({"file": res, "function": name, "line": _line(ex.funcs[name]), "paths": len(states),
-                             "behaviours": len(groups)})
+                             "behaviours": len(groups), **({"node": pin[0]} if pin else {})})
     t_exec = time.perf_counter() - t0
     t1 = time.perf_counter()
     actions = _actions(behaviours, sorted(used), game_vars)

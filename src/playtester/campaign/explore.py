@@ -65,10 +65,12 @@ def choose_abstraction(name: str, obs: Observation, features: list[str] | None,
                        ranges: dict[str, tuple[float, float]] | None = None, buckets: int = 10) -> Abstraction:
     """The state abstraction for coverage: as configured, or for ``auto`` the game's probe features when
     it reports any (ranged ones cut into ``buckets`` intervals), else the scene (live sprites by class and
-    group), else pixel cells."""
+    group), else pixel cells when there are frames, else the features a later screen brings (a headless engine's
+    title screen, with no entity yet: pixel cells of no frame would count no state at all)."""
     if name == "auto":
         name = "features" if obs.features else ("scene" if obs.info.get("scene") is not None and
-                                                obs.info.get("scene") != () else "pixels")
+                                                obs.info.get("scene") != () else
+                                                "pixels" if obs.frame is not None else "features")
     if name == "features":
         return make_abstraction("features", features=features, ranges=ranges or None, m=buckets)
     return make_abstraction(name)

@@ -1786,8 +1786,9 @@ class RemoteRunner:
                 "without it, so every step would test a broken game); its error lines:\n  " + "\n  ".join(errors[:4])
                 + self.load_hint(errors))
 
-    def hang(self, what: str) -> GameExit:
+    def hang(self, what: str, timeout: float | None = None) -> GameExit:
         assert self.game is not None
+        timeout = self.step_timeout if timeout is None else timeout
         crashed = _CRASHED.search(self.game.stderr.text(10**6))  # the whole tail kept: the backtrace follows it
         if crashed:  # it crashed, and its crash handler was still at the backtrace (slow on a busy machine)
             self.game.kill()
@@ -1795,20 +1796,22 @@ class RemoteRunner:
             sig = int(crashed.group(1))
             name = signal_name(sig)
             return GameExit("signal", signal=sig, message=f"the {self.launch.engine} game crashed with signal {name} "
-                            f"(its crash handler was still writing the backtrace after {self.step_timeout:g}s; its "
+                            f"(its crash handler was still writing the backtrace after {timeout:g}s; its "
                             "process group was killed)", traceback=self.game.stderr.text())
         self.game.kill()
         self.game.stderr.join(1.0)
         return GameExit("hang", message=f"the {self.launch.engine} game answered no {what} within "
-                        f"{self.step_timeout:g}s of wall-clock time; its process group was killed",
+                        f"{timeout:g}s of wall-clock time; its process group was killed",
                         traceback=self.game.stderr.text())
 
-    def exchange(self, msg: dict[str, Any], what: str) -> Observation:
+    def exchange(self, msg: dict[str, Any], what: str, timeout: float | None = None) -> Observation:
         assert self.game is not None
         game = self.game
-        return self.observed(lambda: game.request(msg, self.step_timeout), what)
+        wait = self.step_timeout if timeout is None else timeout
+        return self.observed(lambda: game.request(msg, wait), what, wait)
 
-    def observed(self, reply_of: Callable[[], dict[str, Any]], what: str) -> Observation:
+    def observed(self, reply_of: Callable[[], dict[str, Any]], what: str,
+                 timeout: float | None = None) -> Observation:
         """The observation of the reply ``reply_of()`` waits for; a hang, a dead game or a broken protocol (the game
         is killed) is the episode's final observation."""
         assert self.game is not None
@@ -1816,7 +1819,7 @@ class RemoteRunner:
         try:
             reply = reply_of()
         except GameTimeout:
-            return self.ended_by(self.hang(what))
+            return self.ended_by(self.hang(what, timeout))
         except GameGone as e:
             return self.ended_by(self.died(str(e)))
         except ProtocolError as e:
@@ -1871,7 +1874,9 @@ class RemoteRunner:
                 if self.game.hello.capabilities.get("compact") and \
                         os.environ.get("PLAYTESTER_REMOTE_COMPACT", "1") != "0":
                     reset["compact"] = True
-            obs = self.exchange(reset, "reset")
+            # the reset plays the episode's first frame: it may take what start-up may (start_timeout_s), not one
+            # step's time (a first frame that compiles shaders or bakes a ProceduralSky's radiance on software GL)
+            obs = self.exchange(reset, "reset", start)
             if obs.done and self.refused(obs.info.get("exit")):
                 return
             self.send(obs)

@@ -578,7 +578,7 @@ func _input_actions() -> Array:
 
 # ---- what the game looks like
 var seen_ids := {}  # the entity ids of the observation being built
-var bodies = null  # the scene's physics bodies (a scene with no "playtester" group), until the tree changes
+var bodies = null  # the scene's physics bodies and scripted nodes (a scene with no "playtester" group), until the tree changes
 var bodies_scene := 0
 
 
@@ -747,8 +747,8 @@ func _reader(n: Node, names: Array, where: int) -> Reference:
 func _bodies(node: Node, out: Array) -> void:
 	if (node is PhysicsBody2D and not node is StaticBody2D) or (node is PhysicsBody and not node is StaticBody):
 		out.append(node)
-	elif (node is StaticBody2D or node is StaticBody or node is Area2D or node is Area) and node.get_script():
-		out.append(node)
+	elif (node is Node2D or node is Spatial) and node.get_script() and not (node is Camera2D or node is Camera):
+		out.append(node)  # a scripted 2D/3D node: a game object (a grid walker moved by its script, a static body, an area)
 	for c in node.get_children():
 		_bodies(c, out)
 
