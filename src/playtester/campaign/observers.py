@@ -100,11 +100,6 @@ class WorkerOracles:
         from playtester.oracles import make_oracles, settings_model
 
         if self._model is None:
-            if self.settings.get("texture_model"):
-                try:
-                    import playtester.vision  # noqa: F401  registers the texture oracle's judge loader
-                except ImportError:
-                    pass  # the texture oracle says why it is off (a RuntimeWarning) and reports nothing
             self._model = settings_model().model_validate(self.settings)
         suite = make_oracles(self._model)
         suite.reset()
