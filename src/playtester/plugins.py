@@ -41,7 +41,7 @@ class PluginError(UsageError):
 
 def _dist(ep: EntryPoint) -> str:
     dist = getattr(ep, "dist", None)
-    return f"{dist.metadata['Name']} {dist.version}" if dist is not None else "(unknown distribution)"
+    return f"{dist.metadata['Name']} {dist.version}" if dist is not None else "playtester (its source tree)"
 
 
 _SOURCE_PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -105,7 +105,7 @@ class Registry(Generic[T]):
                 eps = own_entry_points(self.group) + eps
             # playtester's own first, then other distributions'; by name within each (installers sort a group's
             # entry points, so the declared order is not kept)
-            eps.sort(key=lambda ep: (_dist(ep).split(" ")[0] not in ("playtester", "(unknown"), ep.name))
+            eps.sort(key=lambda ep: (_dist(ep).split(" ")[0] != "playtester", ep.name))
             for ep in eps:
                 other = found.get(ep.name)
                 if other is not None and other.value != ep.value:

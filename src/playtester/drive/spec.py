@@ -25,7 +25,7 @@ import dataclasses
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -156,7 +156,7 @@ class GameSpec:
     """A resolved game: what to run, from where, and how. Picklable."""
 
     text: str
-    kind: Literal["module", "file", "gym", "godot", "godot-runner", "remote", "doom"]
+    kind: str  # a backend's spec kind: module, file (pygame), gym, godot, godot-runner, remote, doom, or a plugin's
     target: str  # module name, file path, or Gymnasium id
     function: str | None = None
     root: str | None = None  # the game's sys.path[0] (and its working folder unless ``cwd`` says another)
