@@ -4,6 +4,7 @@ or clashing plugin is named with its distribution."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -115,3 +116,32 @@ def test_a_third_party_package_adds_a_backend_an_oracle_and_an_agent(tmp_path):
     assert bugs == [("counter_limit", "counter_limit:5")]
     junit = (tmp_path / "out" / "junit.xml").read_text()
     assert 'name="counter_limit"' in junit and "the counter passed 5 (6)" in junit
+
+
+def test_entry_points_are_imported_only_when_asked_for():
+    """Listing the agents imports none of the learning ones; resolving a gym: spec reads every backend's prefix
+    but imports no engine (the pygame driver stays out of a Gymnasium game's parent); a replayer's module is
+    imported when its kind is asked for."""
+    code = """
+import json, sys
+from playtester.agents import AGENTS
+from playtester.drive.backend import backend_for
+from playtester.drive.spec import resolve
+from playtester.replay import REPLAYERS
+
+names = list(AGENTS)
+gym = backend_for(resolve("gym:CartPole-v1")).name
+listed = "plan" in REPLAYERS
+watched = ("playtester.agents.", "playtester.drive.pygame", "playtester.drive.gym_driver", "playtester.plans", "torch")
+before = sorted(m for m in sys.modules if m.startswith(watched))
+REPLAYERS.get("plan")
+print(json.dumps([names, gym, listed, before, "playtester.plans.runner" in sys.modules]))
+"""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    names, gym, listed, before, plans_after = json.loads(out.stdout)
+    assert {"random", "wuji", "ppgta"} <= set(names) and gym == "gym" and listed
+    assert before == ["playtester.agents.common", "playtester.agents.random"]  # imported by playtester.agents
+    assert plans_after

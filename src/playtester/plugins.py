@@ -172,14 +172,15 @@ class Registry(Generic[T]):
         return dict(self._parts)
 
     # ---- registering in code
-    def add(self, name: str, part: Any, origin: str = "code") -> T:
-        """Register ``part`` as ``name`` (adapted as an entry point's object would be).
+    def add(self, name: str, part: Any, origin: str = "code", *, replace: bool = False) -> T:
+        """Register ``part`` as ``name`` (adapted as an entry point's object would be); ``replace``: in place of
+        the part or entry point of that name, if any.
 
         Raises:
             PluginError: ``name`` is taken by another part (re-adding the same part is a no-op).
         """
         adapted = self._adapt(name, part)
-        if name in self:
+        if name in self and not replace:
             current = self.get(name)
             if current == adapted or current is part:
                 return current

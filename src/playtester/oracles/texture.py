@@ -111,8 +111,7 @@ _judges: dict[tuple[str, float], Judge] = {}
 def register_judge(loader: Callable[[str], Judge]) -> None:
     """Set how a model bundle's path becomes a judge, in code (installed: the entry point ``texture`` of
     ``playtester.judges``)."""
-    JUDGES.remove("texture")
-    JUDGES.add("texture", loader)
+    JUDGES.add("texture", loader, replace=True)
 
 
 def load_judge(path: str) -> tuple[Judge | None, str]:
