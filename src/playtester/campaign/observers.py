@@ -87,7 +87,7 @@ class WorkerOracles:
     """The oracles of a campaign checking where the game runs (issue 21): given to each worker (`GameEnv`'s
     ``oracles``), it makes an episode's oracle suite there, at every reset (`Worker.check_step`). Small and
     picklable (the game's ``[oracles]`` table as plain values), so a `RayWorker` sends it to its actor; the
-    texture oracle's judge is loaded where the suite is made (``playtester.vision`` registers its loader)."""
+    texture oracle's judge is loaded where the suite is made (the entry point ``texture`` of ``playtester.judges``)."""
 
     def __init__(self, settings: Any) -> None:
         self.settings: dict[str, Any] = settings if isinstance(settings, dict) else settings.model_dump()
