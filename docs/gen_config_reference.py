@@ -145,11 +145,11 @@ def render() -> str:
         *table(registry._Enabled),
         "",
     ]
-    for kind, oracle in REGISTRY.items():
+    for kind, oracle in REGISTRY.load_all().items():
         if oracle.settings is None:
             continue
         out += [f"### {kind}", "", f"`{oracle.settings.__name__}`.", "", *table(oracle.settings), ""]
-    no_settings = [k for k, o in REGISTRY.items() if o.settings is None]
+    no_settings = [k for k, o in REGISTRY.load_all().items() if o.settings is None]
     out += [f"Oracles without settings: {', '.join(f'`{k}`' for k in no_settings)}.", ""]
     out += ["## `[coverage]`", "", f"`{CoverageSettings.__name__}` (`playtester.coverage.settings`).", "",
             *table(CoverageSettings), "",

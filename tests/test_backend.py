@@ -31,7 +31,38 @@ def test_a_kind_runs_on_one_backend_only():
     other = Backend("other", ("gym",), Capabilities(False, False, False, False, True, False, True), "x:y")
     with pytest.raises(ValueError, match="already runs on backend 'gym'"):
         register_backend(other)
-    assert BACKENDS["gym"].name == "gym"
+    prefixed = Backend("other", ("other",), Capabilities(False, False, False, False, True, False, True), "x:y",
+                       prefix="doom")
+    with pytest.raises(ValueError, match="prefix 'doom:' is already backend 'doom'"):
+        register_backend(prefixed)
+    assert "other" not in BACKENDS and BACKENDS.get("gym").name == "gym"
+
+
+def test_spec_prefixes_come_from_the_backends():
+    """`resolve` asks each backend for its prefix: a backend added with one resolves its specs, and its
+    games run on it; without it the same text is a module name that does not resolve."""
+    from playtester.drive.spec import GameSpec
+    from playtester.errors import GameSpecError
+
+    with pytest.raises(GameSpecError):
+        resolve("xtoy:level1")
+    register_backend(Backend("xtoy", ("xtoy",), Capabilities(False, False, False, False, True, False, True),
+                             "x:y", prefix="xtoy", resolve=f"{__name__}:_resolve_xtoy"))
+    try:
+        spec = resolve("xtoy:level1")
+        assert isinstance(spec, GameSpec) and (spec.kind, spec.target) == ("xtoy", "level1")
+        assert backend_for(spec).name == "xtoy"
+        assert resolve("gym:CartPole-v1").kind == "gym" and resolve("blockmaze").kind == "module"
+    finally:
+        BACKENDS.remove("xtoy")
+    with pytest.raises(GameSpecError):
+        resolve("xtoy:level1")
+
+
+def _resolve_xtoy(text, folders):
+    from playtester.drive.spec import GameSpec
+
+    return GameSpec(text, "xtoy", text.partition(":")[2])
 
 
 def test_what_a_backend_cannot_do_is_refused_by_capability():

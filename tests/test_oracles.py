@@ -116,7 +116,7 @@ def test_the_oracles_table_is_checked_against_the_registry_with_file_lines(tmp_p
     pyproject = tmp_path / "pyproject.toml"
     pyproject.write_text('[tool.playtester]\nfps = 30\n\n[tool.playtester.oracles]\nenabled = ["crash", "hangs"]\n')
     with pytest.raises(ConfigError, match=rf"{pyproject}:5: field 'tool.playtester.oracles.enabled': unknown oracle "
-                       r"'hangs'; known: crash, hang, memory, stuck"):
+                       r"'hangs'; known: assertion, balance, crash, error_log, frame_time, hang, memory, stuck"):
         oracle_settings(resolve(str(tmp_path / "game.py")))
 
 
@@ -156,7 +156,7 @@ def test_an_oracle_is_one_class_and_one_register_line():
         with pytest.raises(ValueError, match="registered twice"):
             register(FpsOracle)
     finally:
-        REGISTRY.pop("fps", None)
+        REGISTRY.remove("fps")
         cached.cache_clear()
     assert "fps" not in kinds() and "fps_floor" not in settings_model().model_fields
 

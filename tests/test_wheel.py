@@ -63,6 +63,20 @@ def test_wheel_carries_the_data_and_runs_from_a_fresh_venv(tmp_path):
     missing = sorted(expected - names)
     assert not missing, f"data files not in the wheel (add them to [tool.setuptools.package-data]): {missing}"
     assert "playtester/cli.py" in names and "playtester/games/remote/refgame.py" in names
+    # playtester's own parts are entry points (playtester.plugins): the wheel's metadata carries every group
+    with zipfile.ZipFile(wheel) as z:
+        eps = z.read(next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
+    import configparser
+    import tomllib
+
+    parsed = configparser.ConfigParser(delimiters=("=",))
+    parsed.optionxform = str  # names as written (godot-runner, error_log)
+    parsed.read_string(eps)
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
+    for group in ("playtester.backends", "playtester.oracles", "playtester.agents", "playtester.spaces",
+                  "playtester.replayers", "playtester.judges"):
+        assert dict(parsed[group]) == declared[group], group
+    assert parsed["playtester.backends"]["doom"] == "playtester.drive.backend:DOOM"
 
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)

@@ -28,8 +28,7 @@ from playtester.errors import UsageError
 
 def space_from_dict(data: dict[str, Any]) -> ActionSpace:
     """A serialized action space (`actions.space.space_to_dict`) of any kind, the analyzed one included (its
-    loader is registered when `playtester.analysis.space` is imported, which this does)."""
-    import playtester.analysis.space  # noqa: F401  registers the analyzed space's loader
+    loader is the entry point ``analysis`` of ``playtester.spaces``)."""
     from playtester.actions.space import space_from_dict as load
 
     return load(data)

@@ -27,6 +27,7 @@ from playtester.drive.worker import Worker
 from playtester.errors import UsageError
 from playtester.findings import Bug, Finding, Trace
 from playtester.oracles import kinds, make_oracles, oracle_settings
+from playtester.plugins import Registry
 
 T = TypeVar("T")
 
@@ -139,24 +140,37 @@ class Replayer:
     not_shrunk: str | None = None
 
 
-_REPLAYERS: dict[str, Replayer] = {}
+def _replayer(kind: str, obj: Any) -> Replayer:
+    if not isinstance(obj, Replayer):
+        raise TypeError(f"a playtester.replayers entry point names a playtester.replay.Replayer, not {obj!r}")
+    return obj
+
+
+# Each an entry point of the group ``playtester.replayers`` named after its bug kind (the plan's: ``plan``),
+# imported when a bug of that kind is replayed.
+REPLAYERS: Registry[Replayer] = Registry("replayers", _replayer)
 
 
 def register_replayer(kind: str, replay: Callable[..., ReplayReport], not_shrunk: str | None = None) -> None:
     """Replay bugs of ``kind`` with ``replay(bug, runs=..., trace=...)`` in `replay_bug`; ``not_shrunk``: the
-    reason `minimize_bug` refuses them."""
-    _REPLAYERS[kind] = Replayer(replay, not_shrunk)
+    reason `minimize_bug` refuses them. In code; an installed replayer is an entry point of
+    ``playtester.replayers`` naming a `Replayer`."""
+    REPLAYERS.add(kind, Replayer(replay, not_shrunk))
+
+
+def _custom(kind: str) -> Replayer | None:
+    return REPLAYERS.get(kind) if kind in REPLAYERS else None
 
 
 def _unknown_kind(bug: Bug) -> UsageError:
-    return UsageError(f"bug {bug.id} is a {bug.kind!r} bug and no replayer for that kind is loaded (a plan bug "
-                      "replays once playtester.plans is imported: 'playtester replay' does)")
+    return UsageError(f"bug {bug.id} is a {bug.kind!r} bug and no replayer for that kind is installed (the package "
+                      "whose oracle or plan made it adds one to the entry-point group playtester.replayers)")
 
 
 def replay_bug(bug: Bug, runs: int = 2, trace: Trace | None = None) -> ReplayReport:
     """Replay a bug's trace ``runs`` times and compare where its signature fires (a bug of a kind with a
     registered replayer, such as a failed plan, is replayed by that)."""
-    custom = _REPLAYERS.get(bug.kind)
+    custom = _custom(bug.kind)
     if custom is not None:
         return custom.replay(bug, runs=runs, trace=trace)
     if bug.kind not in kinds():
@@ -262,7 +276,7 @@ def minimize_bug(bug: Bug, max_tests: int = 300, max_seconds: float = 120.0) -> 
     registered replayer says why it cannot be shrunk (plan bugs: their validations are armed at the steps the
     plan took) is refused with that reason (`UsageError`); ``playtester replay`` re-checks it instead."""
     assert bug.trace is not None
-    custom = _REPLAYERS.get(bug.kind)
+    custom = _custom(bug.kind)
     if custom is not None and custom.not_shrunk:
         raise UsageError(f"bug {bug.id} ({bug.kind}: {bug.message}): {custom.not_shrunk}; re-check it with "
                          "'playtester replay' on its folder")

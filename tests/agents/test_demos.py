@@ -137,7 +137,7 @@ def test_bad_demonstrations_are_clear_errors_and_store_nothing(tmp_path):
     fewer = tmp_path / "fewer.json"
     combat_trace(fewer, [1], space=space)
     fails([fewer], match=r"another action space \(5 actions: idle, up, down, left, right\)")
-    fails([good], UsageError, match="'random' agent does not learn from demonstrations; --demos works with: wuji, ppgta, inspector$",
+    fails([good], UsageError, match="'random' agent does not learn from demonstrations; --demos works with: inspector, ppgta, wuji$",
           agent="random")
     fails([good], UsageError, match="leave --demos out with --resume", resume=True, spec=None)
 

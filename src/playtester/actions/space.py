@@ -16,6 +16,7 @@ import numpy as np
 
 from playtester.drive.context import ActionContext
 from playtester.drive.inputs import InputFrame, frame_from_dict, frame_to_dict
+from playtester.plugins import Registry
 
 __all__ = ["Action", "ActionContext", "ActionMode", "ActionSpace", "filter_blacklist", "native_space", "register_loader",
            "space_from_dict", "space_identity", "space_to_dict"]
@@ -141,13 +142,15 @@ SPACE_SCHEMA = 1
 
 
 # Spaces of a kind defined in a higher layer (the analysis) serialize their own extra fields
-# (`ActionSpace.extra_dict`) and register a loader for them here; the key is the extra field's name.
-_LOADERS: dict[str, Callable[[dict[str, Any], list[Action]], ActionSpace]] = {}
+# (`ActionSpace.extra_dict`); a loader for them is an entry point of the group ``playtester.spaces`` named after
+# the extra field (``analysis``, ``godot_analysis``), imported when a space that carries the field is loaded.
+SPACES: Registry[Callable[[dict[str, Any], list[Action]], ActionSpace]] = Registry("spaces")
 
 
 def register_loader(field_name: str, loader: Callable[[dict[str, Any], list[Action]], ActionSpace]) -> None:
-    """Load serialized spaces that carry ``field_name`` with ``loader(data, actions)`` (`space_from_dict`)."""
-    _LOADERS[field_name] = loader
+    """Load serialized spaces that carry ``field_name`` with ``loader(data, actions)`` (`space_from_dict`), in
+    code; an installed loader is an entry point of ``playtester.spaces``."""
+    SPACES.add(field_name, loader)
 
 
 def portable_source(source: str | None) -> str | None:
@@ -199,11 +202,11 @@ def space_from_dict(data: dict[str, Any]) -> ActionSpace:
     actions = [Action(a["name"], frame_from_dict(a["inputs"]), a["mode"], a["hold_frames"], a["when"],
                       tuple(a["cell"]) if a["cell"] else None, a.get("description", ""))
                for a in data["actions"]]
-    for key, loader in _LOADERS.items():
+    for key in SPACES.names():
         if data.get(key):
-            return loader(data, actions)
+            return SPACES.get(key)(data, actions)
     extra = sorted(k for k in data if k not in ("schema", "kind", "source", "actions") and data[k])
-    if extra:  # a kind from a higher layer whose loader is not imported (the analysis: playtester.env imports it)
+    if extra:  # a kind of space whose plugin is not installed
         raise ConfigError(f"action space {data.get('kind')!r} carries {', '.join(extra)}, and no loader for it is "
-                          "registered: load it with playtester.env.space_from_dict")
+                          "installed: the package that made it adds one to the entry-point group playtester.spaces")
     return ActionSpace(data["kind"], actions, source=data.get("source"))

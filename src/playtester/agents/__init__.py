@@ -9,23 +9,26 @@
 
 An agent name may carry hyper-parameter overrides: ``wuji:population=8,runs=1`` (the fields of the
 agent's config dataclass). The learning explorers import torch only when they are made.
+
+Each agent is an entry point of the group ``playtester.agents`` (``NAME = "module:Class"``, playtester's in its
+pyproject.toml): another package adds one the same way, and ``--agent NAME`` finds it (`playtester.plugins`).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from playtester.agents.random import RandomAgent
+from playtester.plugins import Registry
 
-AGENTS: dict[str, str] = {
-    "random": "playtester.agents.random:RandomAgent",
-    "curiosity": "playtester.agents.curiosity:CuriosityAgent",
-    "wuji": "playtester.agents.wuji:WujiAgent",
-    "goexplore": "playtester.agents.goexplore:GoExploreAgent",
-    "ppgta": "playtester.agents.ppgta:PpgtaAgent",
-    "inspector": "playtester.agents.ppgta:InspectorAgent",
-}
+
+def _agent(name: str, cls: Any) -> type:
+    if not isinstance(cls, type) or not callable(getattr(cls, "act", None)):
+        raise TypeError(f"a playtester.agents entry point names an agent class with act(obs, info); got {cls!r}")
+    return cls
+
+
+AGENTS: Registry[type] = Registry("agents", _agent)  # name -> agent class, each imported when first asked for
 
 __all__ = ["AGENTS", "RandomAgent", "agent_class", "make_agent"]
 
@@ -37,9 +40,8 @@ def agent_class(name: str) -> type:
     base = name.partition(":")[0].strip()
     if base not in AGENTS:
         raise UsageError(f"unknown agent {base!r}; available: {', '.join(sorted(AGENTS))}")
-    module, _, cls = AGENTS[base].partition(":")
     try:
-        return getattr(importlib.import_module(module), cls)
+        return AGENTS.get(base)
     except ModuleNotFoundError as e:
         if e.name != "torch":
             raise

@@ -765,5 +765,3 @@ def merge_loops(results: list[dict[str, Any]]) -> dict[str, Any]:
     merged["partial"] = "; ".join(r["partial"] for r in results if r.get("partial")) or None
     return merged
 
-
-from playtester.analysis import gdscript as _gdscript  # noqa: E402,F401  registers the Godot analyzed space's loader

@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-from playtester.actions.space import Action, ActionContext, ActionSpace, register_loader
+from playtester.actions.space import Action, ActionContext, ActionSpace
 from playtester.analysis import Analysis
 from playtester.drive.inputs import InputFrame
 
@@ -2034,8 +2034,6 @@ def _to_z3(v: Any, sort: str) -> Any:
 def _load_space(data: dict[str, Any], actions: list[Action]) -> GodotAnalyzedSpace:
     return GodotAnalyzedSpace(data["kind"], actions, source=data.get("source"), godot_analysis=data["godot_analysis"])
 
-
-register_loader("godot_analysis", _load_space)
 
 
 def make_space(result: dict[str, Any], source: str) -> GodotAnalyzedSpace:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from playtester.actions.space import Action, ActionContext, ActionSpace, register_loader
+from playtester.actions.space import Action, ActionContext, ActionSpace
 from playtester.analysis.safe_expr import (
     UnsafeExpression,
     check_analysis,
@@ -145,8 +145,6 @@ def _load(data: dict[str, Any], actions: list[Action]) -> AnalyzedSpace:
     """A serialized analyzed space (`space_to_dict`) back (registered with `actions.space.register_loader`)."""
     return AnalyzedSpace(data["kind"], actions, source=data.get("source"), analysis=analysis_from_json(data["analysis"]))
 
-
-register_loader("analysis", _load)
 
 
 FALLBACK_PREFIX = "other loop: "

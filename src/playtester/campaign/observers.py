@@ -87,7 +87,7 @@ class WorkerOracles:
     """The oracles of a campaign checking where the game runs (issue 21): given to each worker (`GameEnv`'s
     ``oracles``), it makes an episode's oracle suite there, at every reset (`Worker.check_step`). Small and
     picklable (the game's ``[oracles]`` table as plain values), so a `RayWorker` sends it to its actor; the
-    texture oracle's judge is loaded where the suite is made (``playtester.vision`` registers its loader)."""
+    texture oracle's judge is loaded where the suite is made (the entry point ``texture`` of ``playtester.judges``)."""
 
     def __init__(self, settings: Any) -> None:
         self.settings: dict[str, Any] = settings if isinstance(settings, dict) else settings.model_dump()
@@ -100,11 +100,6 @@ class WorkerOracles:
         from playtester.oracles import make_oracles, settings_model
 
         if self._model is None:
-            if self.settings.get("texture_model"):
-                try:
-                    import playtester.vision  # noqa: F401  registers the texture oracle's judge loader
-                except ImportError:
-                    pass  # the texture oracle says why it is off (a RuntimeWarning) and reports nothing
             self._model = settings_model().model_validate(self.settings)
         suite = make_oracles(self._model)
         suite.reset()

@@ -25,7 +25,7 @@ import dataclasses
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -164,7 +164,7 @@ class GameSpec:
     """A resolved game: what to run, from where, and how. Picklable."""
 
     text: str
-    kind: Literal["module", "file", "gym", "godot", "godot-runner", "remote", "doom"]
+    kind: str  # a backend's spec kind: module, file (pygame), gym, godot, godot-runner, remote, doom, or a plugin's
     target: str  # module name, file path, or Gymnasium id
     function: str | None = None
     root: str | None = None  # the game's sys.path[0] (and its working folder unless ``cwd`` says another)
@@ -366,23 +366,41 @@ def _with_workdir(spec: GameSpec) -> GameSpec:
 
 
 def _resolve(text: str, extra: list[Path] | None = None) -> GameSpec:
+    """``text`` resolved by the backend whose prefix it carries, else by the backends of specs without one."""
     if not text:
         raise GameSpecError("empty game spec; " + _FORMS)
-    if text.startswith("gym:"):
-        gym_id = text[4:]
-        if not gym_id:
-            raise GameSpecError(f"game spec {text!r} names no Gymnasium id; write e.g. gym:CartPole-v1")
-        cfg = GameConfig(frames_per_action=1, blacklist=[])
-        return GameSpec(text, "gym", gym_id, config=cfg)
-    if text.startswith(("godot:", "godot-runner:", "remote:")):
-        return _resolve_remote(text)
-    if text.startswith("doom:"):
-        if not text[5:].strip():
-            raise GameSpecError(f"game spec {text!r} names no ViZDoom map or scenario; write e.g. doom:freedoom1:E1M1 "
-                                "or doom:my_way_home")
-        cfg = GameConfig(frames_per_action=4, blacklist=[], fps=35.0, features=["x", "y"])  # states: tiles
-        return GameSpec(text, "doom", text[5:].strip(), config=cfg)
+    from playtester.drive.backend import backends
 
+    found = backends()
+    for backend in found:
+        if backend.prefix is not None and backend.resolve and text.startswith(backend.prefix + ":"):
+            return backend.call("resolve", text, extra or [])
+    for backend in found:
+        if backend.prefix is None and backend.resolve:
+            return backend.call("resolve", text, extra or [])
+    raise GameSpecError(f"no backend resolves game spec {text!r}; " + _FORMS)
+
+
+def resolve_gym(text: str, extra: list[Path] | None = None) -> GameSpec:
+    """``gym:ID``: a Gymnasium environment (the gym backend's resolver)."""
+    gym_id = text[4:]
+    if not gym_id:
+        raise GameSpecError(f"game spec {text!r} names no Gymnasium id; write e.g. gym:CartPole-v1")
+    cfg = GameConfig(frames_per_action=1, blacklist=[])
+    return GameSpec(text, "gym", gym_id, config=cfg)
+
+
+def resolve_doom(text: str, extra: list[Path] | None = None) -> GameSpec:
+    """``doom:MAP`` or ``doom:SCENARIO``: a ViZDoom game (the doom backend's resolver)."""
+    if not text[5:].strip():
+        raise GameSpecError(f"game spec {text!r} names no ViZDoom map or scenario; write e.g. doom:freedoom1:E1M1 "
+                            "or doom:my_way_home")
+    cfg = GameConfig(frames_per_action=4, blacklist=[], fps=35.0, features=["x", "y"])  # states: tiles
+    return GameSpec(text, "doom", text[5:].strip(), config=cfg)
+
+
+def resolve_python(text: str, extra: list[Path] | None = None) -> GameSpec:
+    """A bundled game, a file or folder, or a module (the pygame backend's resolver: specs with no prefix)."""
     if text in bundled_games():
         toml = GAMES_DIR / f"{text}.toml"
         cfg = load_config(toml) if toml.is_file() else GameConfig()
@@ -413,7 +431,7 @@ def _resolve(text: str, extra: list[Path] | None = None) -> GameSpec:
     raise GameSpecError(_not_found(text, module, folders))
 
 
-def _resolve_remote(text: str) -> GameSpec:
+def resolve_remote(text: str, extra: list[Path] | None = None) -> GameSpec:
     """``godot:FOLDER`` / ``godot-runner:FOLDER`` (a Godot 3 project; a bundled one by name) and ``remote:COMMAND``;
     the config is a ``playtester.toml`` in the project folder (``remote:``: in the current one)."""
     kind, _, rest = text.partition(":")

@@ -30,6 +30,7 @@ class BalanceSettings(BaseModel):
 
 class BalanceOracle:
     kind = "balance"
+    settings = BalanceSettings  # its keys of the [oracles] table
 
     @classmethod
     def from_settings(cls, s: BalanceSettings) -> BalanceOracle:

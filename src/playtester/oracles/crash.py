@@ -10,6 +10,7 @@ from playtester.findings import Finding, frames_signature, location_of
 
 class CrashOracle:
     kind = "crash"
+    error = True  # its bugs are things that broke (JUnit <error>)
 
     def reset(self) -> None:
         pass

@@ -27,6 +27,7 @@ class FrameTimeSettings(BaseModel):
 
 class FrameTimeOracle:
     kind = "frame_time"
+    settings = FrameTimeSettings  # its keys of the [oracles] table
 
     @classmethod
     def from_settings(cls, s: FrameTimeSettings) -> FrameTimeOracle:

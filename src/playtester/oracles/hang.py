@@ -8,6 +8,7 @@ from playtester.findings import Finding, frames_signature, location_of
 
 class HangOracle:
     kind = "hang"
+    error = True  # its bugs are things that broke (JUnit <error>)
 
     def reset(self) -> None:
         pass

@@ -17,6 +17,7 @@ from playtester.findings import Finding, frames_signature, location_of
 
 class MemoryOracle:
     kind = "memory"
+    error = True  # its bugs are things that broke (JUnit <error>)
 
     def reset(self) -> None:
         pass

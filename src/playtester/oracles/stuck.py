@@ -112,6 +112,7 @@ def _screen_key(held) -> tuple[int | None, tuple[int, int] | None]:
 
 class StuckOracle:
     kind = "stuck"
+    settings = StuckSettings  # its keys of the [oracles] table
 
     def __init__(self, n: int = 30, threshold: float = 1e-6, min_inputs: int = 3,
                  features: list[str] | None = None, screen: bool = True, criterion: str = "effects") -> None:

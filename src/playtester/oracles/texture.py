@@ -7,8 +7,8 @@ in the game's ``[oracles]`` table; without it the oracle is off. It needs the ga
 (a blocky texture does not survive a 48x48 capture): on smaller frames, or when the bundle or PyTorch is
 missing, it says why once (a ``RuntimeWarning``) and reports nothing.
 
-The judge is loaded through `register_judge`: `playtester.vision` (above the oracles in the layers)
-registers its loader when imported (the CLI imports it). A finding's signature is the kind of object and
+The judge is loaded through the entry point ``texture`` of the group ``playtester.judges``:
+`playtester.vision.load_texture_judge` (above the oracles in the layers), imported only when a bundle is loaded. A finding's signature is the kind of object and
 the verdict (``texture:barrel:lowres``): the oracle sees pixels, not object identities, so two barrels
 with the same bug are one bug found in two places; the details keep the box, the verdict's probability,
 the steps whose frames showed it and the player's position when the game reports one. The latest frame's
@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from playtester.drive.observation import Observation
 from playtester.errors import PlaytesterError
 from playtester.findings import Finding
+from playtester.plugins import Registry
 
 MIN_WIDTH = 320  # frames narrower than this cannot show a texture bug
 DESCRIBE = {"lowres": "a low-resolution (blocky)", "stretched": "a stretched"}
@@ -101,14 +102,16 @@ def check_min_height(v: Any) -> MinHeight:
 
 
 Judge = Callable[[Any], list[Any]]  # full-size RGB frame -> judgements (.box, .kind, .score, .verdict, .p)
-_loader: Callable[[str], Judge] | None = None
+# How a model bundle's path becomes a judge: the entry point ``texture`` of the group ``playtester.judges``
+# (`playtester.vision.load_texture_judge`, above the oracles in the layers), imported when a bundle is loaded.
+JUDGES: Registry[Callable[[str], Judge]] = Registry("judges")
 _judges: dict[tuple[str, float], Judge] = {}
 
 
 def register_judge(loader: Callable[[str], Judge]) -> None:
-    """Set how a model bundle's path becomes a judge (`playtester.vision` registers this when imported)."""
-    global _loader
-    _loader = loader
+    """Set how a model bundle's path becomes a judge, in code (installed: the entry point ``texture`` of
+    ``playtester.judges``)."""
+    JUDGES.add("texture", loader, replace=True)
 
 
 def load_judge(path: str) -> tuple[Judge | None, str]:
@@ -117,12 +120,13 @@ def load_judge(path: str) -> tuple[Judge | None, str]:
     if not p.is_file():
         return None, (f"texture oracle off: no texture model at {p}; train one with "
                       f"'playtester vision verdict GAME --out {p}'")
-    if _loader is None:
-        return None, "texture oracle off: the vision package is not loaded (import playtester.vision first)"
+    if "texture" not in JUDGES:
+        return None, ("texture oracle off: no judge is installed (the entry point texture of the group "
+                      "playtester.judges; playtester's own is playtester.vision:load_texture_judge)")
     key = (str(p.resolve()), p.stat().st_mtime)
     if key not in _judges:
         try:
-            _judges[key] = _loader(str(p))
+            _judges[key] = JUDGES.get("texture")(str(p))
         except PlaytesterError as e:  # e.g. PyTorch (the agents extra) is not installed
             return None, f"texture oracle off: {e}"
     return _judges[key], ""
@@ -170,6 +174,7 @@ class TextureSettings(BaseModel):
 
 class TextureOracle:
     kind = "texture"
+    settings = TextureSettings  # its keys of the [oracles] table
 
     @staticmethod
     def frames_needed(s: Any) -> str | None:

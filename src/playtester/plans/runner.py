@@ -31,7 +31,7 @@ from playtester.plans.schema import (
     config_path_for,
     load_plan,
 )
-from playtester.replay import register_replayer
+from playtester.replay import Replayer
 
 Log = Callable[[str], None]
 
@@ -248,5 +248,6 @@ __all__ = ["RunSummary", "config_path_for", "junit_tree", "plan_spec", "replay_p
            "signature_of", "store_failure", "write_junit"]
 
 
-register_replayer("plan", replay_plan_bug, not_shrunk="plan traces are not shrunk, since a plan's validations are "
-                  "tied to the steps the plan took")
+# the entry point ``plan`` of the group playtester.replayers
+REPLAYER = Replayer(replay_plan_bug, not_shrunk="plan traces are not shrunk, since a plan's validations are tied "
+                    "to the steps the plan took")

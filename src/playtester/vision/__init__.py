@@ -10,14 +10,12 @@
 * `playtester.vision.cli`: ``playtester vision train GAME``, ``playtester vision evaluate MODEL`` and
   ``playtester vision verdict GAME``.
 
-Importing this package registers the texture judge's loader with the ``texture`` oracle (which sits below
-vision in the layers): `playtester.oracles.texture.register_judge`.
+`load_texture_judge` is the ``texture`` oracle's judge loader (the oracle sits below vision in the layers): the
+entry point ``texture`` of the group ``playtester.judges`` in pyproject.toml.
 """
 
-from playtester.oracles.texture import register_judge
 
-
-def _load_texture_judge(path: str):  # noqa: ANN202 - a TextureJudge; torch is imported only here
+def load_texture_judge(path: str):  # noqa: ANN202 - a TextureJudge; torch is imported only here
     """The judge of the bundle at ``path``; from then on torch runs one thread in this process. The judge runs two
     small networks on one frame at a time, where a second thread took three times the CPU for no gain in time
     (5.5 ms of CPU a frame on one thread, 16.7 on two, on this 2-core machine), and in a campaign's process it takes
@@ -29,5 +27,3 @@ def _load_texture_judge(path: str):  # noqa: ANN202 - a TextureJudge; torch is i
     torch.set_num_threads(1)
     return load_bundle(path)
 
-
-register_judge(_load_texture_judge)
