@@ -876,12 +876,18 @@ _MOUSE_READS = {"MOUSEBUTTONDOWN", "MOUSEBUTTONUP", "MOUSEMOTION", "MOUSEWHEEL",
                 "collidepoint", "get_pos", "pos", "button", "buttons", "rel"}
 
 
+# reads of the keyboard at all: key events, the key module (``pygame.key.get_pressed``), an event's ``key``
+_KEY_READS = {"KEYDOWN", "KEYUP", "key", "get_mods", "TEXTINPUT", "TEXTEDITING"}
+
+
 def named_inputs(files: set[str], pygame: Any) -> dict[str, Any]:
     """What the blind fallback (`space.fallback_actions`) needs to press for this game, read from its files: the
-    keys it names (``K_SPACE``, ``pg.K_a``, ``pygame.locals.K_UP``; None when it names none or reads keys it
-    does not name: ``event.unicode``, ``key.name(...)``, typed text) and whether it reads the mouse at all."""
+    keys it names (``K_SPACE``, ``pg.K_a``, ``pygame.locals.K_UP``; None when it reads keys it does not name:
+    ``event.unicode``, ``key.name(...)``, typed text, or a key event with no key named, "press any key"; an
+    empty list when it reads no key at all: a mouse-only game) and whether it reads the mouse at all."""
     keys: set[int] = set()
     any_key = False
+    key_read = False
     mouse = False
     for file in sorted(files):
         if file.startswith("<"):  # <frozen runpy>: no source of the game's
@@ -898,10 +904,14 @@ def named_inputs(files: set[str], pygame: Any) -> dict[str, Any]:
                 continue
             if name.startswith("K_") and isinstance(getattr(pygame, name, None), int):
                 keys.add(getattr(pygame, name))
+            elif name in _KEY_READS:
+                key_read = True
             elif name in _ANY_KEY_READS and (name != "name" or _on_key_module(n)):
                 any_key = True
             if name in _MOUSE_READS or name == "mouse":
                 mouse = True
+    if not keys and not any_key and not key_read:
+        return {"keys": [], "mouse": mouse}  # reads no key at all (a mouse-only game): no key to press
     if any_key or not keys:
         return {"keys": None, "mouse": mouse}
     from playtester.drive.inputs import key_name

@@ -163,12 +163,22 @@ def fallback_actions(blacklist: list[str], named: dict[str, Any] | None = None) 
 
     ``named`` (`live.named_inputs`): the keys the game's code names and whether it reads the mouse; given, the
     blind actions press those keys only (a game cannot tell a key it never names from another, unless it reads
-    any key: then ``keys`` is None and the 66 common keys stay) and move the mouse only for a game that reads it."""
-    from playtester.actions.blind import blind_space
+    any key: then ``keys`` is None and the 66 common keys stay) and move the mouse only for a game that reads it.
+    A game that reads the mouse gets clicks of the left button on the cells of the blind space's 4x4 grid (a move
+    there and a press for the action's first frame, released after: one action per cell, the move included)
+    instead of the press and release of three buttons and the 16 moves; a game that reads no key at all
+    (``keys`` empty: a mouse-only game) gets no key actions (before, the 66 common keys: 150 actions where a
+    mouse-only game can only be clicked)."""
+    from playtester.actions.blind import GRID, blind_space
 
     keys = named.get("keys") if named else None
     mouse = bool(named.get("mouse", True)) if named else True
-    return [replace(a, name=FALLBACK_PREFIX + a.name) for a in blind_space(blacklist, keys, mouse).actions]
+    acts = list(blind_space(blacklist, keys, mouse=False).actions)
+    if mouse:
+        acts += [Action(f"click mouse left at cell {col},{row}", InputFrame(mouse_buttons=frozenset({1})),
+                        mode="move", hold_frames=1, cell=(col, row, GRID))
+                 for row in range(GRID) for col in range(GRID)]
+    return [replace(a, name=FALLBACK_PREFIX + a.name) for a in acts]
 
 
 def needs_fallback(analysis: dict[str, Any]) -> bool:

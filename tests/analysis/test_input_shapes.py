@@ -1,0 +1,47 @@
+"""Issue 55, round four: input shapes of real games. Each fixture game under ``tests/fixtures/games/input_shapes``
+fails on the method before it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from playtester.actions.space import ActionContext
+from playtester.analysis import analyze
+from playtester.analysis.space import FALLBACK_PREFIX
+from playtester.drive.inputs import InputFrame
+from playtester.drive.spec import resolve
+
+GAMES = Path(__file__).parents[1] / "fixtures" / "games" / "input_shapes"
+
+
+def test_a_mouse_only_game_gets_clicks_as_its_blind_fallback_and_no_keys():
+    """A game that reads the mouse only, with an input loop no run reaches (its bonus screen): the blind fallback
+    for that loop is 16 left clicks over the 4x4 grid and no key. Before: the 66 common keys' press and release
+    and the mouse's 22 actions (150 blind actions in a space whose game no key can touch)."""
+    a = analyze(resolve(f"{GAMES / 'mouse_only.py'}:main"))
+    assert a.result["unanalysed"] == ["mouse_only.py:12"]
+    assert a.result["named_inputs"] == {"keys": [], "mouse": True}
+    space = a.space()
+    blind = [x for x in space.actions if x.name.startswith(FALLBACK_PREFIX)]
+    assert len(blind) == 16 and all(not x.inputs.keys for x in blind), [x.name for x in blind]
+    assert not any(x.inputs.keys for x in space.actions)
+    # a fallback action is a click: the move to its cell's centre and the left button, for the first frame only
+    click = next(x for x in blind if x.cell[:2] == (1, 2))
+    ctx = ActionContext(held=InputFrame(mouse_pos=(5, 5)), screen_size=(320, 240))
+    assert click.perform(ctx) == InputFrame(mouse_pos=(120, 150), mouse_buttons=frozenset({1}))
+    assert click.hold_frames == 1
+
+
+def test_the_fallback_of_a_game_that_waits_for_any_key_keeps_keys(tmp_path):
+    """A game that reads key events without naming a key ("press any key") keeps the common keys; one that names
+    keys gets those; one that reads none gets none."""
+    from playtester.analysis.live import named_inputs
+
+    anykey = tmp_path / "anykey.py"
+    anykey.write_text("import pygame\ndef f(e):\n    return e.type == pygame.KEYDOWN\n")
+    mouse = tmp_path / "mouse.py"
+    mouse.write_text("import pygame\ndef f(e, r):\n    return e.type == pygame.MOUSEBUTTONDOWN and r.collidepoint(e.pos)\n")
+    assert named_inputs({str(anykey)}, pygame)["keys"] is None
+    assert named_inputs({str(mouse)}, pygame) == {"keys": [], "mouse": True}
