@@ -45,3 +45,26 @@ def test_the_fallback_of_a_game_that_waits_for_any_key_keeps_keys(tmp_path):
     mouse.write_text("import pygame\ndef f(e, r):\n    return e.type == pygame.MOUSEBUTTONDOWN and r.collidepoint(e.pos)\n")
     assert named_inputs({str(anykey)}, pygame)["keys"] is None
     assert named_inputs({str(mouse)}, pygame) == {"keys": [], "mouse": True}
+
+
+def test_held_keys_tested_apart_give_each_key_and_each_pair_not_every_subset():
+    """Four held keys tested in four ``if``s make 16 paths, one per subset: the actions holding three keys or more
+    are unions of smaller ones and are left out (11 actions: nothing, 4 keys, 6 pairs; before, 16, a quarter of
+    them holding three or four keys). Each key alone still moves the player."""
+    from playtester.drive.inputs import key_code
+    from playtester.drive.worker import Worker
+
+    spec = resolve(f"{GAMES / 'held_keys.py'}:main", frames_per_action=2)
+    a = analyze(spec)
+    held = [x["sample_inputs"].keys for x in a.actions]
+    names = {k: key_code(k) for k in ("a", "d", "w", "LSHIFT")}
+    assert sorted(len(k) for k in held) == [0] + [1] * 4 + [2] * 6, [x["name"] for x in a.actions]
+    assert {frozenset({c}) for c in names.values()} <= set(held)
+    assert frozenset({names["LSHIFT"], names["d"]}) in held  # a run to the right stays
+    right = held.index(frozenset({names["d"]}))
+    with Worker(spec, space=a.space(), capture=None) as w:
+        obs = w.reset(seed=0)
+        obs = w.step(InputFrame(), frames=1)
+        x = obs.features["x"]
+        obs = w.act(right)
+        assert obs.features["x"] > x

@@ -13,6 +13,7 @@ import sys
 import time
 import types
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 import z3
@@ -857,7 +858,7 @@ def group_actions(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for fld in ("p_g_text", "p_i_text"):
                 if p[fld] not in g[fld]:
                     g[fld].append(p[fld])
-    out = list(groups.values())
+    out = drop_composites(list(groups.values()))
     used: dict[str, int] = {}
     for g in out:  # two groups may still share a name (the same frame, another mouse cell or event detail)
         for fld in ("p_g_text", "p_i_text"):
@@ -867,6 +868,42 @@ def group_actions(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
         used[g["name"]] = n + 1
         if n:
             g["name"] = f"{g['name']} #{n + 1}"
+    return out
+
+
+COMPOSITE_MIN_KEYS = 3
+
+
+def drop_composites(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Leave out the actions that only hold together what smaller actions hold apart: an action pressing
+    ``COMPOSITE_MIN_KEYS`` or more keys whose keys are the union of the keys of other actions with the same
+    event, mouse, tapped key and forks that each press fewer (independent tests of held keys, ``if keys[K_a]:``
+    ... ``if keys[K_d]:`` ... ``if keys[K_LSHIFT]:``, make every subset of the keys a path: walls' five keys
+    made 32 actions, a player who holds four keys at once among them). Pairs stay (a diagonal, a run key with a
+    direction). In the actions' order."""
+    from playtester.drive.inputs import InputFrame
+
+    def rest(a: dict[str, Any]) -> tuple[Any, ...]:
+        s = a.get("sample_inputs")
+        frame = replace(s, keys=frozenset()) if isinstance(s, InputFrame) else None
+        forks = tuple(sorted((k, str(v)) for p in a.get("paths", [a])
+                             for k, v in p.get("forked", {}).items() if k == "mouse" or k.startswith("ax_")))
+        return (a.get("event", ""), frame, a.get("paths", [a])[0].get("tap_key"), forks)
+
+    sets: dict[tuple[Any, ...], list[frozenset[int]]] = {}
+    for a in actions:
+        s = a.get("sample_inputs")
+        if isinstance(s, InputFrame) and s.keys:
+            sets.setdefault(rest(a), []).append(frozenset(s.keys))
+    out = []
+    for a in actions:
+        s = a.get("sample_inputs")
+        keys = frozenset(s.keys) if isinstance(s, InputFrame) else frozenset()
+        if len(keys) >= COMPOSITE_MIN_KEYS:
+            parts = [k for k in sets.get(rest(a), []) if k < keys]
+            if parts and frozenset().union(*parts) == keys:
+                continue
+        out.append(a)
     return out
 
 
