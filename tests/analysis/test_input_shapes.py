@@ -68,3 +68,31 @@ def test_held_keys_tested_apart_give_each_key_and_each_pair_not_every_subset():
         x = obs.features["x"]
         obs = w.act(right)
         assert obs.features["x"] > x
+
+
+def test_a_digit_range_and_a_keypad_tuple_give_one_action_per_key():
+    """``K_1 <= event.key <= K_9`` and ``event.key in (K_KP1, ..., K_KP9)``: one action per key the condition admits
+    (before, one solution each: the digit 1 and KP1, so 16 of sudoku's 19 digit controls were never pressed), each
+    performed takes its branch; no action but the one ``(nothing)`` presses nothing."""
+    from playtester.drive.inputs import key_code
+    from playtester.drive.worker import Worker
+
+    spec = resolve(f"{GAMES / 'digits.py'}:main", frames_per_action=2)
+    a = analyze(spec)
+    pressed = {k for x in a.actions for k in x["sample_inputs"].keys}
+    digits = {key_code(str(d)) for d in range(1, 10)}
+    keypad = {getattr(pygame, f"K_KP{d}") for d in range(1, 10)}
+    assert digits | keypad | {key_code("BACKSPACE")} <= pressed, [x["name"] for x in a.actions]
+    assert sum(1 for x in a.actions if x["sample_inputs"] == InputFrame() and not x["event"]) == 1
+    assert all(x["sample_inputs"].keys for x in a.actions if x["event"].startswith("KeyDown")), \
+        [x["name"] for x in a.actions]
+    seven = next(i for i, x in enumerate(a.actions) if x["sample_inputs"].keys == frozenset({pygame.K_KP7}))
+    five = next(i for i, x in enumerate(a.actions) if x["sample_inputs"].keys == frozenset({key_code("5")}))
+    with Worker(spec, space=a.space(), capture=None) as w:
+        w.reset(seed=0)
+        w.step(InputFrame(), frames=1)
+        obs = w.act(seven)
+        assert [e.data["branch"] for e in obs.events if e.name == "took"] == ["keypad7"]
+        obs = w.act(five)
+        assert [e.data["branch"] for e in obs.events if e.name == "took"] == ["digit5"]
+        assert obs.features["value"] == 5
