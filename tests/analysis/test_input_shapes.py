@@ -96,3 +96,28 @@ def test_a_digit_range_and_a_keypad_tuple_give_one_action_per_key():
         obs = w.act(five)
         assert [e.data["branch"] for e in obs.events if e.name == "took"] == ["digit5"]
         assert obs.features["value"] == 5
+
+
+def test_events_kept_in_another_modules_global_list_are_followed_there():
+    """The main loop puts the frame's events into ``events.EVENTS`` (or ``EVENTS`` imported by name) and the
+    player's ``update`` in another module walks that list: LEFT and RIGHT are found and move the player. Before:
+    "found no input handling in its main loop" (the list was a constant table of the other module, and by its
+    bare name the player's loop over it was sliced away)."""
+    from playtester.drive.inputs import key_code
+    from playtester.drive.worker import Worker
+
+    for entry in ("game.py", "game_from.py"):
+        spec = resolve(f"{GAMES / 'events_global' / entry}:main", frames_per_action=2)
+        a = analyze(spec)
+        keys = {x["event"]: i for i, x in enumerate(a.actions)}
+        assert "KeyDown(left)" in keys and "KeyDown(right)" in keys, (entry, [x["name"] for x in a.actions])
+        assert a.actions[keys["KeyDown(left)"]]["sample_inputs"].keys == frozenset({key_code("LEFT")})
+        with Worker(spec, space=a.space(), capture=None) as w:
+            w.reset(seed=0)
+            x = w.step(InputFrame(), frames=1).features["x"]
+            obs = w.act(keys["KeyDown(right)"])
+            assert obs.features["x"] == x + 10
+            assert [e.data["branch"] for e in obs.events if e.name == "took"] == ["right"]
+            obs = w.step(InputFrame(), frames=1)
+            obs = w.act(keys["KeyDown(left)"])
+            assert obs.features["x"] == x

@@ -159,6 +159,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
                   "getattr": getattr, "bool": bool}
     ex.known_names = _known_names(fn_index, pygame)
     ex.input_fields = set(_INPUT_FIELDS)
+    ex.input_globals = set(_INPUT_GLOBALS)
     ex.dynamic_by_site = defaultdict(set)
     for (caller, line), callees in _EDGES.items():
         ex.dynamic_by_site[(caller.co_filename, line)] |= callees
@@ -522,6 +523,7 @@ def _all_codes(files: set[str]) -> list[Any]:
 
 
 _INPUT_METHODS = {"get_axis", "get_button", "get_hat"}
+_INPUT_GLOBALS: set[str] = set()  # global lists of a module that hold inputs (``EVENTS``; set by _reachability)
 _INPUT_FIELDS: set[str] = set()  # attributes of ``self`` that hold inputs a method stored (set by _reachability)
 
 
@@ -573,6 +575,7 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
     # events collected into a list field and handled later (``for e in pg.event.get(): self.pending.append(e)``
     # in one method, ``for e in self.pending: ...`` in another): the same, for the list
     stored: list[tuple[Any, str]] = []
+    stored_globals: list[tuple[types.ModuleType, str]] = []
     for code in direct:
         g = _globals_of(code)
 
@@ -597,6 +600,16 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                         is_input_call(x) or isinstance(x, ast.Name) and x.id in derived
                         for a in n.args for x in ast.walk(a)):
                 stored.append((code, n.func.value.attr))
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr in ("append", "extend", "insert", "appendleft") and g is not None and \
+                    isinstance(lst := _global_list(n.func.value, g), list) and any(
+                        is_input_call(x) or isinstance(x, ast.Name) and x.id in derived
+                        for a in n.args for x in ast.walk(a)):
+                # a module's global list (``events.EVENTS.append(event)`` or ``EVENTS.append(event)``, read by
+                # ``for e in events.EVENTS`` in the player's module): a list of inputs, as a field's is
+                attr = n.func.value.attr if isinstance(n.func.value, ast.Attribute) else n.func.value.id
+                stored_globals.append((lst, attr))
+                stored.append((code, attr))
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
                 # an input handed to a setter (``gm.set_keys_pressed(keys)``) that stores its parameter in a
                 # field (``self.keys = keys``): the same as storing the input API's result there
@@ -608,6 +621,8 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                         stored += _param_stores(callee, index.get(callee), a.arg if isinstance(a, ast.keyword) else i)
     _INPUT_FIELDS.clear()
     _INPUT_FIELDS.update(attr for _code, attr in stored)
+    _INPUT_GLOBALS.clear()
+    _INPUT_GLOBALS.update(attr for _lst, attr in stored_globals)
     if stored:
         where_by_attr: dict[str, list[Any]] = defaultdict(list)
         for where, attr in stored:
@@ -617,6 +632,14 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                     isinstance(n, ast.Attribute) and n.attr in where_by_attr and isinstance(n.ctx, ast.Load)
                     and isinstance(n.value, ast.Name) and n.value.id == "self"
                     and any(_same_class(code, where) for where in where_by_attr[n.attr])
+                    for n in _walk(node)):
+                direct.add(code)
+    for lst, attr in stored_globals:  # the functions reading that global list, in any module
+        for code, node in index.items():
+            g = _globals_of(code) if isinstance(code, types.CodeType) else None
+            if g is not None and code not in direct and any(
+                    isinstance(n, (ast.Attribute, ast.Name)) and isinstance(n.ctx, ast.Load)
+                    and (n.attr if isinstance(n, ast.Attribute) else n.id) == attr and _global_list(n, g) is lst
                     for n in _walk(node)):
                 direct.add(code)
     reach = set(direct)
@@ -661,6 +684,18 @@ def _param_stores(code: Any, node: ast.AST | None, which: int | str | None) -> l
             out += [(code, t.attr) for t in n.targets if isinstance(t, ast.Attribute)
                     and isinstance(t.value, ast.Name) and t.value.id == "self"]
     return out
+
+
+def _global_list(node: ast.AST, g: dict[str, Any]) -> list[Any] | None:
+    """The live list a module global names (``EVENTS``, ``events.EVENTS`` with ``events`` a module), else None."""
+    if isinstance(node, ast.Name):
+        v = g.get(node.id)
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            isinstance(mod := g.get(node.value.id), types.ModuleType):
+        v = getattr(mod, node.attr, None)
+    else:
+        return None
+    return v if isinstance(v, list) else None
 
 
 def _same_class(callee: Any, caller: Any) -> bool:
