@@ -12,6 +12,7 @@ from playtester.analysis import analyze
 from playtester.analysis.space import FALLBACK_PREFIX
 from playtester.drive.inputs import InputFrame
 from playtester.drive.spec import resolve
+from playtester.drive.worker import Worker
 
 GAMES = Path(__file__).parents[1] / "fixtures" / "games" / "input_shapes"
 
@@ -52,7 +53,6 @@ def test_held_keys_tested_apart_give_each_key_and_each_pair_not_every_subset():
     are unions of smaller ones and are left out (11 actions: nothing, 4 keys, 6 pairs; before, 16, a quarter of
     them holding three or four keys). Each key alone still moves the player."""
     from playtester.drive.inputs import key_code
-    from playtester.drive.worker import Worker
 
     spec = resolve(f"{GAMES / 'held_keys.py'}:main", frames_per_action=2)
     a = analyze(spec)
@@ -75,7 +75,6 @@ def test_a_digit_range_and_a_keypad_tuple_give_one_action_per_key():
     (before, one solution each: the digit 1 and KP1, so 16 of sudoku's 19 digit controls were never pressed), each
     performed takes its branch; no action but the one ``(nothing)`` presses nothing."""
     from playtester.drive.inputs import key_code
-    from playtester.drive.worker import Worker
 
     spec = resolve(f"{GAMES / 'digits.py'}:main", frames_per_action=2)
     a = analyze(spec)
@@ -104,7 +103,6 @@ def test_events_kept_in_another_modules_global_list_are_followed_there():
     "found no input handling in its main loop" (the list was a constant table of the other module, and by its
     bare name the player's loop over it was sliced away)."""
     from playtester.drive.inputs import key_code
-    from playtester.drive.worker import Worker
 
     for entry in ("game.py", "game_from.py"):
         spec = resolve(f"{GAMES / 'events_global' / entry}:main", frames_per_action=2)
@@ -121,3 +119,39 @@ def test_events_kept_in_another_modules_global_list_are_followed_there():
             obs = w.step(InputFrame(), frames=1)
             obs = w.act(keys["KeyDown(left)"])
             assert obs.features["x"] == x
+
+
+def test_the_same_input_in_several_loops_is_one_action():
+    """title_play_over (title -> play -> game over, three input loops): an input several loops read is one action
+    holding each loop's paths (before, one action per loop: flappybird's SPACE and ``(nothing)`` three times
+    each); valid where one of the running loop's paths is, and performed as that loop's path, so random play over
+    the mask still passes title -> play -> game over -> play."""
+    import random
+
+    import numpy as np
+
+    spec = resolve(str(GAMES.parent / "title_play_over" / "game.py") + ":main", frames_per_action=1)
+    a = analyze(spec)
+    assert len(a.result["loops"]) == 3
+    inputs = [(x["event"], x["sample_inputs"]) for x in a.actions]
+    assert len(inputs) == len(set(inputs)), [x["name"] for x in a.actions]
+    nothing = [x for x in a.actions if x["sample_inputs"] == InputFrame() and not x["event"]]
+    assert len(nothing) == 1 and {p["loop_index"] for p in nothing[0]["paths"]} == {0, 1, 2}
+    assert len(a.paths) == sum(len(x["paths"]) for x in a.actions)
+    rng = random.Random(0)
+    trail: list[int] = []
+    with Worker(spec, space=a.space(), capture=None) as w:
+        obs = w.reset(seed=0)
+        for _ in range(300):
+            screen = obs.features.get("screen")
+            if screen is None:
+                obs = w.step(InputFrame(), frames=1)
+                continue
+            if not trail or trail[-1] != int(screen):
+                trail.append(int(screen))
+            if trail[:4] == [0, 1, 2, 1]:
+                break
+            valid = np.flatnonzero(obs.action_mask[:len(a.actions)]).tolist()
+            assert valid
+            obs = w.act(rng.choice(valid), frames=1)
+    assert trail[:4] == [0, 1, 2, 1], trail
