@@ -113,7 +113,9 @@ def test_staticmethod_classmethod_splatted_results_and_loops_over_a_binding_dict
     moves = {key_code(k) for k in ("a", "d", "w", "s")}
     assert {frozenset({k}) for k in moves} <= held  # each key of MOVES.items(), read in a staticmethod
     assert any(key_code("LSHIFT") in h for h in held)  # the classmethod's key
-    assert len(a.paths) == 32  # every key combination reports its own took() events: none merged
+    # every key combination reports its own took() events: none merged; of the 32, the actions holding three
+    # keys or more only hold together what smaller ones hold apart and are left out (`live.drop_composites`)
+    assert sorted(len(h) for h in held) == [0] + [1] * 5 + [2] * 10 and len(a.paths) == 16
 
 
 def test_loops_that_only_set_locals_merge_paths_with_equal_locals():
@@ -436,7 +438,9 @@ def test_an_action_presses_no_key_its_path_does_not_need():
     acts = analyze(spec_of("either_key_moves")).paths
     pairs = [(key_code("a"), key_code("left")), (key_code("d"), key_code("right")),
              (key_code("w"), key_code("up")), (key_code("s"), key_code("down"))]
-    assert len(acts) == 16
+    # 16 direction combinations; those of three directions or more that only hold together what smaller actions
+    # hold apart (the same keys) are left out (`live.drop_composites`; which depends on the keys each was solved to)
+    assert 11 <= len(acts) < 16
     for x in acts:
         keys = x["sample_inputs"].keys
         assert not any(p in keys and q in keys for p, q in pairs), (x["name"], x["p_i_text"])

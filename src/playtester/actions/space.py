@@ -32,7 +32,8 @@ class Action:
         name: readable name, unique in its space (``press LEFT``, ``jump``).
         inputs: the inputs this action holds, presses, or releases.
         mode: ``hold`` replaces what is held with ``inputs``; ``press`` adds ``inputs`` to what is held;
-            ``release`` lets ``inputs`` go; ``move`` moves the mouse to grid cell ``cell``;
+            ``release`` lets ``inputs`` go; ``move`` moves the mouse to grid cell ``cell`` (and presses
+            ``inputs``' mouse buttons there, a click, when it has any);
             ``native`` passes ``inputs.native`` to an environment with its own discrete actions.
         hold_frames: hold the inputs only for the first N frames of the step, then let them go (a tap).
         when: validity expression over probe features (manual spaces); None means always valid.
@@ -64,7 +65,10 @@ class Action:
             assert self.cell is not None
             col, row, n = self.cell
             w, h = ctx.screen_size
-            return replace(prev, mouse_pos=(int((col + 0.5) * w / n), int((row + 0.5) * h / n)), wheel=(0, 0))
+            pos = (int((col + 0.5) * w / n), int((row + 0.5) * h / n))
+            if self.inputs.mouse_buttons:  # a click there: the move and the buttons (a tap with ``hold_frames``)
+                return replace(prev, mouse_pos=pos, mouse_buttons=self.inputs.mouse_buttons, wheel=(0, 0))
+            return replace(prev, mouse_pos=pos, wheel=(0, 0))
         return self.inputs
 
     def describe(self) -> str:

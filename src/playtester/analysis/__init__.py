@@ -728,15 +728,25 @@ def _unreached(w: _Trail, seed: int, analysed: list[dict[str, Any]], skipped: li
     return [x for x in dict.fromkeys(out) if x not in told]
 
 
+def _input_of(act: dict[str, Any]) -> tuple[Any, ...]:
+    """What an action presses (`live.group_actions`' key): its event, sample frame, tapped key and forks."""
+    p = act["paths"][0]
+    forks = tuple(sorted((k, str(v)) for k, v in p.get("forked", {}).items() if k == "mouse" or k.startswith("ax_")))
+    return (act.get("event", ""), act.get("sample_inputs"), p.get("tap_key"), forks)
+
+
 def merge_loops(results: list[dict[str, Any]]) -> dict[str, Any]:
     """One result for several input loops: the first loop's result (``loop``, its game variables...) with
     every loop's actions (``loop_index``: which entry of ``loops`` they belong to; the names of the later
-    loops' actions end with ``@function``) and ``loops``, each loop's result without its actions."""
+    loops' actions end with ``@function``) and ``loops``, each loop's result without its actions. An input
+    several loops read is one action (its first loop's, named so), holding every loop's paths, each path with
+    its own ``loop_index``."""
     merged = dict(results[0])
     merged["actions"] = []
     merged["loops"] = []
     merged["unsupported"] = []
     used: dict[str, int] = {}
+    by_input: dict[tuple[Any, ...], dict[str, Any]] = {}
     functions = [r["loop"]["function"] for r in results]
     for k, r in enumerate(results):
         merged["loops"].append({key: v for key, v in r.items() if key != "actions"})
@@ -745,6 +755,18 @@ def merge_loops(results: list[dict[str, Any]]) -> dict[str, Any]:
             f"{r['loop']['function']}:{r['loop']['line']}"
         for act in r["actions"]:
             act = dict(act, loop_index=k)
+            if "paths" in act:
+                act["paths"] = [dict(p, loop_index=k) for p in act["paths"]]
+                same = by_input.get(_input_of(act))
+                if same is not None:
+                    # the same input in another loop (SPACE on the title, in play and on the game-over screen): one
+                    # action, valid where one of its paths is, performed as the running loop's path
+                    same["paths"] += act["paths"]
+                    for fld in ("p_g_text", "p_i_text"):
+                        if act[fld] != same[fld]:
+                            same[fld] = f"({same[fld]}) or ({act[fld]})"
+                    continue
+                by_input[_input_of(act)] = act
             if k:
                 act["name"] = f"{act['name']} @{where}"
             n = used.get(act["name"], 0)

@@ -13,6 +13,7 @@ import sys
 import time
 import types
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 import z3
@@ -158,6 +159,7 @@ def _analyze_now(rt: Any, options: dict[str, Any]) -> dict[str, Any]:
                   "getattr": getattr, "bool": bool}
     ex.known_names = _known_names(fn_index, pygame)
     ex.input_fields = set(_INPUT_FIELDS)
+    ex.input_globals = set(_INPUT_GLOBALS)
     ex.dynamic_by_site = defaultdict(set)
     for (caller, line), callees in _EDGES.items():
         ex.dynamic_by_site[(caller.co_filename, line)] |= callees
@@ -521,6 +523,7 @@ def _all_codes(files: set[str]) -> list[Any]:
 
 
 _INPUT_METHODS = {"get_axis", "get_button", "get_hat"}
+_INPUT_GLOBALS: set[str] = set()  # global lists of a module that hold inputs (``EVENTS``; set by _reachability)
 _INPUT_FIELDS: set[str] = set()  # attributes of ``self`` that hold inputs a method stored (set by _reachability)
 
 
@@ -572,6 +575,7 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
     # events collected into a list field and handled later (``for e in pg.event.get(): self.pending.append(e)``
     # in one method, ``for e in self.pending: ...`` in another): the same, for the list
     stored: list[tuple[Any, str]] = []
+    stored_globals: list[tuple[types.ModuleType, str]] = []
     for code in direct:
         g = _globals_of(code)
 
@@ -596,6 +600,16 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                         is_input_call(x) or isinstance(x, ast.Name) and x.id in derived
                         for a in n.args for x in ast.walk(a)):
                 stored.append((code, n.func.value.attr))
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr in ("append", "extend", "insert", "appendleft") and g is not None and \
+                    isinstance(lst := _global_list(n.func.value, g), list) and any(
+                        is_input_call(x) or isinstance(x, ast.Name) and x.id in derived
+                        for a in n.args for x in ast.walk(a)):
+                # a module's global list (``events.EVENTS.append(event)`` or ``EVENTS.append(event)``, read by
+                # ``for e in events.EVENTS`` in the player's module): a list of inputs, as a field's is
+                attr = n.func.value.attr if isinstance(n.func.value, ast.Attribute) else n.func.value.id
+                stored_globals.append((lst, attr))
+                stored.append((code, attr))
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
                 # an input handed to a setter (``gm.set_keys_pressed(keys)``) that stores its parameter in a
                 # field (``self.keys = keys``): the same as storing the input API's result there
@@ -607,6 +621,8 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                         stored += _param_stores(callee, index.get(callee), a.arg if isinstance(a, ast.keyword) else i)
     _INPUT_FIELDS.clear()
     _INPUT_FIELDS.update(attr for _code, attr in stored)
+    _INPUT_GLOBALS.clear()
+    _INPUT_GLOBALS.update(attr for _lst, attr in stored_globals)
     if stored:
         where_by_attr: dict[str, list[Any]] = defaultdict(list)
         for where, attr in stored:
@@ -616,6 +632,14 @@ def _reachability(index: dict[Any, ast.AST], pygame: Any) -> set[Any]:
                     isinstance(n, ast.Attribute) and n.attr in where_by_attr and isinstance(n.ctx, ast.Load)
                     and isinstance(n.value, ast.Name) and n.value.id == "self"
                     and any(_same_class(code, where) for where in where_by_attr[n.attr])
+                    for n in _walk(node)):
+                direct.add(code)
+    for lst, attr in stored_globals:  # the functions reading that global list, in any module
+        for code, node in index.items():
+            g = _globals_of(code) if isinstance(code, types.CodeType) else None
+            if g is not None and code not in direct and any(
+                    isinstance(n, (ast.Attribute, ast.Name)) and isinstance(n.ctx, ast.Load)
+                    and (n.attr if isinstance(n, ast.Attribute) else n.id) == attr and _global_list(n, g) is lst
                     for n in _walk(node)):
                 direct.add(code)
     reach = set(direct)
@@ -660,6 +684,18 @@ def _param_stores(code: Any, node: ast.AST | None, which: int | str | None) -> l
             out += [(code, t.attr) for t in n.targets if isinstance(t, ast.Attribute)
                     and isinstance(t.value, ast.Name) and t.value.id == "self"]
     return out
+
+
+def _global_list(node: ast.AST, g: dict[str, Any]) -> list[Any] | None:
+    """The live list a module global names (``EVENTS``, ``events.EVENTS`` with ``events`` a module), else None."""
+    if isinstance(node, ast.Name):
+        v = g.get(node.id)
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            isinstance(mod := g.get(node.value.id), types.ModuleType):
+        v = getattr(mod, node.attr, None)
+    else:
+        return None
+    return v if isinstance(v, list) else None
 
 
 def _same_class(callee: Any, caller: Any) -> bool:
@@ -857,7 +893,7 @@ def group_actions(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for fld in ("p_g_text", "p_i_text"):
                 if p[fld] not in g[fld]:
                     g[fld].append(p[fld])
-    out = list(groups.values())
+    out = drop_composites(list(groups.values()))
     used: dict[str, int] = {}
     for g in out:  # two groups may still share a name (the same frame, another mouse cell or event detail)
         for fld in ("p_g_text", "p_i_text"):
@@ -870,18 +906,60 @@ def group_actions(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+COMPOSITE_MIN_KEYS = 3
+
+
+def drop_composites(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Leave out the actions that only hold together what smaller actions hold apart: an action pressing
+    ``COMPOSITE_MIN_KEYS`` or more keys whose keys are the union of the keys of other actions with the same
+    event, mouse, tapped key and forks that each press fewer (independent tests of held keys, ``if keys[K_a]:``
+    ... ``if keys[K_d]:`` ... ``if keys[K_LSHIFT]:``, make every subset of the keys a path: walls' five keys
+    made 32 actions, a player who holds four keys at once among them). Pairs stay (a diagonal, a run key with a
+    direction). In the actions' order."""
+    from playtester.drive.inputs import InputFrame
+
+    def rest(a: dict[str, Any]) -> tuple[Any, ...]:
+        s = a.get("sample_inputs")
+        frame = replace(s, keys=frozenset()) if isinstance(s, InputFrame) else None
+        forks = tuple(sorted((k, str(v)) for p in a.get("paths", [a])
+                             for k, v in p.get("forked", {}).items() if k == "mouse" or k.startswith("ax_")))
+        return (a.get("event", ""), frame, a.get("paths", [a])[0].get("tap_key"), forks)
+
+    sets: dict[tuple[Any, ...], list[frozenset[int]]] = {}
+    for a in actions:
+        s = a.get("sample_inputs")
+        if isinstance(s, InputFrame) and s.keys:
+            sets.setdefault(rest(a), []).append(frozenset(s.keys))
+    out = []
+    for a in actions:
+        s = a.get("sample_inputs")
+        keys = frozenset(s.keys) if isinstance(s, InputFrame) else frozenset()
+        if len(keys) >= COMPOSITE_MIN_KEYS:
+            parts = [k for k in sets.get(rest(a), []) if k < keys]
+            if parts and frozenset().union(*parts) == keys:
+                continue
+        out.append(a)
+    return out
+
+
 # reads that tell any key from another: typed text, key names (``pygame.key.name(event.key)``), scancodes
 _ANY_KEY_READS = {"unicode", "name", "key_code", "scancode", "TEXTINPUT", "TEXTEDITING"}
 _MOUSE_READS = {"MOUSEBUTTONDOWN", "MOUSEBUTTONUP", "MOUSEMOTION", "MOUSEWHEEL", "BUTTON_LEFT", "BUTTON_RIGHT",
                 "collidepoint", "get_pos", "pos", "button", "buttons", "rel"}
 
 
+# reads of the keyboard at all: key events, the key module (``pygame.key.get_pressed``), an event's ``key``
+_KEY_READS = {"KEYDOWN", "KEYUP", "key", "get_mods", "TEXTINPUT", "TEXTEDITING"}
+
+
 def named_inputs(files: set[str], pygame: Any) -> dict[str, Any]:
     """What the blind fallback (`space.fallback_actions`) needs to press for this game, read from its files: the
-    keys it names (``K_SPACE``, ``pg.K_a``, ``pygame.locals.K_UP``; None when it names none or reads keys it
-    does not name: ``event.unicode``, ``key.name(...)``, typed text) and whether it reads the mouse at all."""
+    keys it names (``K_SPACE``, ``pg.K_a``, ``pygame.locals.K_UP``; None when it reads keys it does not name:
+    ``event.unicode``, ``key.name(...)``, typed text, or a key event with no key named, "press any key"; an
+    empty list when it reads no key at all: a mouse-only game) and whether it reads the mouse at all."""
     keys: set[int] = set()
     any_key = False
+    key_read = False
     mouse = False
     for file in sorted(files):
         if file.startswith("<"):  # <frozen runpy>: no source of the game's
@@ -898,10 +976,14 @@ def named_inputs(files: set[str], pygame: Any) -> dict[str, Any]:
                 continue
             if name.startswith("K_") and isinstance(getattr(pygame, name, None), int):
                 keys.add(getattr(pygame, name))
+            elif name in _KEY_READS:
+                key_read = True
             elif name in _ANY_KEY_READS and (name != "name" or _on_key_module(n)):
                 any_key = True
             if name in _MOUSE_READS or name == "mouse":
                 mouse = True
+    if not keys and not any_key and not key_read:
+        return {"keys": [], "mouse": mouse}  # reads no key at all (a mouse-only game): no key to press
     if any_key or not keys:
         return {"keys": None, "mouse": mouse}
     from playtester.drive.inputs import key_name

@@ -128,38 +128,80 @@ def build_actions(ex: sx.Executor, ends: list[sx.State], screen: tuple[int, int]
             pi_text = _readable(_and([c for c in pi_parts if not _is_domain(c)]) if pi_parts else pi, ex.gv)
             got = by_pi[key[1]] = (pi, prev, ex._last_pins, solver.to_smt2(), pi_text)
         pi, prev, pins, text, pi_text = got
-        pg_parts = pg_parts + prev
-        names = sx._var_map(pi)
-        # does solving depend on the previous frame's inputs beyond what p_g already tests?
-        ev = "in:ev_type" in names
-        # (a key or button p_i leaves free is picked among those up, or released among those held: the held
-        # ones matter then too; so does the mouse for a motion p_i does not place)
-        kinds = pins.get("type")
-        needs_held = [k for k, need in (
-            ("keys", ev and pins.get("key") is None and
-             ("in:ev_key" in names or kinds in (None, ex.pg.KEYDOWN, ex.pg.KEYUP))),
-            ("mouse_buttons", ev and pins.get("button") is None and
-             ("in:ev_button" in names or kinds in (None, ex.pg.MOUSEBUTTONDOWN, ex.pg.MOUSEBUTTONUP))),
-            ("mouse_pos", ev and kinds in (None, ex.pg.MOUSEMOTION))) if need]
-        pg = z3.simplify(_and(pg_parts)) if pg_parts else z3.BoolVal(True)
-        game_in_pi = sorted(n for n in sx._var_map(pi) if n.startswith("g:"))
-        pg_src = to_python(pg, ex.gv)
-        # p_g without its tests on sprite instances (S[k]): what holds while no instance exists yet (a ship that
-        # joins its group when play starts), instead of taking every such action for valid
-        free = [c for c in pg_parts if "S[" not in to_python(c, ex.gv)] if "S[" in pg_src else None
-        act = {"_pi": pi, "p_g": pg_src, "p_g_text": _readable(pg, ex.gv), "p_i": text,
-               **({"p_g_free": to_python(z3.simplify(_and(free)) if free else z3.BoolVal(True), ex.gv)}
-                  if free is not None else {}),
-               "p_i_text": pi_text,
-               "p_i_game_vars": game_in_pi,
-               "forked": {k: list(v) if isinstance(v, tuple) else v for k, v in st.forked.items()
-                          if k not in ("ev_key_domain", "ev_kept") and not k.startswith("num:")},
-               "decisions": [[f, line, side] for f, line, side in st.decisions],
-               "needs_held": needs_held,
-               "tap_key": pins.get("tap"),
-               "uses_instances": "S[" in pg_src or any("S[" in ex.gv.info[g]["src"] for g in game_in_pi)}
-        order.append(act)
+        for k_pi, k_text, k_pi_text, k_pins in _per_key(ex, pi, text, pi_text, pins):
+            order.append(_action(ex, k_pi, prev, k_pins, k_text, k_pi_text, pg_parts, st))
     return order, merged
+
+
+SPLIT_KEYS_MAX = 24  # a path whose event key may be any of 2 to this many keys is one action per key
+
+
+def _per_key(ex: Any, pi: Any, text: str, pi_text: str, pins: dict[str, Any]) -> list[tuple[Any, str, str, Any]]:
+    """One p_i per key the path's event key may be, when that is 2 to ``SPLIT_KEYS_MAX`` keys (``K_1 <= event.key
+    <= K_9``, ``event.key in KEYPAD``, ``event.unicode.isdigit()``): the paper's actions are inputs, and one
+    solution of such a path pressed one digit of nine (sudoku's digits found 1 of 10 each way); else the path as
+    it is (one key, or any key but those tested: an "other key" path)."""
+    if "in:ev_key" not in sx._var_map(pi) or pins.get("key") is not None or ex.past_ceiling() or \
+            time.process_time() > ex.hard_deadline:
+        return [(pi, text, pi_text, pins)]
+    key = z3.Int("in:ev_key")
+    solver = z3.Solver()
+    solver.set("timeout", ex.ms_left(200))
+    solver.add(pi)
+    found: list[int] = []
+    while len(found) <= SPLIT_KEYS_MAX:
+        if solver.check() != z3.sat:
+            break
+        v = solver.model().eval(key, model_completion=True)
+        if not z3.is_int_value(v):
+            return [(pi, text, pi_text, pins)]
+        found.append(v.as_long())
+        solver.add(key != v)
+    if not 2 <= len(found) <= SPLIT_KEYS_MAX or solver.check() == z3.unknown:
+        return [(pi, text, pi_text, pins)]
+    out = []
+    for code in sorted(found):
+        one = z3.And(pi, key == code)
+        smt = z3.Solver()
+        smt.add(one)
+        out.append((one, smt.to_smt2(), f"{pi_text} and (ev_key == {code})", pins))
+    return out
+
+
+def _action(ex: Any, pi: Any, prev: list[Any], pins: dict[str, Any], text: str, pi_text: str, pg_parts: list[Any],
+            st: Any) -> dict[str, Any]:
+    """One path's action: its p_g and p_i, compiled and printed, and what performing it needs."""
+    pg_parts = pg_parts + prev
+    names = sx._var_map(pi)
+    # does solving depend on the previous frame's inputs beyond what p_g already tests?
+    ev = "in:ev_type" in names
+    # (a key or button p_i leaves free is picked among those up, or released among those held: the held
+    # ones matter then too; so does the mouse for a motion p_i does not place)
+    kinds = pins.get("type")
+    needs_held = [k for k, need in (
+        ("keys", ev and pins.get("key") is None and
+         ("in:ev_key" in names or kinds in (None, ex.pg.KEYDOWN, ex.pg.KEYUP))),
+        ("mouse_buttons", ev and pins.get("button") is None and
+         ("in:ev_button" in names or kinds in (None, ex.pg.MOUSEBUTTONDOWN, ex.pg.MOUSEBUTTONUP))),
+        ("mouse_pos", ev and kinds in (None, ex.pg.MOUSEMOTION))) if need]
+    pg = z3.simplify(_and(pg_parts)) if pg_parts else z3.BoolVal(True)
+    game_in_pi = sorted(n for n in sx._var_map(pi) if n.startswith("g:"))
+    pg_src = to_python(pg, ex.gv)
+    # p_g without its tests on sprite instances (S[k]): what holds while no instance exists yet (a ship that
+    # joins its group when play starts), instead of taking every such action for valid
+    free = [c for c in pg_parts if "S[" not in to_python(c, ex.gv)] if "S[" in pg_src else None
+    act = {"_pi": pi, "p_g": pg_src, "p_g_text": _readable(pg, ex.gv), "p_i": text,
+           **({"p_g_free": to_python(z3.simplify(_and(free)) if free else z3.BoolVal(True), ex.gv)}
+              if free is not None else {}),
+           "p_i_text": pi_text,
+           "p_i_game_vars": game_in_pi,
+           "forked": {k: list(v) if isinstance(v, tuple) else v for k, v in st.forked.items()
+                      if k not in ("ev_key_domain", "ev_kept") and not k.startswith("num:")},
+           "decisions": [[f, line, side] for f, line, side in st.decisions],
+           "needs_held": needs_held,
+           "tap_key": pins.get("tap"),
+           "uses_instances": "S[" in pg_src or any("S[" in ex.gv.info[g]["src"] for g in game_in_pi)}
+    return act
 
 
 def _and(parts: list[Any]) -> Any:

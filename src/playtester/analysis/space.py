@@ -113,7 +113,8 @@ def ungroup(result: dict[str, Any]) -> dict[str, Any]:
     for g in result["actions"]:
         ps = paths_of(g)
         for k, p in enumerate(ps):
-            shared = {f: g[f] for f in ("name", "sample_inputs", "event", "loop_index") if f in g}
+            shared = {f: g[f] for f in ("name", "sample_inputs", "event", "loop_index") if f in g
+                      and not (f == "loop_index" and f in p)}  # a path of another loop than its action's first
             if len(ps) > 1:
                 shared["name"] = f"{g['name']} [{k + 1}]"
             out["actions"].append({**{f: v for f, v in p.items()}, **shared})
@@ -161,12 +162,22 @@ def fallback_actions(blacklist: list[str], named: dict[str, Any] | None = None) 
 
     ``named`` (`live.named_inputs`): the keys the game's code names and whether it reads the mouse; given, the
     blind actions press those keys only (a game cannot tell a key it never names from another, unless it reads
-    any key: then ``keys`` is None and the 66 common keys stay) and move the mouse only for a game that reads it."""
-    from playtester.actions.blind import blind_space
+    any key: then ``keys`` is None and the 66 common keys stay) and move the mouse only for a game that reads it.
+    A game that reads the mouse gets clicks of the left button on the cells of the blind space's 4x4 grid (a move
+    there and a press for the action's first frame, released after: one action per cell, the move included)
+    instead of the press and release of three buttons and the 16 moves; a game that reads no key at all
+    (``keys`` empty: a mouse-only game) gets no key actions (before, the 66 common keys: 150 actions where a
+    mouse-only game can only be clicked)."""
+    from playtester.actions.blind import GRID, blind_space
 
     keys = named.get("keys") if named else None
     mouse = bool(named.get("mouse", True)) if named else True
-    return [replace(a, name=FALLBACK_PREFIX + a.name) for a in blind_space(blacklist, keys, mouse).actions]
+    acts = list(blind_space(blacklist, keys, mouse=False).actions)
+    if mouse:
+        acts += [Action(f"click mouse left at cell {col},{row}", InputFrame(mouse_buttons=frozenset({1})),
+                        mode="move", hold_frames=1, cell=(col, row, GRID))
+                 for row in range(GRID) for col in range(GRID)]
+    return [replace(a, name=FALLBACK_PREFIX + a.name) for a in acts]
 
 
 def needs_fallback(analysis: dict[str, Any]) -> bool:
@@ -641,18 +652,27 @@ class _MultiRuntime:
         self.a = analysis
         acts = analysis["actions"]
         self.n = len(acts)
-        self.loop_of = np.array([a.get("loop_index", 0) for a in acts], dtype=np.int64)
-        self.local = np.zeros(self.n, dtype=np.int64)
+        self.loop_of = np.array([a.get("loop_index", 0) for a in acts], dtype=np.int64)  # each action's first loop
+        # an action may hold paths of several loops (the same input on the title and in play, `merge_loops`):
+        # each loop's part of the space gets the action with that loop's paths
+        per_loop: list[list[tuple[int, dict[str, Any]]]] = [[] for _ in analysis["loops"]]
+        for i, a in enumerate(acts):
+            by_loop: dict[int, list[dict[str, Any]]] = {}
+            for p in paths_of(a):
+                by_loop.setdefault(int(p.get("loop_index", a.get("loop_index", 0))), []).append(p)
+            for k, ps in by_loop.items():
+                per_loop[k].append((i, {**a, "paths": ps} if "paths" in a else a))
+        self.local: dict[tuple[int, int], int] = {}  # (action, loop) -> the action's index in that loop's part
         self.members: list[np.ndarray] = []
         self.subs: list[_Runtime] = []
         self.reuse_log: deque[dict[str, Any]] = deque(maxlen=256)
         sites: dict[tuple[str, str, int], list[tuple[int, int, int]]] = {}
         for k, entry in enumerate(analysis["loops"]):
-            idx = [i for i in range(self.n) if self.loop_of[i] == k]
+            idx = [i for i, _a in per_loop[k]]
             for j, i in enumerate(idx):
-                self.local[i] = j
+                self.local[(i, k)] = j
             self.members.append(np.array(idx, dtype=np.int64))
-            sub = _Runtime({**entry, "actions": [acts[i] for i in idx]})
+            sub = _Runtime({**entry, "actions": [a for _i, a in per_loop[k]]})
             sub.global_index = idx
             sub.reuse_log = self.reuse_log
             self.subs.append(sub)
@@ -697,8 +717,11 @@ class _MultiRuntime:
         return out
 
     def perform(self, index: int, ctx: ActionContext) -> InputFrame:
-        sub = self.subs[int(self.loop_of[index])]
-        frame = sub.perform(int(self.local[index]), ctx)
+        k = self.current()  # the loop running now, when the action has paths there; else its first loop
+        if k is None or (index, k) not in self.local:
+            k = int(self.loop_of[index])
+        sub = self.subs[k]
+        frame = sub.perform(self.local[(index, k)], ctx)
         self.last_hold = sub.last_hold
         return frame
 

@@ -1438,6 +1438,11 @@ class Executor:
 
     def global_value(self, name: str, g: dict[str, Any]) -> Any:
         v = g[name]
+        if isinstance(v, list) and name in getattr(self, "input_fields", ()):
+            # a global list the game collects inputs in (``EVENTS.append(event)``, maybe imported from another
+            # module): the live list, never folded into a constant table
+            idx = self.module_index.get(g.get("__file__", ""), None)
+            return G(None if idx is None else f"M[{idx}][{name!r}]", v)
         if isinstance(v, list) and name.isupper() and _foldable(tuple(v)) and \
                 name not in self.rebound.get(g.get("__file__", ""), ()):
             return tuple(v)  # a constant table by convention (ALL_CAPS), e.g. a list of key bindings
@@ -1511,6 +1516,13 @@ class Executor:
             return ("strtest", base, name)
         if isinstance(base, (_Fresh, z3.ExprRef, KeyState, EventList)):
             return _Fresh()
+        if isinstance(base, types.ModuleType) and name in getattr(self, "input_fields", ()) and \
+                isinstance(getattr(base, name, None), list):
+            # another module's global list the game collects inputs in (``events.EVENTS.append(event)`` in the
+            # main loop, ``for e in events.EVENTS`` in the player's module): the live list, so that what one
+            # module put there this frame (State.heap, under its id) is what the other walks
+            idx = self.module_index.get(getattr(base, "__file__", None) or "", None)
+            return G(None if idx is None else f"M[{idx}][{name!r}]", getattr(base, name))
         try:
             return getattr(base, name)
         except Exception:  # noqa: BLE001
@@ -2468,8 +2480,10 @@ def slice_function(tree: ast.FunctionDef | ast.Module, ex: Executor) -> None:
     # another name, ``inbox.events``) reads inputs
     fields = set(getattr(ex, "input_fields", ()))
 
+    globs = set(getattr(ex, "input_globals", ()))  # global lists holding inputs, read by their bare name too
+
     def reads_field(reads: set[str]) -> bool:
-        return bool(fields) and any("." in r and r.rsplit(".", 1)[1] in fields for r in reads)
+        return bool(fields) and any("." in r and r.rsplit(".", 1)[1] in fields or r in globs for r in reads)
 
     def names_in(node: ast.AST) -> set[str]:
         out = set()
