@@ -21,6 +21,7 @@ Directions (docs/architecture.md, "Messages"):
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -328,13 +329,14 @@ KINDS: dict[str, type[Message]] = {c.kind: c for c in (
     Hello, Answer, Batch, Final, Reply, SnapshotTaken, Coverage, SpecError, Broken, Checked, Steps, Called,
     WorkerState)}
 _FIELDS: dict[type[Message], tuple[str, ...]] = {c: tuple(f.name for f in dataclasses.fields(c)) for c in KINDS.values()}
+_GET: dict[type[Message], Any] = {c: (lambda m: ()) if not n else (lambda m, g=operator.attrgetter(n[0]): (g(m),))
+                                  if len(n) == 1 else operator.attrgetter(*n) for c, n in _FIELDS.items()}
 
 
 def encode(msg: Message) -> tuple[Any, ...]:
     """``msg`` as it goes on the wire: ``(kind, version, *fields)``."""
     cls = type(msg)
-    wire = getattr(msg, "wire", None)
-    body = wire() if wire is not None else tuple(getattr(msg, n) for n in _FIELDS[cls])
+    body = msg.wire() if cls is Batch else _GET[cls](msg)  # type: ignore[attr-defined]
     return (cls.kind, cls.version, *body)
 
 
@@ -352,13 +354,18 @@ def decode(data: Any) -> Message:
     if version != cls.version:
         raise MessageError(f"message {kind!r} of version {version!r}: this playtester speaks version {cls.version} "
                            "of it; both sides must run the same playtester")
-    body = data[2:]
-    unwire = getattr(cls, "unwire", None)
-    try:
-        return unwire(body) if unwire is not None else cls(*body)
-    except (TypeError, ValueError) as e:
-        raise MessageError(f"message {kind!r} of version {version!r} does not fit its fields "
-                           f"({', '.join(_FIELDS[cls])}): {e}") from e
+    names = _FIELDS[cls]
+    if len(data) - 2 != len(names):
+        raise MessageError(f"message {kind!r} of version {version!r} does not fit its fields ({', '.join(names)}): "
+                           f"{len(data) - 2} given")
+    if cls is Batch:
+        try:
+            return Batch.unwire(data[2:])
+        except (TypeError, ValueError) as e:
+            raise MessageError(f"message {kind!r} of version {version!r} does not fit its fields (steps): {e}") from e
+    msg = object.__new__(cls)  # the fields as they came, without the frozen __init__'s setattr per field
+    msg.__dict__.update(zip(names, data[2:], strict=True))
+    return msg
 
 
 def _short(data: Any) -> str:
