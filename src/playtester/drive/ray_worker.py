@@ -492,14 +492,17 @@ class RayWorker(Stepper):
         """The answer of a step call (`WorkerHost._answer`: a `messages.Steps`, pickled in one piece or as it is):
         the actions played, their observations (what the actor measured put into their ``info``) and the actor's
         step count."""
-        value = self._ray.get(ref, timeout=timeout)
-        if isinstance(value, bytes):
-            self._answer_bytes = len(value)
-            value = pickle.loads(value)  # noqa: S301 - vetted (tests/test_no_code_from_data.py): our own process's bytes, not a file
-        msg = wire.decode(value)
+        msg = wire.decode(self._unpack(self._ray.get(ref, timeout=timeout)))
         if not isinstance(msg, wire.Steps):
             raise wire.MessageError(f"a step call was answered with {msg.kind!r} (version {msg.version})")
         return list(msg.actions), [c.observation() for c in msg.answers], msg.steps
+
+    def _unpack(self, value: Any) -> Any:
+        """An answer as `WorkerHost._answer` sent it: pickled in one piece (bytes), or as it is."""
+        if not isinstance(value, bytes):
+            return value
+        self._answer_bytes = len(value)
+        return pickle.loads(value)  # noqa: S301 - vetted (tests/test_no_code_from_data.py): our own process's bytes, not a file
 
     def _state(self, ref: Any, timeout: float) -> wire.WorkerState:
         msg = wire.decode(self._get(ref, timeout))
