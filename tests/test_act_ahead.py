@@ -303,8 +303,8 @@ def test_a_pygame_episode_plays_the_batch_itself_unless_turned_off(worker_for, m
     sent: list[str] = []
     real_send = Worker._send
 
-    def counting(self: Worker, msg: tuple[Any, ...]) -> None:
-        sent.append(msg[0])
+    def counting(self: Worker, msg: Any) -> None:
+        sent.append(msg.kind)
         real_send(self, msg)
 
     monkeypatch.setattr(Worker, "_send", counting)

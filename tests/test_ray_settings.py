@@ -21,6 +21,7 @@ import pytest
 
 import playtester.drive.ray_worker as rw
 from playtester.agents.common import RandomPlan
+from playtester.drive import messages as wire
 from playtester.drive.spec import resolve
 from playtester.env import resolve_space
 
@@ -94,9 +95,12 @@ def test_worker_actors_send_no_task_events_and_answer_in_one_piece(ray_local):
         w.reset(seed=0)
         raw = ray_local.get(w.actor.act.remote(0, None), timeout=60)
         assert isinstance(raw, bytes) and rw.COMPACT
-        obs, steps = pickle.loads(raw)
+        answer = wire.decode(pickle.loads(raw))
+        assert isinstance(answer, wire.Steps) and answer.actions == (0,)
+        obs, steps = answer.answers[0].obs, answer.steps
         assert steps == 1 and obs.action_mask is not None
-        same, n = w._steps(ray_local.put((obs, steps)), 10)  # an answer Ray serialized reads the same
+        # an answer Ray serialized reads the same
+        _, (same,), n = w._answer_of(ray_local.put(wire.encode(answer)), 10)
         assert n == steps and same.features == obs.features and (same.action_mask == obs.action_mask).all()
     finally:
         w.close()
@@ -156,12 +160,25 @@ def test_acting_ahead_keeps_depth_calls_in_flight_and_plays_what_the_local_worke
 
 def _batches(h: rw.WorkerHost, space: Any, total: int | None, calls: int, n: int = 4) -> list[Any]:
     """(actions, observations, steps) of ``calls`` calls of ``n`` steps of a plan, as the actor answers them."""
-    obs, _ = h.reset(0)
+    obs = _reset(h)
     plan = _plan(0, space)
-    got = [pickle.loads(h.act_ahead(plan.choose(obs.action_mask), plan, n, None, total))]
+    got = [_batch(h.act_ahead(plan.choose(obs.action_mask), plan, n, None, total))]
     while len(got) < calls:
-        got.append(pickle.loads(h.act_more(n)))
+        got.append(_batch(h.act_more(n)))
     return got
+
+
+def _reset(h: rw.WorkerHost) -> Any:
+    state = wire.decode(h.reset(0))
+    assert isinstance(state, wire.WorkerState) and state.answer is not None
+    return state.answer.observation()
+
+
+def _batch(raw: bytes) -> tuple[list[Any], list[Any], int]:
+    """(actions, observations, steps) of an actor's compact answer, as `RayWorker` reads it."""
+    msg = wire.decode(pickle.loads(raw))
+    assert isinstance(msg, wire.Steps)
+    return list(msg.actions), [c.observation() for c in msg.answers], msg.steps
 
 
 def test_an_actors_game_plays_the_whole_plan_without_waiting_for_each_call():
@@ -175,8 +192,9 @@ def test_an_actors_game_plays_the_whole_plan_without_waiting_for_each_call():
         h = rw.WorkerHost(spec, space, None, False, None, None, compact=True, relay=True)
         try:
             got = _batches(h, space, total, calls=10)
-            ok, (spun, slept), held = h.call("playtester.drive.episode:wait_counts", (), 30)
-            assert ok and held == []
+            called = wire.decode(h.call("playtester.drive.episode:wait_counts", (), 30))
+            assert isinstance(called, wire.Called) and called.ok and called.held == ()
+            spun, slept = called.value
             waits[total] = spun + slept
             steps[total] = [(a, o.frame_no, dict(o.features)) for b in got for a, o in zip(b[0], b[1], strict=True)]
         finally:
@@ -197,7 +215,7 @@ def test_an_actor_relays_the_steps_it_does_not_read_in_the_bytes_the_game_sent()
     space = resolve_space(spec, "analyzed")
     h = rw.WorkerHost(spec, space, None, False, None, None, compact=True, relay=True)
     try:
-        obs, _ = h.reset(0)
+        obs = _reset(h)
         plan = _plan(0, space)
         h.worker.act_ahead_async(plan.choose(obs.action_mask), plan, 6)
         relayed = [h.worker.step_wait() for _ in range(6)]
@@ -239,10 +257,10 @@ def test_a_game_that_dies_inside_a_relayed_batch_ends_there_as_its_finding():
     space = resolve_space(spec, "blind")
     h = rw.WorkerHost(spec, space, None, False, None, None, compact=True, relay=True)
     try:
-        obs, _ = h.reset(0)
+        obs = _reset(h)
         plan = _plan(0, space)
-        actions, first, _ = pickle.loads(h.act_ahead(plan.choose(obs.action_mask), plan, 1, None, 10))
-        actions, rest, _ = pickle.loads(h.act_more(9))
+        actions, first, _ = _batch(h.act_ahead(plan.choose(obs.action_mask), plan, 1, None, 10))
+        actions, rest, _ = _batch(h.act_more(9))
     finally:
         h.close()
     out = first + rest

@@ -93,6 +93,47 @@ def test_the_worker_checks_every_step_where_it_runs_and_its_suite_goes_with_snap
         assert w._suite_snapshots == {}
 
 
+def _key(obs: Any) -> str:
+    return f"frame {obs.frame_no}"
+
+
+def test_a_ray_actors_worker_sends_findings_and_state_keys_as_typed_fields(maze):
+    """What the actor's `Worker` measured crosses as `messages.Checked` fields (issue 58), not inside ``obs.info``;
+    the `RayWorker` side (`Checked.observation`) gives users the same ``info`` keys as a local `Worker`. Run
+    without Ray: the `WorkerHost` is called directly, as its actor would be."""
+    import pickle as pk
+
+    from playtester.agents.common import RandomPlan
+    from playtester.drive import messages as wire
+    from playtester.drive.ray_worker import WorkerHost
+
+    spec, space = maze
+    h = WorkerHost(spec, space, None, False, None, every_suite, compact=True)
+    try:
+        h.watch_states(_key)
+        start = wire.decode(h.reset(1))
+        assert isinstance(start, wire.WorkerState) and start.answer is not None
+        assert [f.step for f in start.answer.findings] == [0] and start.answer.state_key == _key(start.answer.obs)
+        assert "findings" not in start.answer.obs.info and "state_key" not in start.answer.obs.info
+        one = wire.decode(pk.loads(h.act(0, None)))
+        assert isinstance(one, wire.Steps) and one.actions == (0,) and one.steps == 1
+        (c,) = one.answers
+        assert [f.step for f in c.findings] == [1] and c.watched and c.state_key == _key(c.obs)
+        assert set(c.obs.info) & {"findings", "state_key"} == set()
+        obs = c.observation()
+        assert findings(obs) == [(1, [0, 1])] and obs.info["state_key"] == _key(obs)
+        batch = wire.decode(pk.loads(h.act_ahead(0, RandomPlan.of(np.random.default_rng(0), len(space)), 4, None)))
+        assert [f.step for c in batch.answers for f in c.findings] == [2, 3, 4, 5]
+        assert all("findings" not in c.obs.info for c in batch.answers)
+    finally:
+        h.close()
+    with Worker(spec, space, capture=None, oracles=every_suite) as w:  # a local worker: into info at once
+        w.watch_states(_key)
+        obs = w.reset(seed=1)
+        assert findings(obs) == [(0, [0])] and obs.info["state_key"] == _key(obs)
+        assert w.checked is not None and w.checked.obs is obs
+
+
 def test_a_worker_without_oracles_checks_nothing(maze):
     spec, space = maze
     with Worker(spec, space, capture=None) as w:

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from playtester.drive import messages as wire
 from playtester.drive.context import SpaceLike
 from playtester.drive.episode import run_runner, send, serve
 from playtester.drive.inputs import InputFrame
@@ -661,12 +662,12 @@ class DoomRunner:
             return False, "".join(traceback.format_exception(e))[-4000:]
 
     def snapshot(self) -> None:
-        self.conn.send(("snapshot", None))  # no snapshots: the campaign returns by replaying traces
+        send(self.conn, wire.SnapshotTaken(None))  # no snapshots: the campaign returns by replaying traces
 
     def run(self) -> None:
         self.game.set_seed(int(self.seed) % (2 ** 31))
         self.game.new_episode()
-        send(self.conn, ("obs", self.observe(0.0, False)))
+        send(self.conn, wire.Answer(self.observe(0.0, False)))
         while True:
             serve(self)
             if self.ended:
@@ -678,7 +679,7 @@ class DoomRunner:
             if self.done:
                 obs.info["done_reason"] = ("the player died" if self.game.is_player_dead()
                                            else "the level ended (exit or timeout)")
-            send(self.conn, ("obs", obs))
+            send(self.conn, wire.Answer(obs))
 
 
 def run_doom_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions) -> None:

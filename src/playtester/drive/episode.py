@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from multiprocessing.reduction import ForkingPickler
 from typing import Any, Protocol
 
+from playtester.drive import messages as wire
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import Observation
 from playtester.drive.wait import CommandWait
@@ -51,7 +52,7 @@ class Episode(Protocol):
         ...
 
     def snapshot(self) -> None:
-        """Park a copy of the episode and answer ``("snapshot", id or None)``."""
+        """Park a copy of the episode and answer `messages.SnapshotTaken` (its id, or None)."""
         ...
 
 
@@ -68,14 +69,14 @@ def dumps(message: Any) -> bytes:
         return bytes(ForkingPickler.dumps(message))
 
 
-def send(conn: Any, message: Any) -> None:
-    """``conn.send(message)`` in one write.
+def send(conn: Any, message: wire.Message) -> None:
+    """``conn.send(encode(message))`` in one write (`playtester.drive.messages`).
 
     multiprocessing writes a message over 16 KiB (an observation with a frame) as a header, then a body: the
     reader, woken by the header, sleeps again until the body comes, two more context switches per step.
     Here the header and body go in one ``writev``; the bytes on the wire are the same, so the other side
-    reads them with ``conn.recv()``."""
-    body = dumps(message)
+    reads them with ``conn.recv()`` (and `recv` decodes them)."""
+    body = dumps(wire.encode(message))
     if len(body) > 0x7FFFFFFF:
         conn.send_bytes(body)
         return
@@ -88,11 +89,11 @@ def send(conn: Any, message: Any) -> None:
             data = data[os.write(fd, data):]
 
 
-def send_many(conn: Any, messages: Sequence[Any]) -> None:
+def send_many(conn: Any, messages: Sequence[wire.Message]) -> None:
     """Several messages in one ``writev``, each framed as `send` frames it (the reader sees them one by one)."""
     parts: list[bytes] = []
     for message in messages:
-        body = dumps(message)
+        body = dumps(wire.encode(message))
         parts += (struct.pack("!i", len(body)), body)
     fd = conn.fileno()
     data = b"".join(parts)
@@ -106,30 +107,35 @@ _STASHED: dict[int, Any] = {}  # connection fd -> a command read during a batch 
 PLAYS_ENV = "PLAYTESTER_EPISODE_PLAYS"  # "0": in-process episodes do not offer to play batches (A/B benches)
 
 
-def hello(pid: int) -> tuple[Any, ...]:
+def recv(conn: Any) -> wire.Message:
+    """The next message on ``conn``, decoded (`messages.decode`: a `MessageError` for one this side cannot read)."""
+    return wire.decode(conn.recv())
+
+
+def hello(pid: int) -> wire.Hello:
     """The hello of an in-process episode (pygame's): its pid, and that it plays batches itself (``ahead``: the
     worker then sends the plan with a batch's first action, `answer_step`), unless ``$PLAYTESTER_EPISODE_PLAYS``
     is 0."""
-    return ("hello", pid, {"ahead": os.environ.get(PLAYS_ENV, "1") != "0"})
+    return wire.Hello(pid, ahead=os.environ.get(PLAYS_ENV, "1") != "0")
 
 
 def answer_step(ep: Any, obs: Observation) -> bool:
     """Hand the step just played to the parent; True when the episode's batch goes on (its next step set up
     here, with `Episode.begin_step`), False when the episode waits for the parent's next command (`serve`).
 
-    Outside a batch the answer is ``("obs", obs)``. In a batch (``ahead``: ``ep.batch`` = (this step's action,
+    Outside a batch the answer is `messages.Answer`. In a batch (``ahead``: ``ep.batch`` = (this step's action,
     the plan, steps left counting this one), ``ep.batch_frames``) the next action is chosen here, by the plan on
-    this step's mask, and goes with the answer: ``("bobs", [(obs, action, True, next_action)])``, so the parent
+    this step's mask, and goes with the answer: a `messages.Batch` of one `BatchStep` (more, next), so the parent
     knows which action a step that crashes or hangs the game was playing (this process dies with the game, so
     nothing is held back: every step is answered as it ends); such a step's observation goes pickled on its own
     (bytes), so a worker with nothing to read in it relays it as it is (`Worker.pass_through`). The batch's last
-    step is answered ``(obs, action, False, None, plan)``, the plan as it stands after its draws here (whoever goes on with it, a Ray actor's next
+    step is answered with ``more`` False and the plan as it stands after its draws here (whoever goes on with it, a Ray actor's next
     call, draws what comes next). The batch ends after ``n`` steps, at a ``done`` observation, when the plan raises
     `NoValidActionError`, or when the parent asked to stop (``stop``, read here between two steps without waiting;
     another command read instead is kept for `serve`; the parent gone ends the episode)."""
     batch = getattr(ep, "batch", None)
     if batch is None:
-        send(ep.conn, ("obs", obs))
+        send(ep.conn, wire.Answer(obs))
         return False
     action, plan, left = batch
     left -= 1
@@ -143,9 +149,10 @@ def answer_step(ep: Any, obs: Observation) -> bool:
             nxt = None  # the caller's agent says so at its next act
     if nxt is None:  # the plan goes back with the last step: where it stands now (`Worker.plan_after`)
         ep.batch = None
-        send(ep.conn, ("bobs", [(obs, action, False, None, plan)]))
+        send(ep.conn, wire.Batch((wire.BatchStep(obs, action, False, None, plan),)))
         return False
-    send(ep.conn, ("bobs", [(dumps(obs), action, True, nxt)]))  # pickled apart: a relay need not unpickle it
+    # pickled apart: a relay need not unpickle it
+    send(ep.conn, wire.Batch((wire.BatchStep(dumps(obs), action, True, nxt),)))
     ep.batch = (nxt, plan, left)
     inputs, hold = ep.perform(nxt)
     ep.begin_step(inputs, ep.batch_frames, hold)
@@ -158,11 +165,11 @@ def _stop_asked(ep: Any) -> bool:
         return False
     fd = ep.conn.fileno()
     try:
-        msg = ep.conn.recv()
+        msg = recv(ep.conn)
     except (EOFError, OSError):
         ep.end()  # the parent is gone: nobody would read what the episode does
         return True
-    if msg[0] != "stop":
+    if not isinstance(msg, wire.Stop):
         _STASHED[fd] = msg
     return True
 
@@ -184,37 +191,40 @@ def serve(ep: Episode) -> None:
         try:
             if msg is None:
                 wait.wait()
-                msg = ep.conn.recv()
+                msg = recv(ep.conn)
         except (EOFError, OSError):
             ep.end()
             return
-        op = msg[0]
-        if op == "end":
+        cls = type(msg)
+        if cls is wire.End:
             ep.end()
             return
-        if op == "call":  # run a playtester function in the live game (analysis, hooks)
-            send(ep.conn, ("reply", ep.call(msg[1], msg[2])))
+        if cls is wire.Call:  # run a playtester function in the live game (analysis, hooks)
+            ok, value = ep.call(msg.target, msg.args)
+            send(ep.conn, wire.Reply(ok, value))
             continue
-        if op == "snapshot":
+        if cls is wire.TakeSnapshot:
             ep.snapshot()
             continue
-        if op == "stop":  # the stop of a batch the episode had ended already (remote games: `Worker._settle`)
+        if cls is wire.Stop:  # the stop of a batch the episode had ended already (remote games: `Worker._settle`)
             continue
         if ep.over():  # the episode is over: answer with the same final state
-            send(ep.conn, ("obs", ep.final_observation()))
+            send(ep.conn, wire.Answer(ep.final_observation()))
             continue
-        if op == "step":
-            _, inputs, frames, hold, ep.capture = msg
-        elif op == "act":
-            _, index, frames, ep.capture = msg
-            inputs, hold = ep.perform(index)
-        elif op == "ahead":  # a batch the episode plays itself (an episode whose hello said so: `answer_step`)
-            _, index, frames, ep.capture, plan, n = msg
-            inputs, hold = ep.perform(index)
-            ep.batch = (index, plan, n)  # type: ignore[attr-defined]
+        if cls is wire.Step:
+            inputs, frames, hold, ep.capture = msg.inputs, msg.frames, msg.hold, msg.capture  # type: ignore[attr-defined]
+        elif cls is wire.Act:
+            frames, ep.capture = msg.frames, msg.capture  # type: ignore[attr-defined]
+            inputs, hold = ep.perform(msg.action)  # type: ignore[attr-defined]
+        elif cls is wire.Ahead:
+            frames = msg.frames  # a batch the episode plays itself (an episode whose hello said so: `answer_step`)
+            ep.capture = msg.capture
+            inputs, hold = ep.perform(msg.action)
+            ep.batch = (msg.action, msg.plan, msg.n)  # type: ignore[attr-defined]
             ep.batch_frames = max(1, int(frames))  # type: ignore[attr-defined]
         else:
-            raise RuntimeError(f"unknown command {op!r}")
+            raise wire.MessageError(f"the episode process got {msg.kind!r} (version {msg.version}), which is no "
+                                 "command to an episode")
         ep.begin_step(inputs, max(1, int(frames)), hold)
         return
 
@@ -258,7 +268,7 @@ def run_runner(conn: Any, memory_limit_mb: int | None, make: Callable[[], Any],
     `DoomRunner`): say hello, ``make()`` the runner and ``run()`` it; a failure of the game or engine is
     the episode's final observation (a finding), ``close(runner)`` ends what the runner started, and the
     process exits without running the parent's atexit handlers."""
-    conn.send(("hello", os.getpid()))
+    send(conn, wire.Hello(os.getpid()))
     runner = None
     try:
         runner = make()
@@ -267,7 +277,7 @@ def run_runner(conn: Any, memory_limit_mb: int | None, make: Callable[[], Any],
         from playtester.drive.lifetime import exit_of_exception
 
         exit = exit_of_exception(e, memory_limit_mb)
-        send(conn, ("final", Observation(frame=None, done=True, info={"exit": exit})))
+        send(conn, wire.Final(Observation(frame=None, done=True, info={"exit": exit})))
     finally:
         try:
             if runner is not None and close is not None:

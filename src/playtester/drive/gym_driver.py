@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from playtester.drive import messages as wire
 from playtester.drive.context import SpaceLike
 from playtester.drive.episode import run_runner, seed_python, send, serve
 from playtester.drive.inputs import InputFrame
@@ -112,11 +113,11 @@ class GymRunner:
         return False, f"{target}: a Gymnasium environment runs no playtester functions (no in-process hooks)"
 
     def snapshot(self) -> None:
-        self.conn.send(("snapshot", None))  # no snapshots: the campaign returns by replaying traces
+        send(self.conn, wire.SnapshotTaken(None))  # no snapshots: the campaign returns by replaying traces
 
     def run(self) -> None:
         _, info = self.env.reset(seed=self.seed)
-        send(self.conn, ("obs", self.observe(0.0, False, info=info)))
+        send(self.conn, wire.Answer(self.observe(0.0, False, info=info)))
         while True:
             serve(self)
             if self.ended:
@@ -134,7 +135,7 @@ class GymRunner:
             obs = self.observe(reward, self.done, info=info)
             if self.done:
                 obs.info["done_reason"] = "terminated" if terminated else "truncated by the environment"
-            send(self.conn, ("obs", obs))
+            send(self.conn, wire.Answer(obs))
 
 
 def declared_actions(spec: GameSpec) -> tuple[int, list[str]]:

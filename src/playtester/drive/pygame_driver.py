@@ -32,6 +32,7 @@ import numpy as np
 
 from playtester import probe
 from playtester.drive import lifetime, warm
+from playtester.drive import messages as wire
 from playtester.drive.context import ActionContext, SpaceLike
 from playtester.drive.episode import answer_step, hello, seed_python, send, serve
 from playtester.drive.inputs import InputFrame
@@ -644,7 +645,7 @@ class Runtime:
         warm.note(self.opts.warm_notes)
         if self.code is not None:
             try:
-                self.send("coverage", self.code.new_lines())
+                self.send(wire.Coverage(self.code.new_lines()))
             except OSError:
                 pass  # the parent is gone: nobody reads it
         end_process()
@@ -714,8 +715,8 @@ class Runtime:
                            done=done or exit is not None, frame_no=self.frame_no, time_ms=int(self.now),
                            reward=reward, action_mask=mask, info=info)
 
-    def send(self, kind: str, payload: Any) -> None:
-        send(self.conn, (kind, payload))
+    def send(self, msg: wire.Message) -> None:
+        send(self.conn, msg)
 
     # ---- audio
     def silence_audio(self, source: Any, error: BaseException) -> bool:
@@ -837,7 +838,7 @@ def snapshot_fork(rt: Runtime) -> None:
     Each time the parked copy receives SIGUSR2 (the host sends it on ``("resume", pid)``), it forks a
     child that becomes the live episode, exactly in the state of the snapshot (interpreter, game,
     virtual clock, random generators), says ``hello``, and waits for commands; the parked copy waits for
-    that child, reports its exit status as the host does (``("exited", pid, status)``), writes a byte to
+    that child, reports its exit status as the host does (`messages.Exited`), writes a byte to
     the host's done pipe, and parks again, so one snapshot can be resumed any number of times.
     """
     import signal
@@ -857,12 +858,12 @@ def snapshot_fork(rt: Runtime) -> None:
         pid = os.fork()
     except OSError:  # too many processes: no snapshot, the episode goes on
         _audio_lock(False)
-        rt.send("snapshot", None)
+        rt.send(wire.SnapshotTaken(None))
         return
     _audio_lock(False)
     if pid:
         _snapshot_children.append(pid)
-        rt.send("snapshot", pid)
+        rt.send(wire.SnapshotTaken(pid))
         return
     _snapshot_children.clear()
     random.setstate(rng_state)
@@ -882,11 +883,11 @@ def snapshot_fork(rt: Runtime) -> None:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
                 _snapshot_children.clear()
                 random.setstate(rng_state)
-                rt.send("hello", os.getpid())
+                rt.send(wire.Hello(os.getpid()))
                 return  # back in next_command: this process is now the live episode
             status, peak_kb = _wait_resumed_child(child)
             try:
-                rt.conn.send(("exited", child, status, peak_kb))
+                send(rt.conn, wire.Exited(child, status, peak_kb))
                 if SNAPSHOT_DONE_FD is not None:
                     os.write(SNAPSHOT_DONE_FD, b"x")
             except OSError:
@@ -1552,13 +1553,13 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
         rt.code = CodeTracer(opts.code_include, opts.code_known, opts.code_patience)
         rt.code.start()
     rt.frames_left = 1  # the first frame boundary ends the reset
-    conn.send(hello(os.getpid()))
+    send(conn, hello(os.getpid()))
     exit: GameExit
     try:
         _load_and_run(spec)
         exit = GameExit("finished", message="the game's entry point returned")
     except _SpecProblem as e:
-        conn.send(("spec_error", str(e)))
+        send(conn, wire.SpecError(str(e)))
         os._exit(0)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) or e.code is None else 1
@@ -1579,7 +1580,7 @@ def run_episode(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, o
             exit.message = (f"{exit.message} [{missing!r} is a path relative to the working folder: "
                             f"{describe(spec.workdir or os.getcwd(), spec.root or os.getcwd())}]")[:2000]
     try:
-        rt.send("final", rt.observe(done=True, exit=exit))
+        rt.send(wire.Final(rt.observe(done=True, exit=exit)))
         warm.note(opts.warm_notes)
     finally:
         end_process()

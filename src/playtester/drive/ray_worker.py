@@ -58,6 +58,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from playtester.drive import messages as wire
 from playtester.drive.backend import capabilities
 from playtester.drive.inputs import InputFrame
 from playtester.drive.lifetime import descendants, guard
@@ -209,8 +210,9 @@ def connect(address: str | None) -> Any:
 
 
 class WorkerHost:
-    """What runs in the Ray actor: one `Worker` and a method per call the `RayWorker` forwards. Answers
-    are small picklable values (observations, ids, numbers)."""
+    """What runs in the Ray actor: one `Worker` and a method per call the `RayWorker` forwards. Answers are
+    `playtester.drive.messages` (`Steps`, `Called`, `WorkerState`: each step a `Checked`, its findings, abstract
+    state and judgements as fields), encoded; a snapshot's id is a plain int."""
 
     def __init__(self, spec: GameSpec, space: Any, capture: Any, code_coverage: bool,
                  memory_limit_mb: int | None, oracles: Any = None, compact: bool = False, relay: bool = False) -> None:
@@ -221,6 +223,7 @@ class WorkerHost:
         self.worker = Worker(spec, space, capture=capture, code_coverage=code_coverage,
                              memory_limit_mb=memory_limit_mb, oracles=oracles, spin=False)
         self.worker.pass_through = relay  # steps nothing here reads cross Ray in the bytes the game sent
+        self.worker.typed_checks = True  # what is measured here crosses as `Checked` fields, not in obs.info
         self.compact = compact  # the steps' answers go back pickled here, as one bytes object (`RayWorker._steps`)
         self._plan: Plan | None = None  # the last batch's plan and its last observation (for act_more)
         self._end: Observation | None = None
@@ -233,45 +236,56 @@ class WorkerHost:
 
         return ray.get_runtime_context().get_node_id(), os.getpid()
 
-    def reset(self, seed: int) -> tuple[Observation, dict[str, Any]]:
+    def reset(self, seed: int) -> tuple[Any, ...]:
         self._plan = self._end = None
         obs = self.worker.reset(seed=seed)
-        return obs, self._state()
+        return wire.encode(self._state(self._checked(obs)))
 
-    def _answer(self, value: Any) -> Any:
-        """A step's answer as it crosses Ray: pickled here in one piece (``compact``), or as it is."""
-        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL) if self.compact else value
+    def _checked(self, obs: Any, checked: wire.Checked | None = None) -> wire.Checked:
+        """The step ``obs`` the worker answered last, with what it measured (`Worker.check_step`)."""
+        checked = checked if checked is not None else self.worker.checked
+        return checked if checked is not None and checked.obs is obs else wire.Checked(obs)
+
+    def _answer(self, msg: wire.Message) -> Any:
+        """A step's answer as it crosses Ray (`messages.encode`): pickled here in one piece (``compact``), or as it
+        is."""
+        data = wire.encode(msg)
+        return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL) if self.compact else data
 
     def act(self, action: int, frames: int | None) -> Any:
         obs = self.worker.act(action, frames)
-        return self._answer((obs, self.worker.steps))
+        return self._answer(wire.Steps((self._checked(obs),), (self.worker.played,), self.worker.steps))
 
     def step(self, inputs: InputFrame, frames: int | None, hold: int | None) -> Any:
         obs = self.worker.step(inputs, frames, hold)
-        return self._answer((obs, self.worker.steps))
+        return self._answer(wire.Steps((self._checked(obs),), (None,), self.worker.steps))
 
     def step_many(self, steps: Sequence[tuple[InputFrame | int, int | None]]) -> Any:
-        out = self.worker.step_many(steps)
-        return self._answer((out, self.worker.steps))
+        w = self.worker
+        out = w.step_many(steps)
+        checks = w.many_checked if len(w.many_checked) == len(out) else [w.checked] * len(out)
+        answers = tuple(self._checked(o, c) for o, c in zip(out, checks, strict=True))
+        return self._answer(wire.Steps(answers, tuple(None if isinstance(i, InputFrame) else int(i)
+                                                      for i, _ in steps[:len(out)]), w.steps))
 
-    def _read(self, n: int) -> tuple[list[int | None], list[Observation], int]:
+    def _read(self, n: int) -> wire.Steps:
         """The next ``n`` steps of the batch in flight (fewer when it ends first), and the steps so far. The batch
         may go on in the episode past them: the next `act_more` reads on where this stopped."""
         w = self.worker
         actions: list[int | None] = []
-        out: list[Observation] = []
+        out: list[wire.Checked] = []
         while len(out) < n:
-            out.append(w.step_wait())
+            out.append(self._checked(w.step_wait()))
             actions.append(w.played)
             if not w.ahead:
                 break
         self._plan = w.plan_after  # the episode's copy once the batch ended there (the plan until then)
-        self._end = out[-1]
-        return actions, out, w.steps
+        self._end = out[-1].obs
+        return wire.Steps(tuple(out), tuple(actions), w.steps)
 
     def act_ahead(self, action: int, plan: Plan | None, n: int, frames: int | None, total: int | None = None) -> Any:
-        """(actions, observations, steps) of the first ``n`` steps of a batch of ``total`` (`Worker.act_ahead`), as
-        `_answer` sends it. The game plays the whole batch without waiting for the caller's next `act_more`: it
+        """`messages.Steps` of the first ``n`` steps of a batch of ``total`` (`Worker.act_ahead`), as `_answer` sends
+        it. The game plays the whole batch without waiting for the caller's next `act_more`: it
         goes on while this answer crosses Ray (a ``stop`` ends it: `call`, `end_episode`, `reset`)."""
         self._frames = frames
         self.worker.act_ahead_async(action, plan, max(int(n), int(total or n)), frames)
@@ -285,24 +299,26 @@ class WorkerHost:
             return self._answer(self._read(n))
         plan, end = self._plan, self._end
         if plan is None or end is None or end.done:
-            return self._answer(([], [], self.worker.steps))
+            return self._answer(wire.Steps((), (), self.worker.steps))
         try:
             action = plan.choose(end.action_mask)
         except NoValidActionError:
-            return self._answer(([], [], self.worker.steps))
+            return self._answer(wire.Steps((), (), self.worker.steps))
         self.worker.act_ahead_async(action, plan, n, self._frames)
         return self._answer(self._read(n))
 
-    def call(self, target: str, args: tuple[Any, ...],
-             timeout: float) -> tuple[bool, Any, list[tuple[Observation, Any]]]:
-        """`Worker.call` after the batch in flight stopped: (whether it answered, its value or its `WorkerError`, the
-        batch's steps the game played past the last `act_more`, (observation, action) in order, for the caller to
-        answer before its next step: they come back even when the call fails, e.g. after one of them ended the game)."""
+    def call(self, target: str, args: tuple[Any, ...], timeout: float) -> tuple[Any, ...]:
+        """`Worker.call` after the batch in flight stopped, as an encoded `messages.Called`: whether it answered, its
+        value or its `WorkerError`, and the batch's steps the game played past the last `act_more` (with their
+        actions, in order) for the caller to answer before its next step: they come back even when the call fails,
+        e.g. after one of them ended the game."""
         held = self.worker.take_held()
+        steps = tuple(self._checked(o, c) for o, _, c in held)
+        actions = tuple(a for _, a, _ in held)
         try:
-            return True, self.worker.call(target, *args, timeout=timeout), held
+            return wire.encode(wire.Called(True, self.worker.call(target, *args, timeout=timeout), steps, actions))
         except WorkerError as e:
-            return False, e, held
+            return wire.encode(wire.Called(False, e, steps, actions))
 
     def watch_states(self, state_key: Any) -> None:
         self.worker.watch_states(state_key)
@@ -319,25 +335,25 @@ class WorkerHost:
     def snapshot(self) -> int | None:
         return self.worker.snapshot()
 
-    def restore(self, snapshot: int) -> tuple[Observation | None, dict[str, Any]]:
+    def restore(self, snapshot: int) -> tuple[Any, ...]:
         self._plan = self._end = None
-        return self.worker.restore(snapshot), self._state()
+        obs = self.worker.restore(snapshot)
+        return wire.encode(self._state(None if obs is None else wire.Checked(obs)))
 
     def drop_snapshot(self, snapshot: int) -> None:
         self.worker.drop_snapshot(snapshot)
 
-    def end_episode(self) -> dict[str, Any]:
+    def end_episode(self) -> tuple[Any, ...]:
         self.worker.end_episode()
-        return self._state()
+        return wire.encode(self._state())
 
-    def close(self) -> dict[str, Any]:
+    def close(self) -> tuple[Any, ...]:
         self.worker.close()
-        return self._state()
+        return wire.encode(self._state())
 
-    def _state(self) -> dict[str, Any]:
+    def _state(self, answer: wire.Checked | None = None) -> wire.WorkerState:
         w = self.worker
-        return {"steps": w.steps, "peak_rss_kb": w.peak_rss_kb, "final_code_lines": w.final_code_lines,
-                "snapshot_count": w.snapshot_count, "host_starts": w.host_starts}
+        return wire.WorkerState(w.steps, w.peak_rss_kb, w.final_code_lines, w.snapshot_count, w.host_starts, answer)
 
 
 _placed = itertools.count()  # actors placed by this process: the next goes to the next node in turn
@@ -468,13 +484,32 @@ class RayWorker(Stepper):
     def _get(self, ref: Any, timeout: float) -> Any:
         return self._ray.get(ref, timeout=timeout)
 
-    def _steps(self, ref: Any, timeout: float) -> Any:
-        """The answer of a step call (`WorkerHost._answer`: pickled in one piece, or as it is)."""
-        value = self._ray.get(ref, timeout=timeout)
+    def _steps(self, ref: Any, timeout: float) -> tuple[list[int | None], list[Observation], int]:
+        """The answer of a call for a batch's steps (`act_ahead`, `act_more`): as `_answer_of`."""
+        return self._answer_of(ref, timeout)
+
+    def _answer_of(self, ref: Any, timeout: float) -> tuple[list[int | None], list[Observation], int]:
+        """The answer of a step call (`WorkerHost._answer`: a `messages.Steps`, pickled in one piece or as it is):
+        the actions played, their observations (what the actor measured put into their ``info``) and the actor's
+        step count."""
+        msg = wire.decode(self._unpack(self._ray.get(ref, timeout=timeout)))
+        if not isinstance(msg, wire.Steps):
+            raise wire.MessageError(f"a step call was answered with {msg.kind!r} (version {msg.version})")
+        return list(msg.actions), [c.observation() for c in msg.answers], msg.steps
+
+    def _unpack(self, value: Any) -> Any:
+        """An answer as `WorkerHost._answer` sent it: pickled in one piece (bytes), or as it is."""
         if not isinstance(value, bytes):
             return value
         self._answer_bytes = len(value)
         return pickle.loads(value)  # noqa: S301 - vetted (tests/test_no_code_from_data.py): our own process's bytes, not a file
+
+    def _state(self, ref: Any, timeout: float) -> wire.WorkerState:
+        msg = wire.decode(self._get(ref, timeout))
+        if not isinstance(msg, wire.WorkerState):
+            raise wire.MessageError(f"the actor answered with {msg.kind!r} (version {msg.version}), not its state")
+        self._note(msg)
+        return msg
 
     def _fit_chunk(self, steps: int) -> None:
         """Steps per call from now on: the caller's, or fewer where an answer of that many steps (by the size of the
@@ -509,11 +544,11 @@ class RayWorker(Stepper):
         self._last, self._active = obs, False
         return obs
 
-    def _note(self, state: dict[str, Any]) -> None:
-        self.steps = state["steps"]
-        self.peak_rss_kb = max(self.peak_rss_kb, state["peak_rss_kb"])
-        self.final_code_lines = state["final_code_lines"]
-        self.snapshot_count, self.host_starts = state["snapshot_count"], state["host_starts"]
+    def _note(self, state: wire.WorkerState) -> None:
+        self.steps = state.steps
+        self.peak_rss_kb = max(self.peak_rss_kb, state.peak_rss_kb)
+        self.final_code_lines = state.final_code_lines
+        self.snapshot_count, self.host_starts = state.snapshot_count, state.host_starts
 
     # ---- episodes
     def reset(self, seed: int = 0) -> Observation:
@@ -527,12 +562,12 @@ class RayWorker(Stepper):
                                           f"{self.lost_reason}); no more restarts ({self.max_restarts})")
                 self._start_actor()
             try:
-                obs, state = self._get(self._actor.reset.remote(int(seed)),
-                                       self.spec.config.start_timeout_s + WAIT_SLACK_S)
+                state = self._state(self._actor.reset.remote(int(seed)), self.spec.config.start_timeout_s + WAIT_SLACK_S)
             except self._lost as e:
                 self._lose(e)
                 continue
-            self._note(state)
+            assert state.answer is not None
+            obs = state.answer.observation()
             if self._local and self._guarded != self.actor_starts:  # the new actor's processes are up now
                 guard(descendants())
                 self._guarded = self.actor_starts
@@ -654,7 +689,7 @@ class RayWorker(Stepper):
             assert self._last is not None
             return self._last
         try:
-            obs, self.steps = self._steps(ref, self.spec.config.step_timeout_s + WAIT_SLACK_S)
+            _, (obs,), self.steps = self._answer_of(ref, self.spec.config.step_timeout_s + WAIT_SLACK_S)
         except self._lost as e:
             self._lose(e)
             return self._lost_obs()
@@ -690,8 +725,8 @@ class RayWorker(Stepper):
             assert self._last is not None, "no episode is running; call reset() first"
             return [self._last]
         try:
-            out, self.steps = self._steps(self._actor.step_many.remote(list(steps)),
-                                          self.spec.config.step_timeout_s * len(steps) + WAIT_SLACK_S)
+            _, out, self.steps = self._answer_of(self._actor.step_many.remote(list(steps)),
+                                                 self.spec.config.step_timeout_s * len(steps) + WAIT_SLACK_S)
         except self._lost as e:
             self._lose(e)
             return [self._lost_obs()]
@@ -711,23 +746,27 @@ class RayWorker(Stepper):
         if self._actor is None:
             raise WorkerError(f"no live episode to call {target} in (the worker's Ray actor was lost)")
         try:
-            ok, value, held = self._get(self._actor.call.remote(target, args, timeout), timeout + WAIT_SLACK_S)
+            called = wire.decode(self._get(self._actor.call.remote(target, args, timeout), timeout + WAIT_SLACK_S))
         except self._lost as e:
             self._lose(e)
             raise WorkerError(f"the worker's Ray actor was lost while running {target}: {e}") from e
-        self._buf.extend(held)  # the plan's steps the game played past the last answer, in order, before the call
+        if not isinstance(called, wire.Called):
+            raise wire.MessageError(f"a call was answered with {called.kind!r} (version {called.version})")
+        held = [c.observation() for c in called.held]
+        # the plan's steps the game played past the last answer, in order, before the call
+        self._buf.extend(zip(held, called.held_actions, strict=True))
         if held:
-            self._note_end(held[-1][0])
-        if not ok:
-            raise value
-        return value
+            self._note_end(held[-1])
+        if not called.ok:
+            raise called.value
+        return called.value
 
     def end_episode(self) -> None:
         self.final_code_lines = {}
         self._wait_pending()
         if self._actor is not None:
             try:
-                self._note(self._get(self._actor.end_episode.remote(), 60.0))
+                self._state(self._actor.end_episode.remote(), 60.0)
             except self._lost as e:
                 self._lose(e)
         self._last, self._active = None, False
@@ -755,12 +794,12 @@ class RayWorker(Stepper):
             return None
         self._wait_pending()
         try:
-            obs, state = self._get(self._actor.restore.remote(snapshot & (2**_ID_BITS - 1)),
-                                   self.spec.config.start_timeout_s + WAIT_SLACK_S)
+            state = self._state(self._actor.restore.remote(snapshot & (2**_ID_BITS - 1)),
+                                self.spec.config.start_timeout_s + WAIT_SLACK_S)
         except self._lost as e:
             self._lose(e)
             return None
-        self._note(state)
+        obs = None if state.answer is None else state.answer.observation()
         if obs is not None:
             self._last, self._active = obs, True
         return obs
@@ -779,7 +818,7 @@ class RayWorker(Stepper):
         if actor is None:
             return
         try:
-            self._note(self._get(actor.close.remote(), 30.0))
+            self._state(actor.close.remote(), 30.0)
         except Exception:  # noqa: BLE001 - lost, or Ray already shut down: nothing left to close
             pass
         try:

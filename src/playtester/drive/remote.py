@@ -49,8 +49,9 @@ from typing import Any
 
 import numpy as np
 
+from playtester.drive import messages as wire
 from playtester.drive.context import SpaceLike
-from playtester.drive.episode import send, serve
+from playtester.drive.episode import recv, send, serve
 from playtester.drive.inputs import InputFrame, key_name
 from playtester.drive.observation import (
     Entity,
@@ -1654,7 +1655,7 @@ class RemoteRunner:
         return False, f"{target}: a {self.launch.engine} game runs no playtester functions (no in-process hooks)"
 
     def snapshot(self) -> None:
-        self.conn.send(("snapshot", None))  # no snapshots: the campaign returns by replaying traces
+        send(self.conn, wire.SnapshotTaken(None))  # no snapshots: the campaign returns by replaying traces
 
     # ---- running
     def inputs_of(self, inputs: InputFrame) -> dict[str, Any]:
@@ -1752,7 +1753,7 @@ class RemoteRunner:
                       " before its first step, printing no error (a game that quits by itself at start-up cannot "
                       f"be played: what makes it quit is in {self.startup_code})")
                    + self.load_hint(errors))
-        self.conn.send(("spec_error", why))
+        send(self.conn, wire.SpecError(why))
         return True
 
     startup_code = "its start-up code"  # where a game that quits at start-up decides to (an engine's runner says)
@@ -1843,26 +1844,26 @@ class RemoteRunner:
             self.game.start()
         except GameTimeout:
             tail = self.game.stderr.text() if self.game.stderr else ""
-            self.conn.send(("final", self.ended_by(GameExit("hang", message=f"the {self.launch.engine} game did not "
-                                                             f"connect and say hello within {start:g}s; its process "
-                                                             "group was killed", traceback=tail))))
+            send(self.conn, wire.Final(self.ended_by(GameExit("hang", message=f"the {self.launch.engine} game did not "
+                                                               f"connect and say hello within {start:g}s; its process "
+                                                               "group was killed", traceback=tail))))
             return
         except GameGone as e:  # it died on the way up: a crash at start, or a project that cannot load
             exit = self.died(str(e))
             if self.refused(exit):
                 return
-            self.conn.send(("final", self.ended_by(exit)))
+            send(self.conn, wire.Final(self.ended_by(exit)))
             return
         except ProtocolError as e:  # not a game we can drive (wrong protocol, not startable): the spec's fault
             tail = self.game.stderr.text(20) if self.game.stderr else ""
-            self.conn.send(("spec_error", f"the {self.launch.engine} game did not start: {e}" +
-                            (f"; its stderr ends with:\n{tail}" if tail else "")))
+            send(self.conn, wire.SpecError(f"the {self.launch.engine} game did not start: {e}" +
+                                           (f"; its stderr ends with:\n{tail}" if tail else "")))
             return
         try:
             why = self.start_refusal()
             if why is not None:
                 self.game.kill()
-                self.conn.send(("spec_error", why))
+                send(self.conn, wire.SpecError(why))
                 return
             reset = {"type": "reset", "seed": int(self.seed), "args": self.spec.config.game_args,
                      "capture": _capture_arg(self.capture)}
@@ -1893,7 +1894,7 @@ class RemoteRunner:
                 self.send(obs)
         except ProjectRefused as e:  # (the engine is too old for the project: `version_refusal`)
             self.game.kill()
-            self.conn.send(("spec_error", str(e)))
+            send(self.conn, wire.SpecError(str(e)))
         finally:
             self.game.close()
             if self.launch.cleanup is not None:
@@ -1933,17 +1934,17 @@ class RemoteRunner:
         try:
             if not self.conn.poll(0):
                 return None
-            msg = self.conn.recv()
+            msg = recv(self.conn)
         except (EOFError, OSError):
             return "end"
-        return "end" if msg[0] != "stop" else "stop"
+        return "stop" if isinstance(msg, wire.Stop) else "end"
 
     def play_batch(self) -> None:
         """Play the batch `serve` set up (its first step's inputs in ``pending``): each later action is chosen here
         by the plan on the step before's action mask, and every step is answered to the parent on its own,
-        ``(obs, action, more)`` (``more``: another step of the batch follows), as soon as it is in (the steps whose
-        answers are in together go in one message: ``("bobs", [(obs, action, more), ...])``; the step that ends it
-        with a crash, hang or broken answer as ``("final", obs, action)``). The next step goes to the game before
+        a `messages.BatchStep` (``more``: another step of the batch follows), as soon as it is in (the steps whose
+        answers are in together go in one `messages.Batch`; the step that ends it with a crash, hang or broken
+        answer as `messages.Final` with its action). The next step goes to the game before
         this one is handed on, so the game plays while the parent looks.
         With a mask and inputs that depend on nothing (`static_mask`) and a game that offers ``pipeline``, up to
         ``PIPELINE`` steps are in flight at the game, so it never waits for us, ``GROUP`` per request with
@@ -1968,7 +1969,7 @@ class RemoteRunner:
         depth = PIPELINE if static is not None and caps.get("pipeline") and caps.get("stderr_sync") else 1
         group = GROUP if depth > 1 and caps.get("batch_each") and self.capture is None else 1
         flight: deque[tuple[int, int | None]] = deque()  # (action, seq) of the steps sent, in order
-        out: list[tuple[Observation, int, bool]] = []  # answered steps not sent to the parent yet
+        out: list[wire.BatchStep] = []  # answered steps not sent to the parent yet
         nap = group > 1 and os.environ.get("PLAYTESTER_REMOTE_NAP", "1") != "0"
         t0, answered = time.perf_counter(), 0
         stopped: str | None = None
@@ -2029,7 +2030,7 @@ class RemoteRunner:
                 lost = 0
                 while seq <= synced and flight and flight[0][1] is not None:
                     self.last = self.lost_step(seq, frames)
-                    out.append((self.last, a, True))
+                    out.append(wire.BatchStep(self.last, a, True))
                     a, seq = flight.popleft()
                     lost += 1
                 if lost:
@@ -2037,8 +2038,8 @@ class RemoteRunner:
             if obs.exit is not None:  # a crash, hang or broken protocol: this step's (its action with it); the batch ends
                 self.shared_mask = None
                 if out:
-                    send(self.conn, ("bobs", out))
-                send(self.conn, ("final", obs, a))
+                    send(self.conn, wire.Batch(tuple(out)))
+                send(self.conn, wire.Final(obs, a))
                 self.ended = True
                 return
             self.last = obs
@@ -2057,10 +2058,10 @@ class RemoteRunner:
                     left -= 1
                     submit(nxt, inputs)
             # the batch's last step takes the plan back as it stands after its draws here (`Worker.plan_after`)
-            out.append((obs, a, True) if flight else (obs, a, False, None, plan))
+            out.append(wire.BatchStep(obs, a, True) if flight else wire.BatchStep(obs, a, False, None, plan))
             # the steps whose answers are in already go to the parent together: one message, one wake-up
             if not flight or len(out) >= BUNDLE or not self.game.answer_ready():
-                send(self.conn, ("bobs", out))
+                send(self.conn, wire.Batch(tuple(out)))
                 out = []
                 if stopped is None and flight:
                     stopped = self.parent_says()
@@ -2070,11 +2071,11 @@ class RemoteRunner:
 
     def send(self, obs: Observation) -> None:
         if obs.exit is not None:
-            send(self.conn, ("final", obs))
+            send(self.conn, wire.Final(obs))
             self.ended = True
             return
         self.last = obs
-        send(self.conn, ("obs", obs))  # one write: a frame makes it a header and a body otherwise
+        send(self.conn, wire.Answer(obs))  # one write: a frame makes it a header and a body otherwise
 
 
 def run_remote(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, opts: EpisodeOptions,
@@ -2085,12 +2086,12 @@ def run_remote(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, op
     `RemoteRunner` subclass, if it has one."""
     from playtester.errors import GameSpecError
 
-    conn.send(("hello", os.getpid(), {"ahead": True}))  # it plays a batch itself (`RemoteRunner.play_batch`)
+    send(conn, wire.Hello(os.getpid(), ahead=True))  # it plays a batch itself (`RemoteRunner.play_batch`)
     try:
         try:
             how = launch()
         except GameSpecError as e:
-            conn.send(("spec_error", str(e)))
+            send(conn, wire.SpecError(str(e)))
             return
         (runner or RemoteRunner)(conn, spec, seed, space, opts, how, sets).run()
     except BaseException as e:  # noqa: BLE001 - playtester's own failure here is a finding of kind worker
@@ -2099,7 +2100,7 @@ def run_remote(conn: Any, spec: GameSpec, seed: int, space: SpaceLike | None, op
         exit = exit_of_exception(e, None)
         exit.kind = "worker"
         try:
-            conn.send(("final", Observation(frame=None, done=True, info={"exit": exit})))
+            send(conn, wire.Final(Observation(frame=None, done=True, info={"exit": exit})))
         except OSError:
             pass
     finally:

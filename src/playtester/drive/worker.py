@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from playtester.drive import isolation, lifetime, sandbox
+from playtester.drive import messages as wire
 from playtester.drive.backend import backend_for, capabilities
-from playtester.drive.episode import send, send_many
+from playtester.drive.episode import recv, send, send_many
 from playtester.drive.inputs import InputFrame
 from playtester.drive.observation import (
     EpisodeOptions,
@@ -75,29 +76,29 @@ def host_main(fd: int, parent_pid: int) -> None:
     prepared: set[str] = set()  # backends whose host preparation ran (pygame: virtual devices installed)
     done_r, done_w = os.pipe()  # a resumed snapshot says "my episode ended" here (backends with snapshots)
     _become_subreaper()
-    conn.send(("ready", host_pid))
+    send(conn, wire.Ready(host_pid))
     while True:
         try:
             while not conn.poll(1.0):
                 if os.getppid() != parent_pid:  # the parent is gone (and prctl was not there to tell us)
                     _end_group()
-            msg = conn.recv()
+            msg = recv(conn)
         except (EOFError, OSError):
             os._exit(0)
-        if msg[0] == "quit":
+        if isinstance(msg, wire.Quit):
             os._exit(0)
-        if msg[0] == "resume":  # wake a parked snapshot; its child is the live episode until it ends
+        if isinstance(msg, wire.Resume):  # wake a parked snapshot; its child is the live episode until it ends
             try:
-                os.kill(msg[1], signal.SIGUSR2)
+                os.kill(msg.snapshot, signal.SIGUSR2)
             except OSError:
-                conn.send(("resume_failed", msg[1]))
+                send(conn, wire.ResumeFailed(msg.snapshot))
                 continue
-            _wait_resumed(done_r, msg[1])
+            _wait_resumed(done_r, msg.snapshot)
             _reap()
             continue
-        if msg[0] != "episode":
+        if not isinstance(msg, wire.StartEpisode):
             continue
-        _, spec, seed, space, opts = msg
+        spec, seed, space, opts = msg.spec, msg.seed, msg.space, msg.opts
         backend = backend_for(spec)
         if backend.name not in prepared:
             prepared.add(backend.name)
@@ -125,7 +126,7 @@ def host_main(fd: int, parent_pid: int) -> None:
                 os._exit(70)
         status, peak_kb = _wait(pid)
         try:
-            conn.send(("exited", pid, status, peak_kb))
+            send(conn, wire.Exited(pid, status, peak_kb))
         except OSError:
             os._exit(0)
         _reap()
@@ -362,13 +363,19 @@ class Worker(Stepper):
         self._plan_left = 0  # steps of the batch not sent yet
         self._plan_frames: int | None = None
         self._auto = False  # the step in flight was sent by the batch, not by the caller
-        self._held: list[tuple[Observation, int | None]] = []  # batch steps read early (by `call`), in order
+        # batch steps read early (by `call`), in order: (observation, action, what `check_step` measured)
+        self._held: list[tuple[Observation, int | None, wire.Checked | None]] = []
+        # `check_step`'s record of the step `step_wait` answered last (None: nothing measured); a relay (a Ray actor's
+        # Worker: ``typed_checks``) leaves ``obs.info`` as the game sent it and sends these fields on as they are
+        self.checked: wire.Checked | None = None
+        self.typed_checks = False
+        self.many_checked: list[wire.Checked | None] = []  # `step_many`'s steps' records, in order
         self._episode_plays = False  # the episode process plays a batch itself (its hello said so)
         self.plan_after: Plan | None = None  # the last batch's plan as it stands after the batch's draws
         self._ebatch = False  # such a batch is under way: its steps arrive as "bobs" messages
         self._bobs: tuple[int, bool, int | None] | None = None  # the last batch step's action, whether more
         #                                                              follow, and the next one's action if known
-        self._bq: deque[tuple[Any, ...]] = deque()  # batch steps that came in one message, not answered yet
+        self._bq: deque[wire.BatchStep] = deque()  # batch steps that came in one message, not answered yet
         self._last: Observation | None = None
         self.steps = 0
         self.host_starts = 0
@@ -406,7 +413,7 @@ class Worker(Stepper):
         host_started()
         self.host_starts += 1
         msg = self._recv(timeout=60.0)
-        if msg is None or msg[0] != "ready":
+        if not isinstance(msg, wire.Ready):
             tail = self.log_tail()
             self._kill()
             raise WorkerError(f"the worker process did not start (got {msg!r}); its log ends with:\n{tail}")
@@ -437,7 +444,7 @@ class Worker(Stepper):
         self._live_snapshot = None
         self._drop_later.clear()
 
-    def _recv(self, timeout: float, working: bool = False) -> Any:
+    def _recv(self, timeout: float, working: bool = False) -> wire.Message | None:
         """The next message, or None after ``timeout`` seconds. ``working``: a step's answer, waited for longer (up
         to ``slow_frame_limit_s`` in all) while the episode process keeps working: it used CPU *and* made reads or
         writes in each ``timeout`` (a game saving files in one long frame); a loop that only spins does neither
@@ -447,11 +454,13 @@ class Worker(Stepper):
             if not self._wait.wait(timeout):  # type: ignore[union-attr]
                 if not working or not self._still_working(timeout):
                     return None
-            return self._conn.recv()
+            return recv(self._conn)
+        except wire.MessageError:
+            raise  # the other side speaks another playtester: say so, not "the game broke"
         except (EOFError, OSError, ValueError):
-            return ("broken",)
+            return wire.Broken()
         except Exception as e:  # noqa: BLE001 - a half-written message from a dying process
-            return ("broken", repr(e))
+            return wire.Broken(repr(e))
 
     def _still_working(self, timeout: float) -> bool:
         """Wait on past ``timeout`` while the episode process keeps making progress (`_recv`); True once its
@@ -497,13 +506,13 @@ class Worker(Stepper):
                               else None, code_patience=self.code_patience, memory_limit_mb=self.memory_limit_mb,
                               warm_notes=os.path.join(self._tmp_dir, "warm.txt"), **self._home_options(),
                               game_copies=isolation.episode_root(self.spec, self._tmp_dir))
-        self._conn.send(("episode", self.spec, int(seed), self.space, opts))
+        send(self._conn, wire.StartEpisode(self.spec, int(seed), self.space, opts))
         hello = self._recv(timeout=self.spec.config.start_timeout_s)
-        if hello is None or hello[0] != "hello":
+        if not isinstance(hello, wire.Hello):
             self._kill()
             raise WorkerError(f"the worker did not start an episode (got {hello!r}); log:\n{self.log_tail()}")
-        self._episode_pid = hello[1]
-        self._episode_plays = len(hello) > 2 and bool(hello[2].get("ahead"))
+        self._episode_pid = hello.pid
+        self._episode_plays = bool(hello.ahead)
         self._active = True
         self._pending = True
         self.steps = 0
@@ -560,32 +569,44 @@ class Worker(Stepper):
         return self.suite is not None or self.state_key is not None or bool(self.code_include)
 
     def check_step(self, obs: Observation, index: int) -> None:
-        """Check an answered step with the live episode's oracle suite (``oracles``), here, where the game runs:
-        its findings go into ``obs.info["findings"]`` (absent when there are none: the parent's `OracleWatch`
-        sinks them) and the suite's notes of the step (what readers of its state in the parent need, e.g. the
-        texture oracle's ``judged``) into further ``info`` keys. Findings carry no frames (text and numbers).
-        With `watch_states`, the step's abstract state goes into ``obs.info["state_key"]`` too."""
-        if self.state_key is not None:
-            obs.info["state_key"] = self.state_key(obs)
+        """Check an answered step with the live episode's oracle suite (``oracles``), here, where the game runs, into
+        `checked` (a `messages.Checked`: its findings, the suite's notes of the step, e.g. the texture oracle's
+        ``judged``, and with `watch_states` the step's abstract state). Findings carry no frames (text and numbers).
+        Unless this worker relays its records typed (``typed_checks``: a Ray actor's), they go into ``obs.info`` as
+        users read them: ``info["findings"]`` (absent when there are none: the parent's `OracleWatch` sinks them),
+        ``info["state_key"]``, ``info["judged"]`` and the other notes."""
+        self.checked = checked = self.check(obs, index)
+        if checked is not None and not self.typed_checks:
+            checked.observation()
+
+    def check(self, obs: Observation, index: int) -> wire.Checked | None:
+        """What `check_step` measures of ``obs`` (the episode's step ``index``), ``obs`` left as it is; None when
+        nothing is measured here (no oracle suite, no abstract state)."""
+        watched = self.state_key is not None
         suite = self.suite
-        if suite is None:
-            return
-        found = suite.check(obs, index)
-        if found:
-            obs.info["findings"] = found
-        notes = getattr(suite, "notes", None)
-        if notes is not None:
-            extra = notes(index)
+        if not watched and suite is None:
+            return None
+        key = self.state_key(obs) if watched else None  # type: ignore[misc]
+        findings: tuple[Any, ...] = ()
+        judged, notes = None, {}
+        if suite is not None:
+            found = suite.check(obs, index)
+            if found:
+                findings = tuple(found)
+            note = getattr(suite, "notes", None)
+            extra = note(index) if note is not None else None
             if extra:
-                obs.info.update(extra)
+                notes = dict(extra)
+                judged = notes.pop("judged", None)
+        return wire.Checked(obs, findings, key, judged, notes, watched)
 
     def step_async(self, inputs: InputFrame, frames: int | None = None, hold: int | None = None) -> None:
-        self._send(("step", inputs, frames or self.spec.config.frames_per_action, hold, self.capture))
+        self._send(wire.Step(inputs, frames or self.spec.config.frames_per_action, hold, self.capture))
         self._sent = None
 
     def act_async(self, action: int, frames: int | None = None) -> None:
         action = self.checked_action(action)
-        self._send(("act", action, frames or self.spec.config.frames_per_action, self.capture))
+        self._send(wire.Act(action, frames or self.spec.config.frames_per_action, self.capture))
         self._sent = action
 
     # ---- acting ahead: a batch of steps whose actions are chosen here, from each step's action mask
@@ -608,7 +629,7 @@ class Worker(Stepper):
         kept)."""
         if self._episode_plays and plan is not None and n > 1 and self._active:
             action = self.checked_action(action)
-            self._send(("ahead", action, frames or self.spec.config.frames_per_action, self.capture, plan, int(n)))
+            self._send(wire.Ahead(action, frames or self.spec.config.frames_per_action, self.capture, plan, int(n)))
             self._sent = action
             self._ebatch = True
             self.plan_after = plan  # until the episode sends its copy back with the batch's last step
@@ -645,24 +666,24 @@ class Worker(Stepper):
         if self._ebatch and self._auto and self._pending:  # the episode plays it: it stops after the steps in flight
             assert self._conn is not None
             try:
-                send(self._conn, ("stop",))
+                send(self._conn, wire.Stop())
             except OSError:
                 pass
             held = []
             while self._auto and self._pending:
                 obs = self.step_wait()
-                held.append((obs, self.played))
+                held.append((obs, self.played, self.checked))
             self._held = self._held + held if keep else []
         elif self._auto and self._pending:
             obs = self.step_wait()
-            self._held = self._held + [(obs, self.played)] if keep else []
+            self._held = self._held + [(obs, self.played, self.checked)] if keep else []
         elif not keep:
             self._held = []
         self._auto = False
 
-    def take_held(self) -> list[tuple[Observation, int | None]]:
+    def take_held(self) -> list[tuple[Observation, int | None, wire.Checked | None]]:
         """End acting ahead (`_settle`) and hand over every batch step read but not answered by `step_wait` yet,
-        as (observation, action) in order: a Ray actor's batch that played past what its caller asked for
+        as (observation, action, `check_step`'s record) in order: a Ray actor's batch that played past what its caller asked for
         (`playtester.drive.ray_worker.WorkerHost`) gives them back with its next answer."""
         self._settle(keep=True)
         held, self._held = self._held, []
@@ -682,13 +703,13 @@ class Worker(Stepper):
         as the random agent does, acts ahead with `act_ahead_async` instead)."""
         if self._pending or self._held:
             raise WorkerError("a step is already in flight; call step_wait() first")
-        msgs = []
+        msgs: list[wire.Message] = []
         for inputs, frames in steps:
             frames = frames or self.spec.config.frames_per_action
             if isinstance(inputs, InputFrame):
-                msgs.append(("step", inputs, frames, None, self.capture))
+                msgs.append(wire.Step(inputs, frames, None, self.capture))
             else:
-                msgs.append(("act", self.checked_action(inputs), frames, self.capture))
+                msgs.append(wire.Act(self.checked_action(inputs), frames, self.capture))
         if not msgs:
             return []
         if not self._active:
@@ -700,10 +721,12 @@ class Worker(Stepper):
         except OSError:
             pass  # the episode process is gone; the first answer says how it ended
         out = []
+        self.many_checked = []
         for sent in range(1, len(msgs) + 1):
             self._pending = True
             obs = self.step_wait()
             out.append(obs)
+            self.many_checked.append(self.checked)
             if obs.done:
                 if self._active:  # ended but still up: it answers each queued command with its final state
                     for _ in range(len(msgs) - sent):
@@ -723,15 +746,15 @@ class Worker(Stepper):
             raise WorkerError("a step is already in flight; call step_wait() first")
         if not self._active or self._conn is None:
             raise WorkerError(f"no live episode to call {target} in (the game ended or was never reset)")
-        self._conn.send(("call", target, args))
+        send(self._conn, wire.Call(target, args))
         msg = self._recv(timeout)
         if msg is None:
             self._hang(timeout, False)
             raise WorkerError(f"{target} did not answer within {timeout:g} s in the game process")
-        if msg[0] != "reply":
+        if not isinstance(msg, wire.Reply):
             self._answer_other(msg)
             raise WorkerError(f"the game ended while running {target}")
-        ok, value = msg[1]
+        ok, value = msg.ok, msg.value
         if ok == "memory":
             raise MemoryLimitError(f"{target} ran out of the game process's memory limit "
                                    f"({self.memory_limit_mb} MiB of data):\n{value}")
@@ -739,15 +762,15 @@ class Worker(Stepper):
             raise WorkerError(f"{target} failed in the game process:\n{value}")
         return value
 
-    def _answer_other(self, msg: Any) -> None:
-        if msg[0] == "final":
-            self._last = msg[1]
+    def _answer_other(self, msg: wire.Message) -> None:
+        if isinstance(msg, wire.Final):
+            self._last = msg.obs
             self._expect_exit()
-        elif msg[0] == "exited":
-            self._last = self._died(*msg[2:])
+        elif isinstance(msg, wire.Exited):
+            self._last = self._died(msg.status, msg.peak_kb)
             self._active = False
 
-    def _send(self, msg: tuple[Any, ...]) -> None:
+    def _send(self, msg: wire.Message) -> None:
         if self._pending or self._held:
             raise WorkerError("a step is already in flight; call step_wait() first")
         if not self._active:
@@ -766,11 +789,12 @@ class Worker(Stepper):
     def step_wait(self) -> Observation:
         """The answer to the step sent with `step_async` / `act_async` (or the next of a batch: `ahead`)."""
         if self._held:
-            obs, self.played = self._held.pop(0)
+            obs, self.played, self.checked = self._held.pop(0)
             return obs
         if not self._pending:
             raise WorkerError("no step in flight; call step_async() first")
         self.played, self._auto = self._sent, False
+        self.checked = None
         if not self._active:
             self._pending, self._plan, self._ebatch = False, None, False
             assert self._last is not None
@@ -797,33 +821,37 @@ class Worker(Stepper):
         self._pending = False
         if msg is None:
             return self._hang(timeout, starting)
-        kind = msg[0]
-        if kind == "obs":
-            obs: Observation = msg[1]
-        elif kind == "bobs":  # steps of a batch the episode plays itself: ("bobs", [(obs, action, more), ...]);
-            # an in-process episode adds the next step's action (`episode.answer_step`): the one a crash or hang
-            # of the game in that step was playing
-            obs, action, more, *rest = msg[1][0]
-            self._bobs = (action, more, rest[0] if rest else None)
-            if len(rest) > 1:  # the batch's last step: its plan as the episode left it
-                self.plan_after = rest[1]
-            self._bq.extend(("bobs", [x]) for x in msg[1][1:])
+        cls = type(msg)
+        if cls is wire.Answer:
+            obs: Observation = msg.obs  # type: ignore[attr-defined]
+        elif cls is wire.Batch or cls is wire.BatchStep:  # steps of a batch the episode plays itself; an
+            # in-process episode adds the next step's action (`episode.answer_step`): the one a crash or hang of the
+            # game in that step was playing
+            if cls is wire.Batch:
+                step, *later = msg.steps  # type: ignore[attr-defined]
+                self._bq.extend(later)
+            else:
+                step = msg
+            obs, more = step.obs, step.more
+            self._bobs = (step.action, more, step.next)
+            if not more and step.plan is not None:  # the batch's last step: its plan as the episode left it
+                self.plan_after = step.plan
             if isinstance(obs, bytes):  # a step the batch goes on after (not done), pickled on its own
                 if more and self.pass_through and not self.reads_steps:
                     self._last = PackedObservation(obs)  # relayed as it came: nothing here reads it
                     return self._last  # type: ignore[return-value]
                 obs = pickle.loads(obs)  # noqa: S301 - vetted (tests/test_no_code_from_data.py): our own process's bytes, not a file
-        elif kind == "final":
-            obs = msg[1]
-            if len(msg) > 2:  # the last step of a batch the episode played: its action
-                self._bobs = (msg[2], False, None)
+        elif cls is wire.Final:
+            obs = msg.obs  # type: ignore[attr-defined]
+            if msg.action is not None:  # type: ignore[attr-defined]  # the last step of a batch the episode played
+                self._bobs = (msg.action, False, None)  # type: ignore[attr-defined]
             self._expect_exit()
-        elif kind == "exited":
-            obs = self._died(*msg[2:])
-        elif kind == "spec_error":
+        elif cls is wire.Exited:
+            obs = self._died(msg.status, msg.peak_kb)  # type: ignore[attr-defined]
+        elif cls is wire.SpecError:
             self._expect_exit()
             self._active = False
-            raise GameSpecError(f"game spec {self.spec.text!r}: {msg[1]}")
+            raise GameSpecError(f"game spec {self.spec.text!r}: {msg.why}")  # type: ignore[attr-defined]
         else:
             obs = self._broken(msg)
         if obs.frame is None and self._last is not None and obs.done:
@@ -848,15 +876,15 @@ class Worker(Stepper):
 
     def _expect_exit(self) -> None:
         msg = self._recv(10.0)
-        if msg is None or msg[0] != "exited":
+        if not isinstance(msg, wire.Exited):
             self._kill()
         else:
             self._note_peak(msg)
         self._active = False
         self._episode_pid = None
 
-    def _note_peak(self, msg: tuple[Any, ...]) -> int:
-        peak = int(msg[3]) if len(msg) > 3 else 0
+    def _note_peak(self, msg: wire.Exited) -> int:
+        peak = int(msg.peak_kb)
         self.peak_rss_kb = max(self.peak_rss_kb, peak)
         return peak
 
@@ -943,14 +971,14 @@ class Worker(Stepper):
             self.step_wait()
         if self._active and self._conn is not None:
             try:
-                self._conn.send(("end",))
+                send(self._conn, wire.End())
                 msg = self._recv(5.0)
-                while msg is not None and msg[0] not in ("exited", "broken"):
-                    if msg[0] == "coverage":
-                        self.final_code_lines = msg[1]
-                        self._add_code(msg[1])
+                while msg is not None and not isinstance(msg, wire.Exited | wire.Broken):
+                    if isinstance(msg, wire.Coverage):
+                        self.final_code_lines = msg.lines
+                        self._add_code(msg.lines)
                     msg = self._recv(5.0)
-                if msg is None or msg[0] == "broken":
+                if not isinstance(msg, wire.Exited):
                     self._kill()
                 else:
                     self._note_peak(msg)
@@ -979,21 +1007,22 @@ class Worker(Stepper):
                 or self._last is None or self._last.done or self._conn is None:
             return None
         try:
-            self._conn.send(("snapshot",))
+            send(self._conn, wire.TakeSnapshot())
         except OSError:
             return None
         msg = self._recv(self.spec.config.step_timeout_s)
-        if msg is None or msg[0] != "snapshot":
+        if not isinstance(msg, wire.SnapshotTaken):
             self._kill()
             raise WorkerError(f"the episode process did not answer a snapshot request (got {msg!r}); "
                               f"log:\n{self.log_tail(800)}")
-        if msg[1] is None:
+        sid = msg.snapshot
+        if sid is None:
             return None  # fork failed (process limit): no snapshot this time
-        self._snapshots[msg[1]] = (plain(self._last), self.steps, self.host_starts)
-        self._code_snapshots[msg[1]] = self._code_tracing  # a snapshot goes on as its episode did
+        self._snapshots[sid] = (plain(self._last), self.steps, self.host_starts)
+        self._code_snapshots[sid] = self._code_tracing  # a snapshot goes on as its episode did
         if self.suite is not None:  # the oracles' state at the snapshot, for its restores
-            self._suite_snapshots[msg[1]] = copy.deepcopy(self.suite)
-        return int(msg[1])
+            self._suite_snapshots[sid] = copy.deepcopy(self.suite)
+        return int(sid)
 
     def restore(self, snapshot: int) -> Observation | None:
         """End the running episode and resume ``snapshot`` as the live episode; returns the observation it
@@ -1008,20 +1037,20 @@ class Worker(Stepper):
         if self._proc is None or self._proc.poll() is not None or self._conn is None:
             return None
         try:
-            self._conn.send(("resume", snapshot))
+            send(self._conn, wire.Resume(snapshot))
         except OSError:
             return None
         hello = self._recv(self.spec.config.start_timeout_s)
-        if hello is None or hello[0] != "hello":
+        if not isinstance(hello, wire.Hello):
             self._snapshots.pop(snapshot, None)
             self._suite_snapshots.pop(snapshot, None)
-            if hello is None or hello[0] != "resume_failed":
+            if not isinstance(hello, wire.ResumeFailed):
                 self._kill()
             return None
         obs, steps, _ = rec
         obs = dataclasses.replace(obs, events=[], checks=[], logs=[],
                                   info={k: v for k, v in obs.info.items() if k not in STEP_ONLY})
-        self._episode_pid = hello[1]
+        self._episode_pid = hello.pid
         self._active, self._pending = True, False
         self._live_snapshot = snapshot
         self.steps = steps
@@ -1061,7 +1090,7 @@ class Worker(Stepper):
                 pass
         if self._proc is not None and self._conn is not None:
             try:
-                self._conn.send(("quit",))
+                send(self._conn, wire.Quit())
             except OSError:
                 pass
         self._kill()
