@@ -875,21 +875,25 @@ class PpgtaAgent(Explorer):
         mine = self.cfg.detector
         return not mine or Path(mine).resolve() == Path(detector).resolve()
 
-    def boxes(self, frame: np.ndarray, info: dict[str, Any] | None = None) -> list[tuple[tuple[float, ...], str, float]]:
+    def found(self, frame: np.ndarray, info: dict[str, Any]) -> list[tuple[tuple[float, ...], str, float]]:
+        """The OOIs of a step's frame: the texture oracle's detections of it when the step's ``info`` carries them
+        (``info["detections"]``, its detector being this agent's: `reads_detections`), scaled to the agent's
+        pixels, so the detector does not run again; else `boxes`."""
+        shared = info.get("detections") if self.shared and self.judge is not None else None
+        if shared is None:
+            return self.boxes(frame)
+        (w, h), raw = shared
+        sx, sy = CAPTURE[0] / w, CAPTURE[1] / h
+        found = self._oois([((b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), k, sc) for b, k, sc in raw])
+        self.counts["detections_shared"] += 1
+        self._last_detect = (frame, found)
+        return found
+
+    def boxes(self, frame: np.ndarray) -> list[tuple[tuple[float, ...], str, float]]:
         """The detector's OOIs on ``frame`` (the agent's 160x120 pixels), biggest first (the latest frame's are
-        kept: a step's next frame is the next step's frame). When the step's ``info`` carries the texture oracle's
-        detections of this frame (``info["detections"]``, its detector being this agent's: `reads_detections`),
-        they are used, scaled to the agent's pixels, and the detector is not run again."""
+        kept: a step's next frame is the next step's frame)."""
         if self.judge is None:
             return []
-        shared = info.get("detections") if info is not None and self.shared else None
-        if shared is not None:
-            (w, h), raw = shared
-            sx, sy = CAPTURE[0] / w, CAPTURE[1] / h
-            found = self._oois([((b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), k, sc) for b, k, sc in raw])
-            self.counts["detections_shared"] += 1
-            self._last_detect = (frame, found)
-            return found
         if self._last_detect[0] is frame:
             return self._last_detect[1]
         t0 = time.perf_counter()
@@ -1160,7 +1164,7 @@ class PpgtaAgent(Explorer):
         if not self.fitted and self.steps >= self.cfg.warmup_steps:
             self.fit()
             st = self.slots[slot]
-        found = self.boxes(frame, info)
+        found = self.found(frame, info)
         big = [d for d in found if d[0][3] - d[0][1] >= self.cfg.test_min_box]
         st.det = found[0] if found else None
         small, masked = self.views(frame, st.box)
@@ -1312,7 +1316,7 @@ class PpgtaAgent(Explorer):
             return False
         st.played += 1
         frame = self.frame_of(t.next_obs)
-        found = self.boxes(frame, t.info)  # the next frame's (kept for the next act)
+        found = self.found(frame, t.info)  # the next frame's (kept for the next act)
         if self.cfg.approach_steps > 0:
             self.motion.add(st.det, found, int(t.action))
         if not self.fitted:  # warm-up: keep the pair (this frame, the next one) and the action between them
