@@ -250,6 +250,8 @@ class GameEnv(gym.Env):
             info["exit"] = obs.exit
         if "done_reason" in obs.info:
             info["done_reason"] = obs.info["done_reason"]
+        if "detections" in obs.info:  # the texture oracle's detections of this frame, checked where the game runs
+            info["detections"] = obs.info["detections"]
         return info
 
 

@@ -517,8 +517,8 @@ AGENT = ("ppgta:warmup_steps=40,idm_updates=30,il_updates=10,inspect_il_updates=
          "feat=32,mlp=32,local_hidden=16,global_hidden=32,test_steps=40,cooldown=20,n_steps=16")
 
 
-@pytest.mark.parametrize("approach", [0, 20])
-def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests(tmp_path, approach):
+@pytest.mark.parametrize("approach, where", [(0, "worker"), (20, "parent")])
+def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests(tmp_path, approach, where):
     import playtester.vision  # noqa: F401 - registers the detector loader (the CLI imports it too)
     from playtester.campaign import Budget, explore
     from playtester.campaign.observers import BIRDSEYE_FILE
@@ -526,9 +526,16 @@ def test_a_short_ppgta_campaign_on_the_park_learns_from_demonstrations_and_tests
 
     spec = resolve("park").with_config(max_episode_steps=110)
     r = explore(spec, out=tmp_path / "out", agent=AGENT + f",approach_steps={approach}", budget=Budget(steps=200),
-                workers=1, code_coverage=False, replay_known=False, demos=_few_demos(tmp_path), seed=3, finalize=False)
+                workers=1, code_coverage=False, replay_known=False, demos=_few_demos(tmp_path), seed=3, finalize=False,
+                oracles_in=where)
     s = r.agent_stats
     assert r.steps == 200 and s["fitted"] and s["warmup"] == 40
+    # one detection a frame: with the oracles where the game runs, the texture oracle's detections come with each
+    # step and the agent never runs the detector itself; with them in this process it detects every frame itself
+    if where == "worker":
+        assert s["detections_own"] == 0 and s["detections_shared"] >= 2 * 200
+    else:
+        assert s["detections_shared"] == 0 and s["detections_own"] >= 200
     assert s["inspect_demos"] == 2 and s["preference_demos"] == 2 and s["demo_steps"] == 120 + 2 * 110  # cut
     assert 0.0 <= s["idm_accuracy"] <= 1.0 and s["idm_train_accuracy"] > 1 / 9
     assert s["explore"] + s["test"] + s["warmup"] + s["approach"] == 200

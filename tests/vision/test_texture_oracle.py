@@ -257,3 +257,85 @@ def test_a_process_that_loads_the_texture_judge_runs_torch_on_one_thread():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["1"]
+
+
+class _ScriptedJudge:
+    """A `FrameJudge` whose frames show the boxes it is given (frame number -> [(box, kind)]), each judged
+    ``lowres`` with p 0.99; it records what it was asked to classify."""
+
+    def __new__(cls, boxes):
+        from playtester.oracles.texture import FrameJudge
+        from playtester.vision.verdict import Judgement
+
+        class Scripted(FrameJudge):
+            def __init__(self):
+                self.asked, self.detected = [], 0
+
+            def detect(self, frame):
+                self.detected += 1
+                return [(tuple(b), k, 0.9) for b, k in boxes[int(frame[0, 0, 0])]]
+
+            def judge_found(self, frame, found):
+                self.asked.append((int(frame[0, 0, 0]), [d[1] for d in found]))
+                return [Judgement(tuple(d[0]), d[1], d[2], "lowres", 0.99) for d in found]
+
+        return Scripted()
+
+
+def _frames(n):
+    from playtester.drive.observation import Observation
+
+    out = []
+    for i in range(n):
+        frame = np.zeros((480, 640, 3), np.uint8)
+        frame[0, 0, 0] = i  # the scripted judge reads which frame it is from here
+        out.append(Observation(frame=frame))
+    return out
+
+
+def test_only_every_nth_frame_is_judged_and_only_its_new_boxes_are_classified():
+    """Frame 0: a barrel A and a tire T. Frame 2: A moved a little (IoU > 0.7: the same object, its verdict kept),
+    T gone, a chair C. Frame 4: A moved far (judged again), C in place but named a barrel (another kind: judged
+    again). Odd frames are not judged; with ``detections`` each frame is detected once and its detections noted."""
+    from playtester.oracles.texture import TextureOracle
+
+    A, A2, A3 = (100, 100, 200, 300), (104, 102, 204, 302), (400, 100, 500, 300)
+    T, C = (300, 200, 360, 260), (10, 10, 90, 120)
+    boxes = {0: [(A, "barrel"), (T, "tire")], 1: [(A, "barrel")], 2: [(A2, "barrel"), (C, "chair")],
+             3: [], 4: [(A3, "barrel"), (C, "barrel")], 5: []}
+    judge = _ScriptedJudge(boxes)
+    oracle = TextureOracle(judge=judge, every=2, confirm=2, min_height=0, min_score=0, detections=True)
+    found = [f for step, obs in enumerate(_frames(6)) for f in oracle.check(obs, step)]
+    assert judge.asked == [(0, ["barrel", "tire"]), (2, ["chair"]), (4, ["barrel", "barrel"])]
+    assert judge.detected == 6  # one detection a frame, judged or not
+    assert oracle.classified == 5 and oracle.carried == 1
+    assert oracle.notes(5) == {"detections": ((640, 480), [])}
+    # the barrel's verdict, kept on frame 2, counts as that frame's: confirmed there (its second frame)
+    assert [(f.signature, f.step) for f in found] == [("texture:barrel:lowres", 2)]
+    assert found[0].details["box"] == list(A2)
+    # every box classified again when the setting is off; without ``detections`` odd frames are not even detected
+    judge = _ScriptedJudge(boxes)
+    oracle = TextureOracle(judge=judge, every=2, confirm=2, min_height=0, min_score=0, new_only=False)
+    for step, obs in enumerate(_frames(6)):
+        oracle.check(obs, step)
+    assert [n for n, _ in judge.asked] == [0, 2, 4] and oracle.classified == 6 and judge.detected == 3
+    assert oracle.notes(4) == {"judged": oracle.last_judged[1]}
+
+
+def test_a_texture_bug_in_the_park_is_still_found_at_the_default_settings(bundle, worker):
+    """The default ``texture_every`` and new boxes only: walking round a barrel's low-resolution face, the bug is
+    still reported, with fewer classifications than judging every box of every frame."""
+    from playtester.oracles.texture import DEFAULT_EVERY
+
+    path = bundle[0]
+    o, face = _scene("lowres")
+    obs = _look(worker, o, face, turns=(0,) + (4, 5) * 6)
+    results = {}
+    for every, new in ((DEFAULT_EVERY, True), (1, False)):
+        suite = make_oracles({"enabled": ["texture"], "texture_model": str(path), **MECHANICS,
+                              "texture_every": every, "texture_new_boxes_only": new})
+        suite.reset()
+        found = [f for step, x in enumerate(obs) for f in suite.check(x, step)]
+        results[(every, new)] = ([f.signature for f in found], suite.oracles[0].classified)
+    assert results[(DEFAULT_EVERY, True)][0] == ["texture:barrel:lowres"] == results[(1, False)][0]
+    assert results[(DEFAULT_EVERY, True)][1] < results[(1, False)][1]

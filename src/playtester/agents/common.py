@@ -192,6 +192,13 @@ class Explorer:
     def setup(self, info: CampaignInfo) -> None:
         self.info = info
 
+    def reads_detections(self, detector: str | None) -> bool:
+        """Whether this agent acts on the object detections of the model bundle ``detector`` (the texture oracle's,
+        ``[oracles] texture_model``): then the oracle, checking where the game runs, detects every frame once and
+        the step's info carries them (``info["detections"]``: (frame width, height) and the (box, kind, score) of
+        each object, in that frame's pixels), and the agent need not run the detector again."""
+        return False
+
     def attach(self, slot: int, ctl: EpisodeControl) -> None:
         self.ctl[slot] = ctl
 

@@ -826,6 +826,7 @@ class PpgtaAgent(Explorer):
         self.rnd = RndEnsemble(c.rnd_w * c.rnd_h * 3, c.rnd_members, c.rnd_out, c.rnd_buffer, c.rnd_lr, seed)
         self.ret_norm = RunningNorm(1, count=0.0)
         self.judge: Any = None
+        self.shared = False  # the step's info carries the texture oracle's detections, this agent's detector's
         self._last_detect: tuple[Any, list[Any]] = (None, [])
         self.demo_raw: list[tuple[str, np.ndarray, np.ndarray, list[Any]]] = []  # kind, frames, actions, boxes
         self.own: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]] = []  # warm-up pairs
@@ -835,7 +836,8 @@ class PpgtaAgent(Explorer):
         self.steps = 0
         self.counts = {"explore": 0, "test": 0, "warmup": 0, "tests": 0, "tests_lost": 0, "tests_at_limit": 0,
                        "demo_frames_cached": 0, "test_returns": 0, "test_return_failed": 0, "approach": 0,
-                       "approaches_reached": 0, "approaches_at_limit": 0, "approaches_lost": 0, "tests_stale": 0}
+                       "approaches_reached": 0, "approaches_at_limit": 0, "approaches_lost": 0, "tests_stale": 0,
+                       "detections_shared": 0, "detections_own": 0}
         self.explore_novelty = [0.0, 0]  # stale_steps: exploration steps' recent mean novelty, and their count
         self.motion = BoxMotion(n_actions, CAPTURE[0])  # how actions move boxes (approach_steps > 0)
         self._back: dict[int, Any] = {}  # slot -> what to restore at its next episode_start (after_test=return)
@@ -863,6 +865,29 @@ class PpgtaAgent(Explorer):
         self.judge, why = load_judge(path)
         if self.judge is None:
             raise ConfigError(f"{self.name}: cannot load the detector {path}: {why}")
+        self.shared = self.reads_detections(getattr(info, "detector", None))
+
+    def reads_detections(self, detector: str | None) -> bool:
+        """The texture oracle's detections serve as this agent's when its detector is the oracle's (no
+        ``detector`` of its own, or the same file)."""
+        if not detector:
+            return False
+        mine = self.cfg.detector
+        return not mine or Path(mine).resolve() == Path(detector).resolve()
+
+    def found(self, frame: np.ndarray, info: dict[str, Any]) -> list[tuple[tuple[float, ...], str, float]]:
+        """The OOIs of a step's frame: the texture oracle's detections of it when the step's ``info`` carries them
+        (``info["detections"]``, its detector being this agent's: `reads_detections`), scaled to the agent's
+        pixels, so the detector does not run again; else `boxes`."""
+        shared = info.get("detections") if self.shared and self.judge is not None else None
+        if shared is None:
+            return self.boxes(frame)
+        (w, h), raw = shared
+        sx, sy = CAPTURE[0] / w, CAPTURE[1] / h
+        found = self._oois([((b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), k, sc) for b, k, sc in raw])
+        self.counts["detections_shared"] += 1
+        self._last_detect = (frame, found)
+        return found
 
     def boxes(self, frame: np.ndarray) -> list[tuple[tuple[float, ...], str, float]]:
         """The detector's OOIs on ``frame`` (the agent's 160x120 pixels), biggest first (the latest frame's are
@@ -874,6 +899,7 @@ class PpgtaAgent(Explorer):
         t0 = time.perf_counter()
         found = self._oois(self.judge.detect(frame))
         self.timing["detect_s"] += time.perf_counter() - t0
+        self.counts["detections_own"] += 1
         self._last_detect = (frame, found)
         return found
 
@@ -1138,7 +1164,7 @@ class PpgtaAgent(Explorer):
         if not self.fitted and self.steps >= self.cfg.warmup_steps:
             self.fit()
             st = self.slots[slot]
-        found = self.boxes(frame)
+        found = self.found(frame, info)
         big = [d for d in found if d[0][3] - d[0][1] >= self.cfg.test_min_box]
         st.det = found[0] if found else None
         small, masked = self.views(frame, st.box)
@@ -1290,7 +1316,7 @@ class PpgtaAgent(Explorer):
             return False
         st.played += 1
         frame = self.frame_of(t.next_obs)
-        found = self.boxes(frame)  # the next frame's (kept for the next act)
+        found = self.found(frame, t.info)  # the next frame's (kept for the next act)
         if self.cfg.approach_steps > 0:
             self.motion.add(st.det, found, int(t.action))
         if not self.fitted:  # warm-up: keep the pair (this frame, the next one) and the action between them

@@ -176,7 +176,11 @@ def explore(spec: GameSpec | str | None, *, out: str | Path, agent: str = "rando
     capture = agents[0].capture or CAPTURE
     # the workers capture what the oracles need (full-size frames for the texture oracle); the agent sees its size
     c.capture = frames_needed(oracle_settings(c.spec)) or capture
-    in_worker = WorkerOracles(oracle_settings(c.spec)) if where == "worker" else None
+    settings = oracle_settings(c.spec)
+    if where == "worker" and agents[0].reads_detections(getattr(settings, "texture_model", None)):
+        # one detection a frame: the texture oracle's, handed to the agent with each step (`GameEnv`'s info)
+        settings = settings.model_copy(update={"texture_detections": True})
+    in_worker = WorkerOracles(settings) if where == "worker" else None
     envs: list[GameEnv] = []
     try:
         for _ in range(c.workers):

@@ -64,7 +64,7 @@ CODE_SHARE = 0.08  # code coverage: the share of a worker's steps that are trace
 CODE_PATIENCE = 50  # a traced episode stops tracing after this many steps in a row without a new line
 # ``Observation.info`` keys that belong to the step that sent them, not to the state: a restored snapshot's
 # observation leaves them out (its code lines were counted, its findings reported, its judgements read)
-STEP_ONLY = frozenset({"code_lines", "findings", "judged", "state_key"})
+STEP_ONLY = frozenset({"code_lines", "detections", "findings", "judged", "state_key"})
 
 
 # ------------------------------------------------------------------------------------ the host side

@@ -22,6 +22,7 @@ import math
 import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +102,60 @@ def check_min_height(v: Any) -> MinHeight:
     return pixels(v, "texture_min_height (a number, or a table kind -> number)")
 
 
-Judge = Callable[[Any], list[Any]]  # full-size RGB frame -> judgements (.box, .kind, .score, .verdict, .p)
+Detection = tuple[tuple[float, float, float, float], str, float]  # box (frame pixels), kind, detector score
+
+
+class FrameJudge:
+    """What the oracle runs on a frame, in two halves: `detect` (the objects on the frame: boxes in its pixels,
+    kinds, scores) and `judge_found` (judgements of some of those objects: ``.box``, ``.kind``, ``.score``,
+    ``.verdict``, ``.p``; an object too small to judge is left out); calling it does both. The vision package's
+    `TextureJudge` is one; `WholeFrameJudge` makes one of a plain function frame -> judgements."""
+
+    def detect(self, frame: Any) -> list[Detection]:
+        raise NotImplementedError
+
+    def judge_found(self, frame: Any, found: list[Detection]) -> list[Any]:
+        raise NotImplementedError
+
+    def __call__(self, frame: Any) -> list[Any]:
+        return self.judge_found(frame, self.detect(frame))
+
+
+class WholeFrameJudge(FrameJudge):
+    """A `FrameJudge` of a function that judges a whole frame at once (frame -> judgements): `detect` runs it and
+    keeps the judgements, `judge_found` gives back those of the objects asked for."""
+
+    def __init__(self, judge: Callable[[Any], list[Any]]) -> None:
+        self.judge = judge
+        self._last: tuple[Any, list[Any]] = (None, [])
+
+    def detect(self, frame: Any) -> list[Detection]:
+        judged = self.judge(frame)
+        self._last = (frame, judged)
+        return [(tuple(j.box), j.kind, j.score) for j in judged]
+
+    def judge_found(self, frame: Any, found: list[Detection]) -> list[Any]:
+        judged = self._last[1] if self._last[0] is frame else self.judge(frame)
+        wanted = {(tuple(d[0]), d[1], d[2]) for d in found}
+        return [j for j in judged if (tuple(j.box), j.kind, j.score) in wanted]
+
+
+Judge = FrameJudge | Callable[[Any], list[Any]]  # a FrameJudge, or a full-size RGB frame -> judgements
+SAME_PLACE_IOU = 0.7  # texture_new_boxes_only: a box this close to one of the same kind in the last checked frame
+# (intersection over union) is the same object seen again, and keeps that object's verdict
+
+# texture_every's default, chosen on development episodes (``bench/ppgta_cost.py --choose-every``: the largest N, new
+# boxes only, keeping >= 90% of the every-frame findings on 20 inspection demonstrations; bench/results/ppgta_cost_every.json)
+DEFAULT_EVERY = 2
+
+
+def box_iou(a: Any, b: Any) -> float:
+    """Intersection over union of two boxes ``x0, y0, x1, y1``."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 # How a model bundle's path becomes a judge: the entry point ``texture`` of the group ``playtester.judges``
 # (`playtester.vision.load_texture_judge`, above the oracles in the layers), imported when a bundle is loaded.
 JUDGES: Registry[Callable[[str], Judge]] = Registry("judges")
@@ -150,7 +204,14 @@ class TextureSettings(BaseModel):
     texture_min_p: float = Field(DEFAULTS["texture_min_p"], gt=0, le=1, description="report a verdict only at this probability or above")
     texture_confirm: int = Field(DEFAULTS["texture_confirm"], ge=1, description="frames of an episode that must show the same kind of object "
                                  "with the same bug before it is reported")
-    texture_every: int = Field(1, ge=1, description="judge every Nth step's frame")
+    texture_every: int = Field(DEFAULT_EVERY, ge=1, description="judge every Nth step's frame (the default was "
+                               "chosen on development episodes: docs/benchmarks/ppgta-park.md, 'Half the cost')")
+    texture_new_boxes_only: bool = Field(True, description="on a judged frame, classify only the objects that are new "
+                                         "since the last judged frame: a box of the same kind at about the same place "
+                                         f"(IoU >= {SAME_PLACE_IOU}) as one judged then keeps that verdict")
+    texture_detections: bool = Field(False, description="detect on every step's frame and hand the detections to "
+                                     "the agent with the step (one detection a frame for both); explore turns it on "
+                                     "when the agent uses the oracle's detector (PPGTA, Inspector)")
     texture_min_height: MinHeight = Field(DEFAULTS["texture_min_height"], description="judge only boxes at least this many window pixels "
                                           "tall: a smaller (far-away) object is 'not judged' rather than guessed at; "
                                           "a number for every kind, or a table kind -> pixels (e.g. {rock_pillar = 64, "
@@ -184,17 +245,24 @@ class TextureOracle:
     @classmethod
     def from_settings(cls, s: TextureSettings) -> TextureOracle:
         return cls(s.texture_model, s.texture_min_p, s.texture_confirm, s.texture_every, min_height=s.texture_min_height,
-                   min_score=s.texture_min_score)
+                   min_score=s.texture_min_score, new_only=s.texture_new_boxes_only, detections=s.texture_detections)
 
     def __init__(self, model: str | None = None, min_p: float = DEFAULTS["texture_min_p"],
-                 confirm: int = DEFAULTS["texture_confirm"], every: int = 1, judge: Judge | None = None,
+                 confirm: int = DEFAULTS["texture_confirm"], every: int = DEFAULT_EVERY, judge: Judge | None = None,
                  min_height: MinHeight = DEFAULTS["texture_min_height"],
-                 min_score: float = DEFAULTS["texture_min_score"]) -> None:
+                 min_score: float = DEFAULTS["texture_min_score"], new_only: bool = True,
+                 detections: bool = False) -> None:
         self.min_p, self.confirm, self.every = min_p, confirm, every
         self.min_height, self.min_score = check_min_height(min_height), min_score
-        self.judge, self.off = judge, ""
-        if judge is None and model is not None:
-            self.judge, self.off = load_judge(model)
+        self.new_only, self.detections = new_only, detections
+        self.judge: FrameJudge | None = None
+        self.off = ""
+        if judge is not None:
+            self.judge = judge if isinstance(judge, FrameJudge) else WholeFrameJudge(judge)
+        elif model is not None:
+            loaded, self.off = load_judge(model)
+            if loaded is not None:
+                self.judge = loaded if isinstance(loaded, FrameJudge) else WholeFrameJudge(loaded)
             if self.off:
                 _say(self.off)
         self._small_said = False
@@ -208,15 +276,53 @@ class TextureOracle:
         # reads it back
         self.last_judged: tuple[int, list[Any]] | None = None
         self.not_judged = 0  # objects found this episode that were too small or too unsure to judge
+        # the last judged frame's objects: (box, kind, judgement or None), for texture_new_boxes_only
+        self._last_objects: list[tuple[Any, str, Any]] = []
+        self.classified = self.carried = 0  # objects classified this episode, and verdicts kept from the frame before
+        # with ``detections``: the latest frame's detections, (step, frame width and height, detections)
+        self.last_detected: tuple[int, tuple[int, int], list[Detection]] | None = None
 
     def notes(self, step: int) -> dict[str, Any] | None:
-        """``{"judged": judgements}`` when this step's frame was judged (``last_judged``), else None: what the
-        campaign's bird's-eye record reads when the oracles check where the game runs."""
+        """``{"judged": judgements}`` when this step's frame was judged (``last_judged``), and with ``detections``
+        ``{"detections": ((width, height), detections)}`` of every step's frame; None when neither: what the
+        campaign's bird's-eye record (``judged``) and the agent (``detections``, `GameEnv`'s info) read when the
+        oracles check where the game runs."""
+        out: dict[str, Any] = {}
         last = self.last_judged
-        return {"judged": last[1]} if last is not None and last[0] == step else None
+        if last is not None and last[0] == step:
+            out["judged"] = last[1]
+        det = self.last_detected
+        if det is not None and det[0] == step:
+            out["detections"] = (det[1], det[2])
+        return out or None
+
+    def _judge(self, frame: Any, found: list[Detection]) -> list[Any]:
+        """The judgements of ``found``: with ``new_only``, a box of the same kind at about the same place as one
+        judged on the last judged frame keeps that judgement (its box and score this frame's); the others are
+        classified."""
+        assert self.judge is not None
+        fresh, kept = list(found), []
+        if self.new_only and self._last_objects:
+            fresh = []
+            for d in found:
+                match = max(((box_iou(d[0], b), j) for b, k, j in self._last_objects if k == d[1] and j is not None),
+                            key=lambda m: m[0], default=(0.0, None))
+                if match[0] >= SAME_PLACE_IOU:
+                    kept.append(replace(match[1], box=tuple(d[0]), score=d[2]))
+                else:
+                    fresh.append(d)
+        judged = self.judge.judge_found(frame, fresh) if fresh else []
+        self.classified += len(judged)
+        self.carried += len(kept)
+        by_box = {(tuple(j.box), j.kind): j for j in judged + kept}
+        self._last_objects = [(tuple(d[0]), d[1], by_box.get((tuple(d[0]), d[1]))) for d in found]
+        return judged + kept
 
     def check(self, obs: Observation, step: int) -> list[Finding]:
-        if self.judge is None or obs.frame is None or step % self.every:
+        if self.judge is None or obs.frame is None:
+            return []
+        judging = step % self.every == 0
+        if not judging and not self.detections:
             return []
         h, w = obs.frame.shape[:2]
         if w < MIN_WIDTH:
@@ -225,8 +331,13 @@ class TextureOracle:
                 _say(f"texture oracle idle: frames of {w}x{h} are too small to judge textures; it needs the "
                      "game's full-size frames (capture='full')")
             return []
+        found = self.judge.detect(obs.frame)
+        if self.detections:
+            self.last_detected = (step, (w, h), found)
+        if not judging:
+            return []
         out = []
-        judged = self.judge(obs.frame)
+        judged = self._judge(obs.frame, found)
         self.last_judged = (step, judged)
         for j in judged:
             if j.box[3] - j.box[1] < min_height_for(self.min_height, j.kind) or j.score < self.min_score:

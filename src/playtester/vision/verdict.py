@@ -72,6 +72,7 @@ except ImportError as e:  # pragma: no cover - depends on the installed extras
 
     raise missing("agents", "texture verdicts", "PyTorch (torch)") from e
 
+from playtester.oracles.texture import FrameJudge
 from playtester.vision.dataset import CACHE_DIR, PARK_KINDS, SPLITS, covered, downscale, stratified_split
 
 VERDICTS = ("normal", "lowres", "stretched")
@@ -547,8 +548,10 @@ class Judgement:
                 "verdict": self.verdict, "p": round(self.p, 3)}
 
 
-class TextureJudge:
-    """Detector + verdict classifier, run on full-size frames (no probe)."""
+class TextureJudge(FrameJudge):
+    """Detector + verdict classifier, run on full-size frames (no probe). The two halves are apart too
+    (`FrameJudge`): `detect` (the frame's objects) and `judge_found` (the verdicts of some of them), so the texture
+    oracle can detect every frame, hand the detections to the agent, and classify only what it must."""
 
     def __init__(self, detector: nn.Module, detector_meta: dict[str, Any], verdict: VerdictNet,
                  min_score: float = 0.3, min_height: float = SEEN_MIN_HEIGHT, crop_shape: str = CROP_SHAPE) -> None:
@@ -597,7 +600,12 @@ class TextureJudge:
     @torch.no_grad()
     def __call__(self, frame: np.ndarray) -> list[Judgement]:
         """Every object found on ``frame`` whose box is at least ``min_height`` pixels tall, judged."""
-        found = [d for d in self.detect(frame) if d[0][3] - d[0][1] >= self.min_height]
+        return self.judge_found(frame, self.detect(frame))
+
+    @torch.no_grad()
+    def judge_found(self, frame: np.ndarray, found: Sequence[tuple[Any, str, float]]) -> list[Judgement]:
+        """The objects ``found`` on ``frame`` (`detect`'s) whose box is at least ``min_height`` pixels tall, judged."""
+        found = [d for d in found if d[0][3] - d[0][1] >= self.min_height]
         if not found:
             return []
         probs = classify(self.verdict, np.stack([patch(frame, box, shape=self.crop_shape) for box, _, _ in found]))
