@@ -37,6 +37,9 @@ object is known (`Project`): a node path (``$Control``, ``get_node``) resolved t
 Actions are the feasible combinations of one behaviour per handler (a joint behaviour J); each has the sets of
 InputMap actions that can produce it (z3: the path condition with those inputs is satisfiable). ``p_g`` is the
 path condition with the inputs projected out (the disjunction over J's input sets), ``p_i`` the path condition.
+Handlers whose conditions share no variable are decided apart; when the joint behaviours over all held sets would
+number more than ``MAX_JOINT``, each such group's joint behaviours are actions of their own (the other groups'
+behaviours left free; the action lists its ``handlers``) instead of their product.
 At play time (`GodotAnalyzedSpace`, in the episode process) an action is valid when its ``p_g`` holds for the
 live values of the watched game variables and the inputs held in the previous step (z3 only on a cache miss:
 the values are few); performing it holds the first of its input sets whose path condition holds.
