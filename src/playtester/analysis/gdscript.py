@@ -1868,12 +1868,12 @@ def _actions(behaviours: list[list[Behaviour]], names: list[str], game_vars: dic
         if apart:  # too many joint behaviours: each group's own, the other groups' behaviours left free
             for hs, ks in parts:
                 for t in ks:
-                    joint.setdefault(tuple(zip(hs, t)), []).append(held)
+                    joint.setdefault(tuple(zip(hs, t, strict=True)), []).append(held)
             continue
         order = [h for hs, _ in parts for h in hs]
         for combo in itertools.product(*[ks for _, ks in parts]):
             flat = [k for ks in combo for k in ks]
-            key = tuple(k for _, k in sorted(zip(order, flat)))
+            key = tuple(k for _, k in sorted(zip(order, flat, strict=True)))
             joint.setdefault(key, []).append(held)
     out: list[dict[str, Any]] = []
     used_names: dict[str, int] = {}
