@@ -37,6 +37,9 @@ object is known (`Project`): a node path (``$Control``, ``get_node``) resolved t
 Actions are the feasible combinations of one behaviour per handler (a joint behaviour J); each has the sets of
 InputMap actions that can produce it (z3: the path condition with those inputs is satisfiable). ``p_g`` is the
 path condition with the inputs projected out (the disjunction over J's input sets), ``p_i`` the path condition.
+Handlers whose conditions share no variable are decided apart; when the joint behaviours over all held sets would
+number more than ``MAX_JOINT``, each such group's joint behaviours are actions of their own (the other groups'
+behaviours left free; the action lists its ``handlers``) instead of their product.
 At play time (`GodotAnalyzedSpace`, in the episode process) an action is valid when its ``p_g`` holds for the
 live values of the watched game variables and the inputs held in the previous step (z3 only on a cache miss:
 the values are few); performing it holds the first of its input sets whose path condition holds.
@@ -45,6 +48,7 @@ the values are few); performing it holds the first of its input sets whose path 
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import sys
 import time
@@ -67,6 +71,7 @@ HANDLERS = ("_input", "_unhandled_input", "_unhandled_key_input", "_process", "_
 MAX_PATHS = 2000  # paths per handler; more: the handler's space is partial (noted)
 MAX_ENUM_ACTIONS = 8  # InputMap actions read; up to this many every subset is tried, beyond only pairs
 INLINE_DEPTH = 3
+MAX_JOINT = 20000  # joint behaviours (over the held sets); more: each independent group's behaviours are actions apart
 # built-in properties of the node a script extends: assigning them is an effect, reading them a game variable
 NODE_PROPERTIES = frozenset({"position", "global_position", "rotation", "rotation_degrees", "scale", "translation",
                              "visible", "modulate"})
@@ -1766,43 +1771,119 @@ def _assign(names: list[str], held: tuple[str, ...], prefix: str = "in:") -> lis
     return [(z3.Bool(prefix + n), z3.BoolVal(n in held)) for n in names]
 
 
+def _reads(cond: Any, names: list[str]) -> frozenset[str]:
+    """The InputMap actions (of ``names``) whose ``in:`` input ``cond`` reads."""
+    wanted = set(names)
+    return frozenset(n for v in _free_vars(cond) if (n := v.decl().name()).startswith("in:")
+                     and (n := n[3:]) in wanted)
+
+
+def _components(options: list[list[tuple[int, Any, frozenset[str]]]]) -> list[list[int]]:
+    """The handlers grouped so that no two groups' options share a variable (their conditions can be decided apart:
+    a conjunction of conditions over disjoint variables is satisfiable when each is)."""
+    parent = list(range(len(options)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[str, int] = {}
+    for h, ok in enumerate(options):
+        for _, _, vs in ok:
+            for v in vs:
+                if v in owner:
+                    parent[find(h)] = find(owner[v])
+                else:
+                    owner[v] = h
+    groups: dict[int, list[int]] = {}
+    for h in range(len(options)):
+        groups.setdefault(find(h), []).append(h)
+    return list(groups.values())
+
+
 def _actions(behaviours: list[list[Behaviour]], names: list[str], game_vars: dict[str, Any]) -> list[dict[str, Any]]:
-    """Joint behaviours (one per input handler) that some set of held actions can produce, as actions."""
+    """Joint behaviours (one per input handler) that some set of held actions can produce, as actions.
+
+    What makes this scale (issue 56: openjam2020's player handler has 430 behaviours, 8 actions give 256 held
+    sets): a behaviour's condition under a held set depends only on the held actions it reads, so it is decided
+    once per such part (not per held set); handlers whose remaining conditions share no variable are decided apart
+    (their joint behaviours are the product of each group's feasible ones, none of them solved again), and a
+    group's joint conditions are decided once per distinct set of conditions."""
     z3 = _z3()
     solver = z3.Solver()
     solver.set("timeout", 2000)
-    joint: dict[tuple[int, ...], list[tuple[str, ...]]] = {}
+    reads = [[_reads(b.cond, names) for b in bs] for bs in behaviours]
+    one: dict[tuple[int, int, frozenset[str]], tuple[Any, frozenset[str]] | None] = {}
+    group_ok: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
+    joint: dict[tuple[Any, ...], list[tuple[str, ...]]] = {}
+    per_held: list[tuple[tuple[str, ...], list[tuple[list[int], list[tuple[int, ...]]]]]] = []
     for held in _subsets(names):
+        held_set = frozenset(held)
         sub = _assign(names, held)
-        options = []
-        for bs in behaviours:
+        options: list[list[tuple[int, Any, frozenset[str]]]] = []
+        for h, bs in enumerate(behaviours):
             ok = []
             for k, b in enumerate(bs):
-                c = z3.simplify(z3.substitute(b.cond, *sub)) if sub else b.cond
-                if z3.is_false(c):
-                    continue
-                solver.push()
-                solver.add(c)
-                if solver.check() != z3.unsat:
-                    ok.append((k, c))
-                solver.pop()
+                key = (h, k, held_set & reads[h][k])
+                if key not in one:
+                    c = z3.simplify(z3.substitute(b.cond, *sub)) if sub else b.cond
+                    got = None
+                    if not z3.is_false(c):
+                        solver.push()
+                        solver.add(c)
+                        if solver.check() != z3.unsat:
+                            got = (c, frozenset(v.decl().name() for v in _free_vars(c)))
+                        solver.pop()
+                    one[key] = got
+                if one[key] is not None:
+                    c, vs = one[key]
+                    ok.append((k, c, vs))
             options.append(ok)
-        for combo in itertools.product(*options):
-            conds = [c for _, c in combo]
-            solver.push()
-            solver.add(*conds)
-            feasible = solver.check() != z3.unsat
-            solver.pop()
-            if feasible:
-                joint.setdefault(tuple(k for k, _ in combo), []).append(held)
+        if not all(options):
+            continue
+        parts: list[tuple[list[int], list[tuple[int, ...]]]] = []
+        for hs in _components(options):
+            gkey = tuple((h, tuple((k, c.get_id()) for k, c, _ in options[h])) for h in hs)
+            if gkey not in group_ok:
+                feasible = []
+                for combo in itertools.product(*[options[h] for h in hs]):
+                    if len(combo) > 1:
+                        solver.push()
+                        solver.add(*[c for _, c, _ in combo])
+                        sat = solver.check() != z3.unsat
+                        solver.pop()
+                        if not sat:
+                            continue
+                    feasible.append(tuple(k for k, _, _ in combo))
+                group_ok[gkey] = feasible
+            if not group_ok[gkey]:
+                break
+            parts.append((hs, group_ok[gkey]))
+        else:
+            per_held.append((held, parts))
+    apart = sum(math.prod(len(ks) for _, ks in parts) for _, parts in per_held) > MAX_JOINT
+    for held, parts in per_held:
+        if apart:  # too many joint behaviours: each group's own, the other groups' behaviours left free
+            for hs, ks in parts:
+                for t in ks:
+                    joint.setdefault(tuple(zip(hs, t, strict=True)), []).append(held)
+            continue
+        order = [h for hs, _ in parts for h in hs]
+        for combo in itertools.product(*[ks for _, ks in parts]):
+            flat = [k for ks in combo for k in ks]
+            key = tuple(k for _, k in sorted(zip(order, flat, strict=True)))
+            joint.setdefault(key, []).append(held)
     out: list[dict[str, Any]] = []
     used_names: dict[str, int] = {}
     simp = z3.Tactic("ctx-solver-simplify")
     for key, helds in sorted(joint.items(), key=lambda kv: (len(kv[1][0]), kv[1][0], kv[0])):
-        phi = z3.And(*[behaviours[h][k].cond for h, k in enumerate(key)])
+        pairs = list(key) if apart else list(enumerate(key))
+        phi = z3.And(*[behaviours[h][k].cond for h, k in pairs])
         per_held = [z3.simplify(z3.substitute(phi, *_assign(names, h))) for h in helds]
         p_g = _simplify(z3.Or(*per_held), simp)
-        effects = [behaviours[h][k].effect for h, k in enumerate(key)]
+        effects = [behaviours[h][k].effect for h, k in pairs]
         base = "+".join(helds[0]) or "none"
         n = used_names.get(base, 0)
         used_names[base] = n + 1
@@ -1815,6 +1896,7 @@ def _actions(behaviours: list[list[Behaviour]], names: list[str], game_vars: dic
             "p_i": [_smt2(c) for c in per_held], "p_i_text": _readable(_simplify(phi, simp)),
             "effects": effects, "vars": vars_,
             "errors": [e for eff in effects for e in eff.split("; ") if e.startswith("error:")],
+            **({"handlers": sorted({behaviours[h][0].handler for h, _ in pairs})} if apart else {}),
         })
     return out
 
