@@ -150,7 +150,8 @@ def test_small_frames_leave_the_oracle_idle_and_say_so(bundle, worker):
         from playtester.drive import InputFrame
 
         obs = small.step(InputFrame(), frames=1)
-    suite = make_oracles({"enabled": ["texture"], "texture_model": str(path), **MECHANICS, "texture_confirm": 1})
+    suite = make_oracles({"enabled": ["texture"], "texture_model": str(path), **MECHANICS, "texture_confirm": 1,
+                          "texture_every": 1})
     suite.reset()
     with pytest.warns(RuntimeWarning, match="frames of 48x48 are too small"):
         assert suite.check(obs, 1) == []
