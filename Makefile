@@ -65,7 +65,7 @@ wordnet:
 # lint-imports: the layers of docs/architecture.md and no import cycles ([tool.importlinter] in pyproject.toml)
 test: $(VENV)/.dev browser wordnet godot bwrap
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=25
 
 test-slow: $(VENV)/.dev
 	$(PY) -m pytest -m slow || test $$? -eq 5  # 5: no test is marked slow
