@@ -730,7 +730,13 @@ class Runtime:
             path = os.fsdecode(source)
             if not os.path.isfile(path):
                 return False
-            name = os.path.relpath(path) if os.path.isabs(path) and path.startswith(os.getcwd() + os.sep) else path
+            name = path
+            # named from the game's folder: the episode's copy (its cwd) or the original one, where code that builds
+            # paths from its own __file__ reads its assets (`drive.isolation` copies the folder, not the code)
+            for base in (os.getcwd(), self.spec.workdir):
+                if base and os.path.isabs(path) and path.startswith(os.path.join(os.path.abspath(base), "")):
+                    name = os.path.relpath(path, base)
+                    break
         elif hasattr(source, "read"):
             name = str(getattr(source, "name", None) or repr(source))
         else:
